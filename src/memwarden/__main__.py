@@ -1,0 +1,3 @@
+from memwarden.cli import main
+
+main()

@@ -1,0 +1,273 @@
+"""The command line: a thin click layer over engine, report and the rule registry.
+
+Nothing imports this module. Heavy imports happen inside each command so that
+`memwarden --version` and a hook run start fast.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from memwarden import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _split(values) -> list[str]:
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def _fail(message: str) -> None:
+    click.echo(f"memwarden: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _guarded(function):
+    """Turn a UsageError into exit 2 with one clear line; never show a traceback."""
+    import functools
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        from memwarden.model import UsageError
+
+        try:
+            return function(*args, **kwargs)
+        except UsageError as error:
+            _fail(str(error))
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("memwarden: interrupted", err=True)
+            sys.exit(130)
+        except Exception as error:  # the promise: never a traceback
+            if os.environ.get("MEMWARDEN_DEBUG"):
+                raise
+            _fail(f"internal error: {type(error).__name__}: {error} (set MEMWARDEN_DEBUG=1 for details)")
+
+    return wrapper
+
+
+def _date(ctx, param, value):
+    if value is None:
+        return dt.date.today()
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"'{value}' is not a date (YYYY-MM-DD)") from None
+
+
+def _default_format() -> str:
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
+# Commands that live in their own modules, imported only when run: "name": "module:attribute".
+LAZY_COMMANDS = {
+    "budget": "memwarden.commands.budget:budget",
+    "history": "memwarden.commands.history:history",
+    "baseline": "memwarden.commands.secrets:baseline",
+    "init": "memwarden.commands.init:init",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | {n for n in LAZY_COMMANDS if self._load(n)})
+
+    def get_command(self, ctx, name):
+        return super().get_command(ctx, name) or self._load(name)
+
+    @staticmethod
+    def _load(name):
+        import importlib
+
+        target = LAZY_COMMANDS.get(name)
+        if target is None:
+            return None
+        module, _, attribute = target.partition(":")
+        try:
+            return getattr(importlib.import_module(module), attribute)
+        except ModuleNotFoundError as error:
+            if error.name == module:
+                return None  # not written yet
+            raise
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, "-V", "--version", prog_name="memwarden")
+def main():
+    """Lint, fix and guard the memory files AI coding agents keep in git."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--fix", is_flag=True, help="Apply safe fixes.")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, apply unsafe fixes too.")
+@click.option("--diff", is_flag=True, help="Show the fixes as a diff; write nothing.")
+@click.option("--base", metavar="REF", help="Compare with this git ref (append-only rules).")
+@click.option("--staged", is_flag=True, help="Compare the staged tree with HEAD (append-only rules).")
+@click.option("--select", multiple=True, metavar="NAME|CODE", help="Only these rules (comma-separated; repeatable).")
+@click.option("--extend-select", multiple=True, metavar="NAME|CODE", help="Add these rules to the selection.")
+@click.option("--ignore", multiple=True, metavar="NAME|CODE", help="Skip these rules.")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json", "sarif", "github"]), default=None,
+    help="Output format [default: github under GitHub Actions, else text].",
+)
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to a file.")
+@click.option("--today", callback=_date, metavar="DATE", help="Pin today's date (YYYY-MM-DD) for expiry rules.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--strict", is_flag=True, help="Warnings fail too.")
+@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="Use this config file.")
+@click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary.")
+@_guarded
+def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, ignore, output_format, output,
+          today, exit_zero, strict, profile, config_file, quiet):
+    """Check memory files (default: the workspace in the current directory)."""
+    from memwarden import engine, registry, report, workspace
+    from memwarden.model import UsageError
+
+    for keys in (select, extend_select, ignore):
+        try:
+            registry.resolve(_split(keys))
+        except KeyError as error:
+            names = [r.name for r in registry.all_rules()]
+            from memwarden.config import suggest
+
+            raise UsageError(f"unknown rule '{error.args[0]}'{suggest(error.args[0], names)}") from None
+    run = engine.RunOptions(
+        select=_split(select) or None,
+        ignore=_split(ignore),
+        extend_select=_split(extend_select),
+        fix=fix or (unsafe_fixes and not diff),
+        unsafe_fixes=unsafe_fixes,
+        diff=diff,
+        today=today,
+        base=base,
+        staged=staged,
+    )
+    workspaces, notes = workspace.collect(list(paths) or [Path(".")], profile, config_file)
+    for note in notes:
+        click.echo(f"memwarden: warning: {note}", err=True)
+    findings, fixed, files, changes = [], 0, 0, []
+    summary_workspaces = []
+    for ws in workspaces:
+        result = engine.check_workspace(ws, run)
+        findings.extend(result.findings)
+        fixed += result.fixed
+        files += len(ws.files) if ws.targets is None else len(ws.targets)
+        changes.extend((ws, change) for change in result.changes)
+        for message in result.errors:
+            click.echo(f"memwarden: warning: {message}", err=True)
+        summary_workspaces.append(
+            {"root": Path(os.path.relpath(ws.root, Path.cwd())).as_posix(), "profile": ws.profile.name,
+             "profile_reason": ws.profile_reason}
+        )
+    findings.sort(key=lambda f: f.sort_key())
+
+    if diff:
+        text = "".join(engine.unified_diff(ws, change, Path.cwd()) for ws, change in changes)
+        _emit(text, output)
+        if changes and not quiet:
+            click.echo(f"Would fix {fixed} problem{'s' if fixed != 1 else ''} in {len(changes)} file(s).", err=True)
+        sys.exit(EXIT_FINDINGS if changes and not exit_zero else EXIT_OK)
+
+    for ws, change in changes:
+        click.echo(f"Fixing {Path(os.path.relpath(ws.root / change.relpath, Path.cwd())).as_posix()}", err=True)
+    summary = report.summarize(findings, files, fixed)
+    summary.workspaces = summary_workspaces
+    fmt = output_format or _default_format()
+    if fmt == "json":
+        text = report.render_json(findings, summary)
+    elif fmt == "sarif":
+        text = report.render_sarif(findings, summary, registry.all_rules())
+    elif fmt == "github":
+        text = report.render_github(findings, summary)
+    else:
+        color = output is None and report.use_color(sys.stdout)
+        text = report.render_text(findings, summary, color=color, unsafe_fixes=unsafe_fixes)
+        if quiet:
+            text = "".join(line + "\n" for line in text.splitlines() if line.count(":") >= 3 and not line.startswith(("Found", "[*")))
+    _emit(text, output)
+    failing = summary.errors + (summary.warnings if strict else 0)
+    sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
+
+
+def _emit(text: str, output: Path | None) -> None:
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+
+
+@main.command()
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@_guarded
+def rules(output_format):
+    """List every rule: code, name, severity, fix."""
+    from memwarden import registry
+
+    all_rules = registry.all_rules()
+    if output_format == "json":
+        import json
+
+        data = [
+            {"code": r.code, "name": r.name, "severity": r.severity.value, "fix": r.fix.value if r.fix else None,
+             "summary": r.summary, "options": {k: o.default for k, o in r.options.items()}}
+            for r in all_rules
+        ]
+        click.echo(json.dumps(data, indent=2))
+        return
+    width = max(len(r.name) for r in all_rules)
+    for r in all_rules:
+        fix = r.fix.value if r.fix else "-"
+        click.echo(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  fix:{fix:<6}  {r.summary}")
+
+
+@main.command()
+@click.argument("name")
+@_guarded
+def explain(name):
+    """Show a rule's documentation: what it does, why, an example, fix safety."""
+    from memwarden import registry
+    from memwarden.config import suggest
+    from memwarden.model import UsageError
+
+    found = registry.by_name_or_code(name)
+    if found is None:
+        raise UsageError(f"unknown rule '{name}'{suggest(name, [r.name for r in registry.all_rules()])}")
+    click.echo(f"# {found.name} ({found.code})\n")
+    click.echo(f"{found.summary}\n")
+    fix = found.fix.value if found.fix else "none"
+    click.echo(f"Severity: {found.severity.value}. Fix: {fix}.")
+    if found.options:
+        click.echo("Options: " + ", ".join(f"{k} = {o.default!r} ({o.help})" for k, o in found.options.items()) + ".")
+    click.echo("")
+    click.echo(found.doc)
+
+
+@main.command()
+@click.argument("kind")
+@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="The profile whose kind to print.")
+@_guarded
+def schema(kind, profile):
+    """Print the JSON Schema of a kind (KIND or PROFILE/KIND)."""
+    import json
+
+    from memwarden import schema_store
+    from memwarden.model import UsageError
+
+    found_profile, found_kind = schema_store.find(kind, profile)
+    loaded = schema_store.load_schema(found_profile, found_kind)
+    if loaded is None:
+        raise UsageError(f"{found_profile.name}/{found_kind.name} has no schema")
+    click.echo(json.dumps(loaded, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

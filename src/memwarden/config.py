@@ -1,0 +1,188 @@
+"""Configuration: ``[tool.memwarden]`` in pyproject.toml, or a ``.memwarden.toml``.
+
+Found by walking up from the checked path; the nearest file wins. Every key,
+rule name and rule option is checked, and anything unknown is a usage error
+(exit 2) that names the file and suggests the closest known spelling.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memwarden.model import UsageError
+from memwarden.profiles import FORMATS, PROFILES
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+CONFIG_NAME = ".memwarden.toml"
+
+KNOWN_KEYS = {
+    "profile": "the workspace profile (ghost-in-shell, three-layer, claude-code); detected when absent",
+    "select": "rule names or codes to run (default: all)",
+    "ignore": "rule names or codes to skip",
+    "exclude": "globs of files never checked, even when named on the command line",
+    "per-file-ignores": "a table of glob = [rule names] to skip for matching files",
+    "kinds": "per-kind tables (globs, format, schema) that change or add kinds of memory file",
+    "rules": "per-rule option tables, e.g. [tool.memwarden.rules.too-few-tags] min_tags = 3",
+}
+KIND_KEYS = {"globs", "format", "schema", "exclude", "description"}
+
+
+def suggest(word: str, choices) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+@dataclass
+class Config:
+    path: Path | None = None  # the file it came from
+    base_dir: Path = field(default_factory=Path.cwd)  # globs in the config are relative to this
+    profile: str | None = None
+    select: list[str] | None = None
+    ignore: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    kinds: dict[str, dict[str, Any]] = field(default_factory=dict)
+    rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return str(self.path) if self.path else "configuration"
+
+    def rule_options(self, rule) -> dict[str, Any]:
+        options = {name: option.default for name, option in rule.options.items()}
+        options.update(self.rules.get(rule.name, {}))
+        return options
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise UsageError(f"{path}: invalid TOML: {error}") from None
+    except OSError as error:
+        raise UsageError(f"{path}: cannot read: {error.strerror}") from None
+
+
+def find_config_file(start: Path) -> tuple[Path | None, dict]:
+    """The nearest config at or above start, with its memwarden table."""
+    start = start.resolve()
+    for directory in [start, *start.parents] if start.is_dir() else list(start.parents):
+        dotfile = directory / CONFIG_NAME
+        if dotfile.is_file():
+            data = _read_toml(dotfile)
+            return dotfile, data.get("tool", {}).get("memwarden", data) if "tool" in data else data
+        pyproject = directory / "pyproject.toml"
+        if pyproject.is_file():
+            data = _read_toml(pyproject)
+            table = data.get("tool", {}).get("memwarden")
+            if table is not None:
+                return pyproject, table
+    return None, {}
+
+
+def _string_list(value, where: str) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise UsageError(f"{where} must be a list of strings")
+    return value
+
+
+def _rule_names(values, where: str) -> list[str]:
+    from memwarden import registry
+
+    names = []
+    for value in values:
+        try:
+            names.extend(sorted(registry.resolve([value])))
+        except KeyError:
+            known = [r.name for r in registry.all_rules()]
+            raise UsageError(f"{where}: unknown rule '{value}'{suggest(value, known)}") from None
+    return names
+
+
+def parse(table: dict, path: Path | None) -> Config:
+    from memwarden import registry
+
+    where = f"{path}: [tool.memwarden]" if path and path.name == "pyproject.toml" else str(path or "config")
+    config = Config(path=path, base_dir=path.parent if path else Path.cwd())
+    if not isinstance(table, dict):
+        raise UsageError(f"{where} must be a table")
+    for key, value in table.items():
+        if key not in KNOWN_KEYS:
+            raise UsageError(f"{where}: unknown key '{key}'{suggest(key, KNOWN_KEYS)}")
+    if "profile" in table:
+        profile = table["profile"]
+        if profile not in PROFILES:
+            raise UsageError(
+                f"{where}: unknown profile '{profile}'{suggest(str(profile), PROFILES)}; "
+                f"choose one of {', '.join(PROFILES)}"
+            )
+        config.profile = profile
+    if "select" in table:
+        config.select = _rule_names(_string_list(table["select"], f"{where}: select"), f"{where}: select")
+    if "ignore" in table:
+        config.ignore = _rule_names(_string_list(table["ignore"], f"{where}: ignore"), f"{where}: ignore")
+    if "exclude" in table:
+        config.exclude = _string_list(table["exclude"], f"{where}: exclude")
+    for glob, names in (table.get("per-file-ignores") or {}).items():
+        config.per_file_ignores[glob] = _rule_names(
+            _string_list(names, f"{where}: per-file-ignores.{glob}"), f"{where}: per-file-ignores.{glob}"
+        )
+    for kind, spec in (table.get("kinds") or {}).items():
+        if not isinstance(spec, dict):
+            raise UsageError(f"{where}: kinds.{kind} must be a table")
+        for key in spec:
+            if key not in KIND_KEYS:
+                raise UsageError(f"{where}: kinds.{kind}: unknown key '{key}'{suggest(key, KIND_KEYS)}")
+        if "globs" in spec:
+            spec["globs"] = _string_list(spec["globs"], f"{where}: kinds.{kind}.globs")
+        if "format" in spec and spec["format"] not in FORMATS:
+            raise UsageError(f"{where}: kinds.{kind}.format must be one of {', '.join(FORMATS)}")
+        config.kinds[kind] = spec
+    known_rules = {r.name: r for r in registry.all_rules()}
+    for name, options in (table.get("rules") or {}).items():
+        declared = known_rules.get(name) or registry.by_name_or_code(name)
+        if declared is None:
+            raise UsageError(f"{where}: rules.{name}: unknown rule{suggest(name, known_rules)}")
+        if not isinstance(options, dict):
+            raise UsageError(f"{where}: rules.{name} must be a table of options")
+        for option, value in options.items():
+            spec = declared.options.get(option)
+            if spec is None:
+                known = ", ".join(declared.options) or "none"
+                raise UsageError(
+                    f"{where}: rules.{name}: unknown option '{option}'"
+                    f"{suggest(option, declared.options)} (options: {known})"
+                )
+            if not isinstance(value, spec.type) or (isinstance(value, bool) and spec.type in (int, float)):
+                raise UsageError(f"{where}: rules.{name}.{option} must be {_type_name(spec.type)}")
+        config.rules[declared.name] = dict(options)
+    return config
+
+
+def _type_name(kind) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false", list: "a list", dict: "a table"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def load(start: Path, explicit: Path | None = None) -> Config:
+    if explicit is not None:
+        path = explicit.resolve()
+        data = _read_toml(path)
+        table = data.get("tool", {}).get("memwarden", {}) if path.name == "pyproject.toml" else data
+        if path.name != "pyproject.toml" and "tool" in data:
+            table = data["tool"].get("memwarden", {})
+        return parse(table, path)
+    path, table = find_config_file(start)
+    return parse(table, path)

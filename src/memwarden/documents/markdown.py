@@ -1,0 +1,296 @@
+"""Markdown with YAML front matter, and indexes read as entry lines.
+
+mistune gives the body's structure but no positions, so prose is mapped back
+to source lines here: a block's first words are found in the source from
+where the previous block was found, and soft line breaks count lines from there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from memwarden.documents.base import Document, ParseError
+from memwarden.documents.yamldoc import JsonPath, Span, parse_yaml
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_URL = re.compile(r"\b(?:https?|ftp|file)://[^\s<>()\[\]]+|\bwww\.[^\s<>()\[\]]+")
+CODE_PLACEHOLDER = "CODE"
+
+
+@dataclass(frozen=True)
+class ProseSpan:
+    """A piece of prose on one source line: code, URLs and markup removed."""
+
+    text: str
+    line: int
+    column: int
+    block: int  # blocks number paragraphs, headings, list items...: sentences never cross them
+
+
+class MarkdownDocument(Document):
+    format = "markdown"
+
+    def parse(self) -> None:
+        self.front_matter: dict | None = None
+        self.front_matter_tree = None
+        self.front_matter_lines: tuple[int, int] | None = None  # lines of the opening and closing ---
+        self.body_line = 1  # first line of the body
+        self.body_offset = 0
+        self._prose: list[ProseSpan] | None = None
+        self._hidden: set[int] | None = None
+        lines = self.text.split("\n")
+        if not lines or lines[0].rstrip("\r").rstrip() != "---":
+            return
+        for index in range(1, len(lines)):
+            if lines[index].rstrip("\r").rstrip() in ("---", "..."):
+                break
+        else:
+            self.error = ParseError("front matter opened with '---' on line 1 is never closed", 1, 1)
+            return
+        start = len(lines[0]) + 1
+        end = sum(len(line) + 1 for line in lines[:index])
+        yaml_text = self.text[start:end]
+        data, tree, error = parse_yaml(self, yaml_text, line_offset=1, char_offset=start)
+        self.front_matter_tree = tree
+        self.front_matter_lines = (1, index + 1)
+        self.body_line = index + 2
+        self.body_offset = min(end + len(lines[index]) + 1, len(self.text))
+        if error is not None:
+            self.error = error
+            return
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            self.error = ParseError("front matter is not a mapping of keys to values", 2, 1)
+            return
+        self.front_matter = data
+
+    @property
+    def has_front_matter(self) -> bool:
+        return self.front_matter_lines is not None
+
+    @property
+    def body(self) -> str:
+        return self.text[self.body_offset :]
+
+    def span(self, path: JsonPath) -> Span | None:
+        if self.front_matter_tree is None:
+            return None
+        return self.front_matter_tree.spans.get(tuple(path))
+
+    def locate(self, path: JsonPath) -> tuple[int, int]:
+        """Line and column of a front-matter JSON path (its key, else its closest parent)."""
+        if self.front_matter_tree is None:
+            return 1, 1
+        path = tuple(path)
+        spans = self.front_matter_tree.spans
+        while path not in spans and path:
+            path = path[:-1]
+        span = spans.get(path)
+        if span is None:
+            return 2, 1
+        if span.key_line is not None:
+            return span.key_line, span.key_column
+        return span.line, span.column
+
+    # -- lines that are not prose --------------------------------------------
+    @property
+    def hidden_lines(self) -> set[int]:
+        """Lines inside fenced code blocks or HTML comments, and the front matter."""
+        if self._hidden is None:
+            hidden: set[int] = set()
+            if self.front_matter_lines:
+                hidden.update(range(self.front_matter_lines[0], self.front_matter_lines[1] + 1))
+            fence: str | None = None
+            in_comment = False
+            for number in range(self.body_line, self.line_count + 1):
+                line = self.line_text(number)
+                if fence is not None:
+                    hidden.add(number)
+                    stripped = line.strip()
+                    if stripped.startswith(fence) and set(stripped) <= set(fence[0]):
+                        fence = None
+                    continue
+                if in_comment:
+                    hidden.add(number)
+                    if "-->" in line:
+                        in_comment = False
+                    continue
+                match = _FENCE.match(line)
+                if match:
+                    fence = match.group(1)
+                    hidden.add(number)
+                    continue
+                start = line.find("<!--")
+                if start != -1 and "-->" not in line[start:]:
+                    in_comment = True
+                    if not line[:start].strip():
+                        hidden.add(number)
+            self._hidden = hidden
+        return self._hidden
+
+    # -- prose ------------------------------------------------------------
+    def prose(self) -> list[ProseSpan]:
+        """The body's prose, a span per source line, in order."""
+        if self._prose is None:
+            self._prose = self._extract_prose()
+        return self._prose
+
+    def _extract_prose(self) -> list[ProseSpan]:
+        import mistune
+
+        markdown = mistune.create_markdown(renderer=None, plugins=["table", "strikethrough"])
+        try:
+            tokens = markdown(self.body)
+        except (RecursionError, Exception):  # mistune on hostile input: no prose rather than a crash
+            return []
+        spans: list[ProseSpan] = []
+        state = {"cursor": self.body_line, "block": 0}
+
+        def inline_pieces(children, pieces):
+            for child in children or []:
+                kind = child.get("type")
+                if kind == "text":
+                    pieces.append(_URL.sub(" ", child.get("raw", "")))
+                elif kind == "codespan":
+                    pieces.append(CODE_PLACEHOLDER)
+                elif kind in ("softbreak", "linebreak"):
+                    pieces.append("\n")
+                elif kind in ("image", "inline_html", "block_html"):
+                    continue
+                else:  # emphasis, strong, link (its text, never its URL), strikethrough...
+                    inline_pieces(child.get("children"), pieces)
+
+        def emit(children):
+            pieces: list[str] = []
+            inline_pieces(children, pieces)
+            text = "".join(pieces)
+            if not text.strip():
+                return
+            state["block"] += 1
+            line = self._find_line("".join(text.split("\n", 1)[0]).strip(), state["cursor"])
+            for offset, piece in enumerate(text.split("\n")):
+                if not piece.strip():
+                    continue
+                number = line + offset
+                column = max(self.line_text(number).find(piece.strip()[:20]), 0) + 1
+                spans.append(ProseSpan(piece.strip(), number, column, state["block"]))
+            state["cursor"] = line
+
+        def walk(items):
+            for token in items or []:
+                kind = token.get("type")
+                if kind in ("block_code", "block_html", "thematic_break", "blank_line"):
+                    continue
+                if kind in ("paragraph", "heading", "block_text", "table_cell"):
+                    emit(token.get("children"))
+                else:
+                    walk(token.get("children"))
+
+        walk(tokens)
+        return spans
+
+    def _find_line(self, fragment: str, cursor: int) -> int:
+        """The first source line at or after cursor that holds the start of fragment."""
+        words = fragment.split()
+        probe = " ".join(words[:4])[:40] if words else ""
+        probes = [probe, probe[:12], words[0] if words else ""]
+        hidden = self.hidden_lines
+        for candidate in probes:
+            if not candidate or candidate == CODE_PLACEHOLDER:
+                continue
+            for number in range(cursor, self.line_count + 1):
+                if number not in hidden and candidate in self.line_text(number):
+                    return number
+        return cursor
+
+
+_LIST_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])\s+(?P<item>.*)$")
+_LINK = re.compile(r"(?<!!)\[(?P<title>[^\]\n]*)\]\((?P<target><[^>\n]*>|[^)\s]*)(?:\s+\"[^\"\n]*\")?\)")
+_TRIGGER = re.compile(r"\"(?P<a>[^\"\n]+)\"|“(?P<b>[^”\n]+)”|「(?P<c>[^」\n]+)」|『(?P<d>[^』\n]+)』")
+_ARROW = re.compile(r"→|->|⟶|⇒")
+REVERSE_MARKER = re.compile(r"\*\*\s*or the reverse\s*\*\*|\*\*\s*(?:或反過來|或反过来|反之|逆に)\s*\*\*", re.I)
+
+
+@dataclass(frozen=True)
+class Trigger:
+    text: str
+    column: int
+
+
+@dataclass(frozen=True)
+class Link:
+    title: str
+    target: str
+    column: int
+
+
+@dataclass
+class IndexEntry:
+    """One list item of an index that links somewhere."""
+
+    line: int
+    text: str  # the item text after the list marker
+    column: int  # where the item text starts
+    triggers: list[Trigger] = field(default_factory=list)
+    reverse: bool = False  # carries the two-sided marker
+    arrow: bool = False
+    links: list[Link] = field(default_factory=list)
+    hook: str = ""  # text after the last link (claude-code's "— hook")
+
+    @property
+    def link(self) -> Link | None:
+        return self.links[0] if self.links else None
+
+
+class IndexDocument(MarkdownDocument):
+    format = "index"
+
+    def parse(self) -> None:
+        super().parse()
+        self._entries: list[IndexEntry] | None = None
+
+    @property
+    def entries(self) -> list[IndexEntry]:
+        if self._entries is None:
+            self._entries = list(self._parse_entries())
+        return self._entries
+
+    def _parse_entries(self):
+        hidden = self.hidden_lines
+        for number in range(self.body_line, self.line_count + 1):
+            if number in hidden:
+                continue
+            line = self.line_text(number)
+            match = _LIST_ITEM.match(line)
+            if not match:
+                continue
+            item = match.group("item")
+            item_column = match.start("item") + 1
+            links = [
+                Link(m.group("title"), m.group("target").strip("<>"), item_column + m.start())
+                for m in _LINK.finditer(item)
+            ]
+            if not links:
+                continue
+            first_link = _LINK.search(item).start()
+            head = item[:first_link]
+            arrow = _ARROW.search(head)
+            before_arrow = head[: arrow.start()] if arrow else head
+            triggers = [
+                Trigger(next(g for g in m.groups() if g is not None), item_column + m.start())
+                for m in _TRIGGER.finditer(before_arrow)
+            ]
+            last = list(_LINK.finditer(item))[-1]
+            hook = item[last.end() :].strip().lstrip("—–-:").strip()
+            yield IndexEntry(
+                line=number,
+                text=item,
+                column=item_column,
+                triggers=triggers,
+                reverse=bool(REVERSE_MARKER.search(before_arrow)),
+                arrow=arrow is not None,
+                links=links,
+                hook=hook,
+            )

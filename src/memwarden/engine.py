@@ -1,0 +1,260 @@
+"""Running rules over workspaces, applying their fixes, and collecting findings.
+
+discover (workspace) -> parse (documents) -> rules -> fixes -> findings for report/.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memwarden import registry
+from memwarden.documents import Document, load
+from memwarden.fixers.apply import apply_edits, overlaps
+from memwarden.fixers.write import write_atomic
+from memwarden.globs import matches_any
+from memwarden.model import Applicability, Finding, Fix, Problem, Rule, Scope, Severity
+from memwarden.suppress import Suppressions, directives
+from memwarden.workspace import Workspace
+
+MAX_FIX_ROUNDS = 10
+
+
+@dataclass
+class RunOptions:
+    select: list[str] | None = None
+    ignore: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    fix: bool = False
+    unsafe_fixes: bool = False
+    diff: bool = False
+    today: dt.date = field(default_factory=dt.date.today)
+    base: str | None = None
+    staged: bool = False
+    cwd: Path = field(default_factory=Path.cwd)
+
+    def allows(self, fix: Fix | None) -> bool:
+        if fix is None:
+            return False
+        return fix.applicability is Applicability.SAFE or self.unsafe_fixes
+
+
+class Context:
+    """What a rule's check sees: the workspace, its own options, the run's settings."""
+
+    def __init__(self, workspace: Workspace, rule: Rule, run: RunOptions):
+        self.workspace = workspace
+        self.rule = rule
+        self.options = workspace.config.rule_options(rule)
+        self.today = run.today
+        self.base = run.base
+        self.staged = run.staged
+        self.run = run
+
+    def documents(self, *kinds: str) -> list[Document]:
+        return self.workspace.documents(*kinds)
+
+    def is_target(self, relpath: str) -> bool:
+        return self.workspace.is_target(relpath)
+
+
+@dataclass
+class FileChange:
+    relpath: str
+    before: bytes | None
+    after: bytes
+
+
+@dataclass
+class WorkspaceResult:
+    workspace: Workspace
+    findings: list[Finding]
+    fixed: int = 0
+    changes: list[FileChange] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def selected_rules(workspace: Workspace, run: RunOptions) -> list[Rule]:
+    config = workspace.config
+    rules = registry.all_rules()
+    if run.select is not None:
+        chosen = set(registry.resolve(run.select))
+    elif config.select is not None:
+        chosen = set(config.select)
+    else:
+        chosen = {r.name for r in rules}
+    chosen |= set(registry.resolve(run.extend_select))
+    chosen -= set(config.ignore)
+    chosen -= set(registry.resolve(run.ignore))
+    return [r for r in rules if r.name in chosen]
+
+
+def _display_path(workspace: Workspace, relpath: str, cwd: Path) -> str:
+    return Path(os.path.relpath(workspace.root / relpath, cwd)).as_posix()
+
+
+class _Checker:
+    def __init__(self, workspace: Workspace, run: RunOptions):
+        self.workspace = workspace
+        self.run = run
+        self.rules = selected_rules(workspace, run)
+        self._suppressions: dict[str, Suppressions] = {}
+
+    def suppressions(self, relpath: str) -> Suppressions | None:
+        if relpath not in self._suppressions:
+            doc = self.workspace.document(relpath)
+            if doc is None or not doc.decoded:
+                return None
+            self._suppressions[relpath] = Suppressions(directives(doc), _resolve_quietly)
+        return self._suppressions[relpath]
+
+    def ignored_by_config(self, rule: Rule, relpath: str) -> bool:
+        config = self.workspace.config
+        if not config.per_file_ignores:
+            return False
+        seen_from_config = self.workspace.config_relative(relpath)
+        return any(
+            rule.name in names and matches_any(seen_from_config, [glob])
+            for glob, names in config.per_file_ignores.items()
+        )
+
+    def findings(self) -> list[Finding]:
+        self._suppressions.clear()
+        ws = self.workspace
+        found: list[Finding] = []
+        targets = ws.target_documents()
+        for rule in self.rules:
+            context = Context(ws, rule, self.run)
+            if rule.scope is Scope.WORKSPACE:
+                for problem in rule.check(context):
+                    self._keep(rule, problem, None, found)
+                continue
+            for doc in targets:
+                if rule.kinds is not None and doc.kind.name not in rule.kinds:
+                    continue
+                if not doc.ok and rule.name != "unparsable-file":
+                    continue
+                for problem in rule.check(doc, context):
+                    self._keep(rule, problem, doc, found)
+        found.sort(key=Finding.sort_key)
+        return found
+
+    def _keep(self, rule: Rule, problem: Problem, doc: Document | None, found: list[Finding]) -> None:
+        relpath = problem.path or (doc.relpath if doc is not None else "")
+        if not self.workspace.is_target(relpath):
+            return
+        if self.ignored_by_config(rule, relpath):
+            return
+        suppressions = self.suppressions(relpath) if rule.name != "unparsable-file" else None
+        if suppressions is not None and suppressions.silenced(rule.name, problem.line):
+            return
+        found.append(
+            Finding(
+                rule=rule,
+                path=_display_path(self.workspace, relpath, self.run.cwd),
+                line=max(problem.line, 1),
+                column=max(problem.column, 1),
+                message=problem.message,
+                severity=problem.severity or rule.severity,
+                json_path=problem.json_path,
+                fix=problem.fix,
+                workspace_path=relpath,
+            )
+        )
+
+
+def _resolve_quietly(name: str) -> set[str]:
+    try:
+        return registry.resolve([name])
+    except KeyError:
+        return set()
+
+
+def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
+    checker = _Checker(workspace, run)
+    findings = checker.findings()
+    result = WorkspaceResult(workspace, findings)
+    if not (run.fix or run.diff):
+        return result
+    originals: dict[str, bytes | None] = {}
+    for _ in range(MAX_FIX_ROUNDS):
+        fixable = [f for f in findings if run.allows(f.fix)]
+        if not fixable:
+            break
+        applied = _apply_round(workspace, fixable, originals, result.errors)
+        if not applied:
+            break
+        result.fixed += applied
+        findings = checker.findings()
+    result.findings = findings
+    for relpath, before in originals.items():
+        after = workspace.overlay[relpath]
+        if after != before:
+            result.changes.append(FileChange(relpath, before, after))
+    if run.fix and not run.diff:
+        for change in result.changes:
+            write_atomic(workspace.root / change.relpath, change.after)
+    return result
+
+
+def _apply_round(workspace: Workspace, fixable: list[Finding], originals: dict, errors: list[str]) -> int:
+    """Apply every fix that does not collide with one already taken; the rest wait a round."""
+    taken: dict[str, list[tuple[int, int]]] = {}
+    per_file: dict[str, list] = {}
+    chosen: list[set[str]] = []  # the files each chosen fix touches
+    for finding in fixable:
+        edits = [(edit.path or finding.workspace_path, edit) for edit in finding.fix.edits]
+        if any(overlaps((e.start, e.end), span) for path, e in edits for span in taken.get(path, [])):
+            continue
+        if not _no_self_overlap(edits):
+            continue
+        for path, edit in edits:
+            taken.setdefault(path, []).append((edit.start, edit.end))
+            per_file.setdefault(path, []).append(edit)
+        chosen.append({path for path, _ in edits})
+    written: set[str] = set()
+    for relpath, edits in per_file.items():
+        doc = workspace.document(relpath)
+        before = workspace.current_bytes(relpath)
+        if doc is not None and not doc.ok and doc.kind.format != "jsonl":
+            continue  # fixers never touch a file that does not parse
+        text = doc.text if doc is not None and doc.decoded else ""
+        new_text = apply_edits(text, edits)
+        data = doc.encode(new_text) if doc is not None and doc.decoded else new_text.encode("utf-8")
+        kind = doc.kind if doc is not None else workspace.profile.classify(relpath)
+        if kind is not None:
+            checked = load(workspace.root, relpath, kind, data)
+            was_ok = doc is None or doc.ok
+            if was_ok and not checked.ok:
+                errors.append(f"{relpath}: a fix would leave the file unparsable ({checked.error.message}); not applied")
+                continue
+        originals.setdefault(relpath, before)
+        workspace.overlay[relpath] = data
+        workspace.forget(relpath)
+        written.add(relpath)
+    return sum(1 for paths in chosen if paths <= written)
+
+
+def _no_self_overlap(edits) -> bool:
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for path, edit in edits:
+        span = (edit.start, edit.end)
+        if any(overlaps(span, other) for other in spans.get(path, [])):
+            return False
+        spans.setdefault(path, []).append(span)
+    return True
+
+
+def unified_diff(workspace: Workspace, change: FileChange, cwd: Path) -> str:
+    shown = _display_path(workspace, change.relpath, cwd)
+    before = (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    after = change.after.decode("utf-8", "replace").splitlines(keepends=True)
+    return "".join(difflib.unified_diff(before, after, f"a/{shown}", f"b/{shown}"))
+
+
+def severity_counts(findings: list[Finding]) -> tuple[int, int]:
+    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+    return errors, len(findings) - errors

@@ -1,0 +1,461 @@
+"""Format and schema rules: the file must parse, fit its kind's schema, and say each thing once."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
+from memwarden.model import Applicability, Edit, Fix, Option, Problem, Scope, Severity
+from memwarden.registry import rule
+
+EPISODE_KINDS = ("episodic", "episode-archive")
+
+
+@rule(code="MW101", name="unparsable-file", severity=Severity.ERROR)
+def unparsable_file(doc, ctx):
+    """A memory file that cannot be read: a syntax error, invalid UTF-8, a NUL byte, or not a file at all.
+
+    ## What it does
+    Reports a YAML, JSON or front-matter syntax error, bytes that are not valid
+    UTF-8 (or the encoding its BOM names), a NUL byte, a file too large or too
+    deeply nested to be memory, a directory named like a memory file, and a
+    symlink that leads outside the workspace. In a JSONL log each bad line is
+    reported on its own, and the good lines are still checked.
+
+    ## Why
+    An agent that cannot parse its memory silently loses all of it. Every other
+    rule skips a file it cannot read, so this finding is the only sign.
+
+    ## Example
+    ```yaml
+    identity:
+      name: "Agent
+    ```
+    `memory/fact.yml:2:9: MW101 unparsable-file YAML syntax error: ... found unexpected end of stream`
+
+    ## Fix safety
+    No fix: memwarden never rewrites a file it cannot parse.
+    """
+    if doc.error is not None:
+        yield Problem(doc.error.line, doc.error.column, doc.error.message)
+        return
+    if isinstance(doc, JsonlDocument):
+        for record in doc.records:
+            if record.error is not None:
+                yield Problem(record.error.line, record.error.column, f"line {record.line}: {record.error.message}")
+
+
+# -- schema-violation -----------------------------------------------------------
+
+_TYPE_NAMES = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    bool: "a boolean",
+    int: "an integer",
+    float: "a number",
+    type(None): "null",
+}
+
+
+def _type_of(value) -> str:
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def _show(value) -> str:
+    """A value for a message: numbers and short plain words only, never a long string (it could be a secret)."""
+    if isinstance(value, bool) or value is None:
+        return str(value).lower() if value is not None else "null"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str) and len(value) <= 24 and re.fullmatch(r"[\w .:/-]*", value):
+        return f"'{value}'"
+    return _type_of(value)
+
+
+def describe(error) -> str:
+    """A schema error in words, without echoing string values."""
+    keyword = error.validator
+    value = error.validator_value
+    instance = error.instance
+    if keyword == "required":
+        # jsonschema reports each missing key as its own error: "'x' is a required property"
+        name = error.message.split(" is a required property")[0].strip("'\"")
+        return f"missing required key '{name}'"
+    if keyword == "type":
+        wanted = value if isinstance(value, list) else [value]
+        return f"expected {' or '.join(wanted)}, found {_type_of(instance)}"
+    if keyword == "enum":
+        return f"{_show(instance)} is not one of: {', '.join(map(str, value))}"
+    if keyword == "const":
+        return f"must be {value!r}"
+    if keyword == "pattern":
+        return f"{_show(instance)} does not match the pattern {value}"
+    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        words = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "above", "exclusiveMaximum": "below"}
+        return f"{_show(instance)} must be {words[keyword]} {value}"
+    if keyword in ("minItems", "maxItems"):
+        return f"has {len(instance)} items; {'at least' if keyword == 'minItems' else 'at most'} {value} expected"
+    if keyword in ("minLength", "maxLength"):
+        return f"is {len(instance)} characters long; {'at least' if keyword == 'minLength' else 'at most'} {value} expected"
+    if keyword == "additionalProperties":
+        extra = sorted(set(instance) - set(error.schema.get("properties", {}))) if isinstance(instance, dict) else []
+        return f"unexpected key{'s' if len(extra) > 1 else ''} {', '.join(repr(k) for k in extra[:5])}"
+    if keyword == "format":
+        return f"{_show(instance)} is not a valid {value}"
+    if keyword == "not":
+        return "has a value this kind does not allow here"
+    if keyword in ("anyOf", "oneOf"):
+        return "matches none of the allowed shapes"
+    return f"fails '{keyword}'"
+
+
+def _schema_problems(validator, instance, locate, base_path=()):
+    from jsonschema.exceptions import best_match
+
+    try:
+        errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
+    except RecursionError:
+        line, column = locate(())
+        yield Problem(line, column, "too deeply nested to validate", json_path="$")
+        return
+    for error in errors:
+        if error.context:
+            error = best_match(error.context)
+        path = tuple(base_path) + tuple(error.absolute_path)
+        line, column = locate(tuple(error.absolute_path))
+        where = format_json_path(path)
+        yield Problem(line, column, f"{where}: {describe(error)}", json_path=where)
+
+
+@rule(code="MW102", name="schema-violation", severity=Severity.ERROR)
+def schema_violation(doc, ctx):
+    """A record that does not fit its kind's JSON Schema.
+
+    ## What it does
+    Validates every YAML document, every JSONL record and every Markdown front
+    matter against the JSON Schema (draft 2020-12) of its kind
+    (`memwarden schema KIND` prints it). The finding names the JSON path and,
+    where several shapes were allowed, the branch that came closest, and it
+    points at the offending key's line.
+
+    ## Why
+    Memory that does not have the shape the agent's tools expect is skipped or
+    misread without a word: an episode without `fingerprint` is never
+    de-duplicated, a `tools` entry that is a list where a mapping is expected is
+    lost to every lookup.
+
+    ## Example
+    ```yaml
+    tools:
+      cli_adapters: ["claude", "gemini"]   # a tool entry must be a mapping
+    ```
+    `memory/fact.yml:21:3: MW102 schema-violation $.tools.cli_adapters: expected object, found an array`
+
+    ## Fix safety
+    No fix: the right value is the author's to choose.
+    """
+    validator = _validator_for(doc, ctx)
+    if validator is None:
+        return
+    if isinstance(doc, JsonlDocument):
+        for record in doc.records:
+            if record.ok:
+                yield from _schema_problems(
+                    validator, record.data, lambda path, r=record: doc.locate(r, path)
+                )
+        return
+    if isinstance(doc, YamlDocument):
+        if doc.data is None:
+            yield Problem(1, 1, "the file is empty; a mapping of keys to values is expected", json_path="$")
+            return
+        yield from _schema_problems(validator, doc.data, doc.locate)
+        return
+    if isinstance(doc, MarkdownDocument):
+        if doc.front_matter is None:
+            if doc.kind.name == "note":
+                yield Problem(1, 1, "no front matter: a note starts with a '---' block of name, description, ...")
+            return
+        yield from _schema_problems(validator, doc.front_matter, doc.locate)
+
+
+def _validator_for(doc, ctx):
+    from memwarden import schema_store
+
+    return schema_store.validator(ctx.workspace.profile, doc.kind)
+
+
+# -- duplicate-key ---------------------------------------------------------------
+
+
+@rule(code="MW103", name="duplicate-key", severity=Severity.ERROR)
+def duplicate_key(doc, ctx):
+    """A key given twice in one YAML mapping or JSON object.
+
+    ## What it does
+    Reports the second (and any later) occurrence of a key in the same mapping
+    of a YAML file, a Markdown front matter or a JSONL record.
+
+    ## Why
+    Loaders keep one of the values and drop the other without a word, so one
+    of two facts the author meant to record is already lost.
+
+    ## Example
+    ```yaml
+    preferences:
+      language: R
+      language: Python   # which one does the agent see?
+    ```
+
+    ## Fix safety
+    No fix: which value is right is the author's call.
+    """
+    if isinstance(doc, JsonlDocument):
+        for record in doc.records:
+            for path, key, column in record.duplicates:
+                yield Problem(
+                    record.line,
+                    column,
+                    f"key '{key}' appears twice in {format_json_path(path[:-1])}; JSON loaders keep only the last value",
+                    json_path=format_json_path(path),
+                )
+        return
+    tree = doc.tree if isinstance(doc, YamlDocument) else getattr(doc, "front_matter_tree", None)
+    for dup in getattr(tree, "duplicates", []):
+        yield Problem(
+            dup.line,
+            dup.column,
+            f"key '{dup.key}' appears twice in {format_json_path(dup.path[:-1])} (first on line {dup.first_line}); "
+            "loaders keep only one value",
+            json_path=format_json_path(dup.path),
+        )
+
+
+# -- invalid-timestamp -----------------------------------------------------------
+
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z")
+_DATETIME = re.compile(
+    r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:[.,]\d+)?)?"
+    r"(?P<tz>Z|z|[+-]\d{2}:?\d{2})?\Z"
+)
+
+# json path (with '*' for any key) -> what it must hold
+TIMESTAMP_FIELDS = {
+    ("ghost-in-shell", "episodic"): {("ts",): "datetime-offset", ("date",): "date", ("retrieval", "last_accessed"): "datetime"},
+    ("ghost-in-shell", "episode-archive"): {("ts",): "datetime-offset", ("date",): "date", ("retrieval", "last_accessed"): "datetime"},
+    ("ghost-in-shell", "associations"): {("ts",): "datetime-offset"},
+    ("ghost-in-shell", "facts"): {("identity", "last_updated"): "date-or-datetime"},
+    ("ghost-in-shell", "note"): {("metadata", "updated"): "date"},
+    ("three-layer", "episodic"): {("ts",): "datetime-offset", ("date",): "date"},
+    ("three-layer", "episode-archive"): {("ts",): "datetime-offset", ("date",): "date"},
+}
+
+
+def timestamp_error(value: str, expected: str) -> str | None:
+    """Why value is not a timestamp of the expected sort, or None if it is one."""
+    date_match = _DATE.match(value)
+    time_match = _DATETIME.match(value)
+    if expected == "date" and not date_match:
+        return "is not a date (YYYY-MM-DD)"
+    if expected.startswith("datetime") and not time_match:
+        return "is not an ISO 8601 date-time (YYYY-MM-DDTHH:MM:SS+HH:MM)"
+    if expected == "date-or-datetime" and not (date_match or time_match):
+        return "is not an ISO 8601 date or date-time"
+    try:
+        if time_match:
+            groups = time_match.groupdict()
+            dt.datetime(
+                int(groups["y"]), int(groups["mo"]), int(groups["d"]),
+                int(groups["h"]), int(groups["mi"]), int(groups["s"] or 0),
+            )
+            tz = groups["tz"]
+            if tz and tz not in "Zz":
+                hours, minutes = int(tz[1:3]), int(tz[-2:])
+                if hours > 23 or minutes > 59:
+                    return "has an impossible UTC offset"
+            if expected == "datetime-offset" and not tz:
+                return "has no UTC offset (add Z or +HH:MM): the same local time means different moments on different machines"
+        else:
+            dt.date(int(date_match.group(1)), int(date_match.group(2)), int(date_match.group(3)))
+    except ValueError as error:
+        return f"is an impossible date ({error})"
+    return None
+
+
+def _lookup(data, path):
+    for part in path:
+        if not isinstance(data, dict) or part not in data:
+            return None
+        data = data[part]
+    return data
+
+
+@rule(code="MW104", name="invalid-timestamp", severity=Severity.ERROR)
+def invalid_timestamp(doc, ctx):
+    """A timestamp that is not ISO 8601, lacks the UTC offset its kind needs, or names an impossible date.
+
+    ## What it does
+    Checks the time fields of each kind: an episode's `ts` (a date-time with a
+    UTC offset) and `date`, an association's `ts`, a gish note's
+    `metadata.updated`, the facts' `identity.last_updated`. `2026-02-30` and
+    `2026-13-01` are impossible dates; `2026-03-15T14:30:00` has no offset.
+
+    ## Why
+    Recall, decay and expiry all sort and compare these times. A value that is
+    not a time, or a local time without its offset, puts an episode in the
+    wrong place in every query, or makes the tool that reads it crash.
+
+    ## Example
+    ```json
+    {"ts": "2026-02-30T09:00:00+08:00", "type": "decision", ...}
+    ```
+    `memory/episodic.jsonl:1:2: MW104 invalid-timestamp $.ts '2026-02-30T09:00:00+08:00' is an impossible date`
+
+    ## Fix safety
+    No fix: memwarden cannot know which time was meant.
+    """
+    fields = TIMESTAMP_FIELDS.get((ctx.workspace.profile.name, doc.kind.name))
+    if not fields:
+        return
+    if isinstance(doc, JsonlDocument):
+        items = [(record.data, lambda path, r=record: doc.locate(r, path)) for record in doc.records if record.ok]
+    elif isinstance(doc, YamlDocument):
+        items = [(doc.data, doc.locate)]
+    elif isinstance(doc, MarkdownDocument):
+        items = [(doc.front_matter, doc.locate)]
+    else:
+        items = []
+    for data, locate in items:
+        for path, expected in fields.items():
+            value = _lookup(data, path)
+            if not isinstance(value, str):
+                continue
+            problem = timestamp_error(value, expected)
+            if problem:
+                where = format_json_path(path)
+                line, column = locate(path)
+                shown = value if len(value) <= 40 else value[:40] + "…"
+                yield Problem(line, column, f"{where} '{shown}' {problem}", json_path=where)
+
+
+# -- duplicate-id ----------------------------------------------------------------
+
+
+@rule(code="MW105", name="duplicate-id", severity=Severity.ERROR, scope=Scope.WORKSPACE)
+def duplicate_id(ctx):
+    """An episode id used twice, in the log or across the log and its archive.
+
+    ## What it does
+    Collects the `id` of every episode in the episodic log and the archive and
+    reports every use after the first, naming where the first one is.
+
+    ## Why
+    Links, associations and recall results refer to episodes by id. Two
+    episodes with one id make every such reference ambiguous, and consolidation
+    may merge or archive the wrong one.
+
+    ## Example
+    ```json
+    {"id": "ep_00000002", "title": "Chose shared memory", ...}
+    {"id": "ep_00000002", "title": "Session hooks verified", ...}
+    ```
+
+    ## Fix safety
+    No fix: renaming an id would break whatever already links to it.
+    """
+    seen: dict[str, tuple[str, int]] = {}
+    for doc in ctx.documents(*EPISODE_KINDS):
+        if not isinstance(doc, JsonlDocument) or not doc.ok:
+            continue
+        for record in doc.records:
+            if not record.ok or not isinstance(record.data, dict):
+                continue
+            episode_id = record.data.get("id")
+            if not isinstance(episode_id, (str, int)) or isinstance(episode_id, bool):
+                continue
+            key = str(episode_id)
+            if key in seen:
+                first_path, first_line = seen[key]
+                line, column = doc.locate(record, ("id",))
+                where = "above" if first_path == doc.relpath else f"in {first_path}"
+                yield Problem(
+                    line,
+                    column,
+                    f"episode id '{key}' is already used on line {first_line} {where}",
+                    json_path="$.id",
+                    path=doc.relpath,
+                )
+            else:
+                seen[key] = (doc.relpath, record.line)
+
+
+# -- malformed-jsonl ---------------------------------------------------------------
+
+
+@rule(
+    code="MW106",
+    name="malformed-jsonl",
+    severity=Severity.ERROR,
+    kinds=("episodic", "episode-archive", "associations"),
+    fix=Applicability.SAFE,
+)
+def malformed_jsonl(doc, ctx):
+    """A JSONL log with blank lines, two records on one line, or no final newline.
+
+    ## What it does
+    Reports blank lines, a second JSON object on a line that already holds one,
+    and a last record without a line ending.
+
+    ## Why
+    JSONL tools read a record a line. A blank line stops some readers; two
+    objects on one line hide the second from line-based tools (grep, jq -c,
+    `git diff`); and the next append to a file without a final newline glues
+    the new record onto the last one, which breaks both.
+
+    ## Example
+    ```text
+    {"ts": "...", "type": "decision", ...}{"ts": "...", "type": "lesson", ...}
+    ```
+
+    ## Fix safety
+    Safe: removes blank lines, puts each record on its own line, adds the final
+    newline. No record's content changes, and the line ending is the file's own.
+    """
+    if not isinstance(doc, JsonlDocument):
+        return
+    newline = doc.newline
+    for number in doc.blank_lines:
+        start = doc.line_starts[number - 1]
+        end = doc.line_starts[number] if number < len(doc.line_starts) else len(doc.text)
+        yield Problem(
+            number,
+            1,
+            "blank line in a JSONL log",
+            fix=Fix(Applicability.SAFE, "remove the blank line", (Edit(start, end, ""),)),
+        )
+    previous = None
+    for record in doc.records:
+        if record.shares_line and record.ok and previous is not None and previous.ok:
+            yield Problem(
+                record.line,
+                record.column,
+                "a second JSON object on one line; JSONL holds one record a line",
+                fix=Fix(
+                    Applicability.SAFE,
+                    "move the record onto a line of its own",
+                    (Edit(previous.end, record.start, newline),),
+                ),
+            )
+        previous = record
+    text = doc.text
+    if text and not text.endswith("\n") and text.strip():
+        last_line = doc.line_count
+        if doc.line_text(last_line).strip():
+            line, column = last_line, len(doc.line_text(last_line)) + 1
+            yield Problem(
+                line,
+                column,
+                "no newline at the end of the file: the next append will join this line",
+                fix=Fix(Applicability.SAFE, "add the final newline", (Edit(len(text), len(text), newline),)),
+            )

@@ -1,0 +1,48 @@
+"""Suppression comments must name real rules, or they silently suppress nothing."""
+
+from __future__ import annotations
+
+from memwarden import registry
+from memwarden.model import Problem, Severity
+from memwarden.registry import rule
+from memwarden.suppress import ACTIONS, directives
+
+
+@rule(code="MW901", name="invalid-suppression", severity=Severity.WARNING)
+def invalid_suppression(doc, ctx):
+    """A `memwarden:` suppression comment with an unknown action or rule name.
+
+    ## What it does
+    Checks every `<!-- memwarden: ... -->` (Markdown) and `# memwarden: ...`
+    (YAML) comment: the action must be one of `disable`, `enable`,
+    `disable-line`, `disable-next-line` or `disable-file`, and every name must
+    be a rule name or code.
+
+    ## Why
+    A misspelt suppression silences nothing, and the finding it was meant to
+    silence keeps failing the hook; or, worse, the author believes a rule is
+    off when it is not.
+
+    ## Example
+    ```markdown
+    <!-- memwarden: disable=too-few-tag -->
+    ```
+    `MW901 invalid-suppression unknown rule 'too-few-tag' (did you mean 'too-few-tags'?)`
+
+    ## Fix safety
+    No fix.
+    """
+    from memwarden.config import suggest
+
+    names = [r.name for r in registry.all_rules()]
+    for directive in directives(doc):
+        if directive.action not in ACTIONS:
+            yield Problem(
+                directive.line,
+                directive.column,
+                f"unknown suppression action '{directive.action}'{suggest(directive.action, ACTIONS)}",
+            )
+            continue
+        for name in directive.names:
+            if registry.by_name_or_code(name) is None:
+                yield Problem(directive.line, directive.column, f"unknown rule '{name}'{suggest(name, names)}")

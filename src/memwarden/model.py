@@ -1,0 +1,132 @@
+"""The small value types every other module speaks: rules, problems, fixes, findings."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class Applicability(str, enum.Enum):
+    """How sure a fix is: `--fix` applies safe ones, `--unsafe-fixes` adds the rest."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+class Scope(str, enum.Enum):
+    DOCUMENT = "document"  # check(doc, ctx) runs once per matching, parsed document
+    WORKSPACE = "workspace"  # check(ctx) runs once per workspace
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``text[start:end]`` of a file's decoded text with ``replacement``.
+
+    ``path`` is relative to the workspace root; ``None`` means the file the
+    finding is in. An edit on a file that does not exist yet creates it.
+    """
+
+    start: int
+    end: int
+    replacement: str
+    path: str | None = None
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    description: str
+    edits: tuple[Edit, ...]
+
+
+@dataclass
+class Problem:
+    """What a rule's check yields; the engine binds it to its rule and file."""
+
+    line: int
+    column: int
+    message: str
+    json_path: str | None = None
+    fix: Fix | None = None
+    path: str | None = None  # workspace-relative; defaults to the checked document
+    severity: Severity | None = None  # overrides the rule's default when set
+
+
+@dataclass(frozen=True)
+class Option:
+    """A per-rule option, configurable under ``[tool.memwarden.rules.<name>]``."""
+
+    default: Any
+    type: type | tuple[type, ...]
+    help: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    doc: str
+    fix: Applicability | None
+    scope: Scope
+    kinds: frozenset[str] | None  # document rules: the kinds they read (None = all)
+    options: Mapping[str, Option]
+    check: Callable[..., Iterable[Problem]]
+    needs_git: bool = False
+
+
+@dataclass
+class Finding:
+    rule: Rule
+    path: str  # as displayed: relative to the current directory, '/'-separated
+    line: int
+    column: int
+    message: str
+    severity: Severity
+    json_path: str | None = None
+    fix: Fix | None = None
+    workspace_path: str = ""  # relative to the workspace root
+    fixed: bool = False
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.rule.code, self.message)
+
+    def to_json(self) -> dict:
+        data: dict[str, Any] = {
+            "code": self.rule.code,
+            "name": self.rule.name,
+            "severity": self.severity.value,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+        }
+        if self.json_path is not None:
+            data["json_path"] = self.json_path
+        if self.fix is not None:
+            data["fix"] = {
+                "applicability": self.fix.applicability.value,
+                "description": self.fix.description,
+            }
+        return data
+
+
+class UsageError(Exception):
+    """A configuration or usage problem: reported on stderr, exit code 2."""
+
+
+@dataclass
+class Summary:
+    files: int = 0
+    errors: int = 0
+    warnings: int = 0
+    fixed: int = 0
+    fixable: int = 0
+    workspaces: list[dict] = field(default_factory=list)

@@ -1,0 +1,192 @@
+"""Output formats for findings: text, json, sarif, github."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from memwarden import __version__
+from memwarden.model import Finding, Rule, Severity, Summary
+
+FORMATS = ("text", "json", "sarif", "github")
+JSON_VERSION = 1
+INFORMATION_URI = "https://github.com/memwarden/memwarden"
+
+
+def summarize(findings: list[Finding], files: int, fixed: int) -> Summary:
+    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+    return Summary(
+        files=files,
+        errors=errors,
+        warnings=len(findings) - errors,
+        fixed=fixed,
+        fixable=sum(1 for f in findings if f.fix is not None),
+    )
+
+
+# -- text ----------------------------------------------------------------------
+
+_COLORS = {"bold": "1", "red": "31", "yellow": "33", "cyan": "36", "dim": "2"}
+
+
+def use_color(stream) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def _paint(text: str, color: str, on: bool) -> str:
+    return f"\x1b[{_COLORS[color]}m{text}\x1b[0m" if on else text
+
+
+def render_text(findings: list[Finding], summary: Summary, color: bool = False, unsafe_fixes: bool = False) -> str:
+    lines = []
+    for f in findings:
+        location = _paint(f"{f.path}:{f.line}:{f.column}:", "bold", color)
+        code = _paint(f.rule.code, "red" if f.severity is Severity.ERROR else "yellow", color)
+        marker = ""
+        if f.fix is not None:
+            marker = " [*]" if f.fix.applicability.value == "safe" or unsafe_fixes else " [*unsafe]"
+        level = "" if f.severity is f.rule.severity else f" ({f.severity.value})"
+        lines.append(f"{location} {code} {_paint(f.rule.name, 'cyan', color)}{level} {f.message}{marker}")
+    total = summary.errors + summary.warnings
+    if total == 0 and summary.fixed == 0:
+        lines.append(f"All checks passed ({summary.files} file{'s' if summary.files != 1 else ''}).")
+        return "\n".join(lines) + "\n"
+    parts = []
+    if summary.errors:
+        parts.append(f"{summary.errors} error{'s' if summary.errors != 1 else ''}")
+    if summary.warnings:
+        parts.append(f"{summary.warnings} warning{'s' if summary.warnings != 1 else ''}")
+    line = "Found " + (" and ".join(parts) if parts else "no remaining problems")
+    line += f" in {summary.files} file{'s' if summary.files != 1 else ''}"
+    if summary.fixed:
+        line += f" ({summary.fixed} fixed)"
+    lines.append(line + ".")
+    safe = sum(1 for f in findings if f.fix is not None and f.fix.applicability.value == "safe")
+    unsafe = summary.fixable - safe
+    if safe:
+        lines.append(f"[*] {safe} fixable with --fix.")
+    if unsafe and not unsafe_fixes:
+        lines.append(f"[*unsafe] {unsafe} more fixable with --fix --unsafe-fixes (review the result).")
+    return "\n".join(lines) + "\n"
+
+
+# -- json ----------------------------------------------------------------------
+
+
+def render_json(findings: list[Finding], summary: Summary) -> str:
+    document = {
+        "version": JSON_VERSION,
+        "tool": {"name": "memwarden", "version": __version__},
+        "findings": [f.to_json() for f in findings],
+        "summary": {
+            "files": summary.files,
+            "errors": summary.errors,
+            "warnings": summary.warnings,
+            "fixed": summary.fixed,
+            "fixable": summary.fixable,
+            "workspaces": summary.workspaces,
+        },
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+# -- sarif ---------------------------------------------------------------------
+
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning"}
+
+
+def _sarif_rule(rule: Rule) -> dict:
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.summary},
+        "help": {"text": rule.doc, "markdown": rule.doc},
+        "defaultConfiguration": {"level": _LEVEL[rule.severity]},
+        "properties": {"tags": ["memory"], "fix": rule.fix.value if rule.fix else "none"},
+    }
+
+
+def render_sarif(findings: list[Finding], summary: Summary, rules: list[Rule]) -> str:
+    index = {rule.code: i for i, rule in enumerate(rules)}
+    results = []
+    for f in findings:
+        if f.rule.code not in index:
+            index[f.rule.code] = len(rules)
+            rules = [*rules, f.rule]
+        result = {
+            "ruleId": f.rule.code,
+            "ruleIndex": index[f.rule.code],
+            "level": _LEVEL[f.severity],
+            "message": {"text": f"{f.rule.name}: {f.message}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+                        "region": {"startLine": f.line, "startColumn": f.column},
+                    }
+                }
+            ],
+        }
+        if f.json_path:
+            result["properties"] = {"json_path": f.json_path}
+        results.append(result)
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "memwarden",
+                        "version": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": [_sarif_rule(r) for r in rules],
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": _cwd_uri()}},
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def _cwd_uri() -> str:
+    from pathlib import Path
+
+    return Path.cwd().as_uri() + "/"
+
+
+# -- github --------------------------------------------------------------------
+
+
+def escape_data(value: str) -> str:
+    """Escape a workflow command's message (after '::')."""
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    """Escape a workflow command's property value (file=, title=...)."""
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(findings: list[Finding], summary: Summary) -> str:
+    lines = []
+    for f in findings:
+        command = "error" if f.severity is Severity.ERROR else "warning"
+        props = ",".join(
+            f"{key}={escape_property(str(value))}"
+            for key, value in (
+                ("file", f.path),
+                ("line", f.line),
+                ("col", f.column),
+                ("title", f"{f.rule.code} {f.rule.name}"),
+            )
+        )
+        lines.append(f"::{command} {props}::{escape_data(f.message)}")
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,281 @@
+"""Finding workspaces and their memory files: discover -> (profile, config) -> files.
+
+A workspace is a folder with memory in it (MEMORY.md, memory/, .gish/) or a
+memwarden config. A path given on the command line is either inside one (its
+workspace is found by walking up) or a folder holding several (found by
+walking down, a few levels deep).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memwarden import config as config_module
+from memwarden.config import Config
+from memwarden.documents import Document, load
+from memwarden.documents.base import UnreadableDocument
+from memwarden.globs import matches_any
+from memwarden.model import UsageError
+from memwarden.profiles import PROFILES, Kind, Profile, detect, looks_like_workspace
+
+SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"}
+NESTED_SEARCH_DEPTH = 4
+
+
+@dataclass
+class Workspace:
+    root: Path
+    profile: Profile
+    profile_reason: str
+    config: Config
+    targets: set[str] | None = None  # workspace-relative paths to report on; None = every file
+    overlay: dict[str, bytes] = field(default_factory=dict)  # fixed content not yet written
+    _files: dict[str, Kind] | None = None
+    _docs: dict[str, Document] = field(default_factory=dict)
+
+    # -- files ------------------------------------------------------------
+    @property
+    def files(self) -> dict[str, Kind]:
+        """Every memory file of the workspace, workspace-relative path -> kind."""
+        if self._files is None:
+            self._files = dict(self._walk())
+        return self._files
+
+    def _excluded(self, relpath: str) -> bool:
+        if not self.config.exclude:
+            return False
+        return matches_any(self.config_relative(relpath), self.config.exclude)
+
+    def config_relative(self, relpath: str) -> str:
+        """A workspace path as seen from the config file's folder (where its globs start)."""
+        try:
+            return (self.root / relpath).relative_to(self.config.base_dir.resolve()).as_posix()
+        except ValueError:
+            return relpath
+
+    def _walk(self):
+        root = self.root
+        for directory, dirnames, filenames in os.walk(root):
+            rel_dir = Path(directory).relative_to(root).as_posix()
+            prefix = "" if rel_dir == "." else rel_dir + "/"
+            kept = []
+            for name in sorted(dirnames):
+                relpath = prefix + name
+                kind = self.profile.classify(relpath)
+                if kind is not None and not self._excluded(relpath):
+                    yield relpath, kind  # a folder named like a memory file: reported, not read
+                    continue
+                if name in SKIP_DIRS or (name.startswith(".") and name != ".gish"):
+                    continue
+                if os.path.islink(os.path.join(directory, name)):
+                    continue
+                kept.append(name)
+            dirnames[:] = kept
+            for name in sorted(filenames):
+                relpath = prefix + name
+                kind = self.profile.classify(relpath)
+                if kind is None or self._excluded(relpath):
+                    continue
+                yield relpath, kind
+
+    def kind_of(self, relpath: str) -> Kind | None:
+        kind = self.files.get(relpath)
+        if kind is None and relpath not in self.files:
+            kind = self.profile.classify(relpath)
+            if kind is not None and self._excluded(relpath):
+                return None
+        return kind
+
+    # -- documents --------------------------------------------------------
+    def document(self, relpath: str) -> Document | None:
+        if relpath in self._docs:
+            return self._docs[relpath]
+        kind = self.kind_of(relpath)
+        if kind is None:
+            return None
+        full = self.root / relpath
+        if full.is_symlink() and not _inside(full.resolve(), self.root):
+            doc: Document = UnreadableDocument(
+                self.root, relpath, kind, "is a symlink to a file outside the workspace; not followed"
+            )
+        else:
+            doc = load(self.root, relpath, kind, self.overlay.get(relpath))
+        self._docs[relpath] = doc
+        return doc
+
+    def documents(self, *kinds: str) -> list[Document]:
+        """Every document of the given kinds (all kinds when none are named)."""
+        return [
+            doc
+            for relpath, kind in sorted(self.files.items())
+            if not kinds or kind.name in kinds
+            for doc in [self.document(relpath)]
+            if doc is not None
+        ]
+
+    def target_documents(self) -> list[Document]:
+        names = sorted(self.files) if self.targets is None else sorted(self.targets)
+        return [doc for relpath in names for doc in [self.document(relpath)] if doc is not None]
+
+    def is_target(self, relpath: str) -> bool:
+        return self.targets is None or relpath in self.targets
+
+    def forget(self, relpath: str) -> None:
+        """Drop a cached document after its content changed."""
+        self._docs.pop(relpath, None)
+        if self._files is not None and relpath not in self._files:
+            kind = self.profile.classify(relpath)
+            if kind is not None:
+                self._files[relpath] = kind
+
+    def current_bytes(self, relpath: str) -> bytes | None:
+        if relpath in self.overlay:
+            return self.overlay[relpath]
+        try:
+            return (self.root / relpath).read_bytes()
+        except OSError:
+            return None
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+        return True
+    except ValueError:
+        return False
+
+
+def _has_config(directory: Path) -> bool:
+    if (directory / config_module.CONFIG_NAME).is_file():
+        return True
+    pyproject = directory / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            return "[tool.memwarden" in pyproject.read_text("utf-8", "replace")
+        except OSError:
+            return False
+    return False
+
+
+def is_workspace_root(directory: Path) -> bool:
+    return looks_like_workspace(directory) or _has_config(directory)
+
+
+def find_root(path: Path) -> Path:
+    """The workspace a file or folder belongs to: the nearest folder that looks like one."""
+    start = path if path.is_dir() else path.parent
+    for directory in [start, *start.parents]:
+        if is_workspace_root(directory):
+            return directory
+        if (directory / ".git").exists():
+            break
+    return start
+
+
+def find_nested_roots(directory: Path, depth: int = NESTED_SEARCH_DEPTH) -> list[Path]:
+    """Workspaces below a folder that is not one itself."""
+    found: list[Path] = []
+    try:
+        children = sorted(p for p in directory.iterdir() if p.is_dir() and not p.is_symlink())
+    except OSError:
+        return found
+    for child in children:
+        if child.name in SKIP_DIRS or child.name.startswith("."):
+            continue
+        if is_workspace_root(child):
+            found.append(child)
+        elif depth > 1:
+            found.extend(find_nested_roots(child, depth - 1))
+    return found
+
+
+def open_workspace(root: Path, profile_name: str | None = None, config_file: Path | None = None) -> Workspace:
+    """A workspace at root with its config and profile resolved (flag > config > detection)."""
+    root = root.resolve()
+    config = config_module.load(root, config_file)
+    name = profile_name or config.profile
+    reason = "set on the command line" if profile_name else "set in " + config.label if name else ""
+    if name is None:
+        name, reason = detect(root)
+        if name is None:
+            name, reason = "ghost-in-shell", "nothing detected; ghost-in-shell assumed"
+    if name not in PROFILES:
+        raise UsageError(f"unknown profile '{name}'; choose one of {', '.join(PROFILES)}")
+    profile = PROFILES[name]
+    if config.kinds:
+        profile = profile.with_kinds(_config_kinds(profile, config))
+    return Workspace(root=root, profile=profile, profile_reason=reason, config=config)
+
+
+def _config_kinds(profile: Profile, config: Config) -> dict[str, Kind]:
+    kinds: dict[str, Kind] = {}
+    for name, spec in config.kinds.items():
+        existing = profile.kind(name)
+        if existing is None and ("globs" not in spec or "format" not in spec):
+            raise UsageError(f"{config.label}: kinds.{name} is a new kind: it needs both 'globs' and 'format'")
+        schema = spec.get("schema")
+        kinds[name] = Kind(
+            name=name,
+            format=spec.get("format", existing.format if existing else "markdown"),
+            globs=tuple(spec.get("globs", existing.globs if existing else ())),
+            description=spec.get("description", existing.description if existing else f"custom kind {name}"),
+            exclude=tuple(spec.get("exclude", existing.exclude if existing else ())),
+            schema_file=str((config.base_dir / schema).resolve()) if schema else None,
+        )
+    return kinds
+
+
+def collect(
+    paths: list[Path], profile_name: str | None = None, config_file: Path | None = None
+) -> tuple[list[Workspace], list[str]]:
+    """Workspaces for the command-line paths, and notes about paths that held none."""
+    workspaces: dict[Path, Workspace] = {}
+    targets: dict[Path, set[str] | None] = {}  # None: every file of the workspace
+    notes: list[str] = []
+
+    def workspace(root: Path) -> Workspace:
+        root = root.resolve()
+        if root not in workspaces:
+            workspaces[root] = open_workspace(root, profile_name, config_file)
+        return workspaces[root]
+
+    def add(ws: Workspace, relpaths: set[str] | None) -> None:
+        if relpaths is None or ws.root not in targets:
+            targets[ws.root] = relpaths
+        elif targets[ws.root] is not None:
+            targets[ws.root] |= relpaths
+
+    for given in paths:
+        if not given.exists() and not given.is_symlink():
+            raise UsageError(f"{given}: no such file or directory")
+        path = given.absolute()
+        if path.is_dir() and not path.is_symlink():
+            root = find_root(path)
+            if root == path and not is_workspace_root(path):
+                nested = find_nested_roots(path)
+                if not nested:
+                    notes.append(f"{given}: no memory workspace found (no MEMORY.md, memory/ or .gish/)")
+                for found in nested:
+                    add(workspace(found), None)
+                continue
+            ws = workspace(root)
+            inner = path.resolve().relative_to(ws.root).as_posix()
+            if inner == ".":
+                add(ws, None)
+            else:
+                add(ws, {p for p in ws.files if p.startswith(inner + "/")})
+            continue
+        ws = workspace(find_root(path))
+        relpath = _relative_file(path, ws.root)
+        # Not a memory file of this profile, or excluded by the config: nothing to report.
+        add(ws, {relpath} if ws.kind_of(relpath) is not None else set())
+    for root, ws in workspaces.items():
+        ws.targets = targets.get(root)
+    return list(workspaces.values()), notes
+
+
+def _relative_file(path: Path, root: Path) -> str:
+    # Keep a symlink's own name: the link, not its target, is the memory file.
+    return (path.parent.resolve() / path.name).relative_to(root).as_posix()
