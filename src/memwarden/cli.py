@@ -199,7 +199,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
 
 def _emit(text: str, output: Path | None) -> None:
     if output is None:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False, color=True)  # colour was already decided (and is off for non-TTYs)
         return
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")

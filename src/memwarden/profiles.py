@@ -119,11 +119,15 @@ def _first_json_line(path: Path) -> dict:
 
 
 def _head(path: Path, size: int = 4096) -> str:
+    from memwarden.documents.base import decode
+
     try:
         with path.open("rb") as handle:
-            return handle.read(size).decode("utf-8", "replace")
+            raw = handle.read(size)
     except OSError:
         return ""
+    text = decode(raw[: len(raw) - len(raw) % 4] if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else raw)[0]
+    return text if text is not None else raw.decode("utf-8", "replace")
 
 
 def detect(root: Path) -> tuple[str | None, str]:
@@ -143,6 +147,9 @@ def detect(root: Path) -> tuple[str | None, str]:
         (memory / name).is_file() for name in ("fact.yml", "episodic.jsonl", "scratchpad.md")
     ):
         return "three-layer", "memory/ holds fact.yml, episodic.jsonl or scratchpad.md"
+    gish_manifests = ("brain_region_manifest.yml", "memory_manifest.yml", "sanctum_registry.yml", "runtime_profiles.yml")
+    if any((memory / name).is_file() for name in gish_manifests):
+        return "ghost-in-shell", "memory/ holds gish manifests"
     if (root / "MEMORY.md").is_file():
         return "claude-code", "MEMORY.md with no memory/ folder beside it"
     return None, "no MEMORY.md, memory/ or .gish/ here"

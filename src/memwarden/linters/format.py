@@ -120,13 +120,24 @@ def _schema_problems(validator, instance, locate, base_path=()):
         line, column = locate(())
         yield Problem(line, column, "too deeply nested to validate", json_path="$")
         return
+    missing: dict[tuple, list[str]] = {}  # one finding per object, naming every missing key
     for error in errors:
+        if error.validator == "required":
+            missing.setdefault(tuple(error.absolute_path), []).append(describe(error).split("'")[1])
+            continue
         if error.context:
             error = best_match(error.context)
         path = tuple(base_path) + tuple(error.absolute_path)
         line, column = locate(tuple(error.absolute_path))
         where = format_json_path(path)
         yield Problem(line, column, f"{where}: {describe(error)}", json_path=where)
+    for parent, keys in missing.items():
+        line, column = locate(parent)
+        where = format_json_path(tuple(base_path) + parent)
+        listed = ", ".join(f"'{k}'" for k in keys)
+        yield Problem(
+            line, column, f"{where}: missing required key{'s' if len(keys) > 1 else ''} {listed}", json_path=where
+        )
 
 
 @rule(code="MW102", name="schema-violation", severity=Severity.ERROR)
@@ -240,7 +251,9 @@ _DATETIME = re.compile(
     r"(?P<tz>Z|z|[+-]\d{2}:?\d{2})?\Z"
 )
 
-# json path (with '*' for any key) -> what it must hold
+_TIMELIKE = re.compile(r"[0-9TZtz:+. /-]*")
+
+# json path -> what it must hold
 TIMESTAMP_FIELDS = {
     ("ghost-in-shell", "episodic"): {("ts",): "datetime-offset", ("date",): "date", ("retrieval", "last_accessed"): "datetime"},
     ("ghost-in-shell", "episode-archive"): {("ts",): "datetime-offset", ("date",): "date", ("retrieval", "last_accessed"): "datetime"},
@@ -335,8 +348,9 @@ def invalid_timestamp(doc, ctx):
             if problem:
                 where = format_json_path(path)
                 line, column = locate(path)
-                shown = value if len(value) <= 40 else value[:40] + "…"
-                yield Problem(line, column, f"{where} '{shown}' {problem}", json_path=where)
+                # Echo the value only when it looks like a time; anything else could be a pasted secret.
+                shown = f" '{value}'" if len(value) <= 40 and _TIMELIKE.fullmatch(value) else ""
+                yield Problem(line, column, f"{where}{shown} {problem}", json_path=where)
 
 
 # -- duplicate-id ----------------------------------------------------------------

@@ -1,0 +1,122 @@
+"""Output formats: the json contract, valid SARIF 2.1.0, escaped GitHub annotations, text."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from jsonschema import Draft4Validator
+
+from memwarden.report import escape_data, escape_property
+
+from conftest import FIXTURES
+
+SARIF_SCHEMA = json.loads((FIXTURES / "sarif-schema-2.1.0.json").read_text("utf-8"))
+FILES = {
+    "MEMORY.md": "# Memory\n",
+    "memory/fact.yml": "identity:\n  name: A\ntools:\n  x: [1]\n",
+    "memory/episodic.jsonl": '{"id": "e1"}\n\n',
+    "memory/knowledge/feedback/a,b:c.md": "---\nname: x\ndescription: d\nmetadata: {type: nope, updated: 2026-01-01}\n---\n100% sure\n",
+}
+
+
+@pytest.fixture
+def root(workspace):
+    return workspace(FILES)
+
+
+def test_json_contract(cli, root):
+    result = cli("check", "--format", "json", ".", cwd=root)
+    assert result.exit_code == 1
+    report = result.json()
+    assert report["version"] == 1
+    assert set(report["summary"]) >= {"files", "errors", "warnings", "fixed"}
+    for finding in report["findings"]:
+        assert {"code", "name", "severity", "path", "line", "column", "message"} <= set(finding)
+        assert finding["severity"] in ("error", "warning")
+        assert finding["line"] >= 1 and finding["column"] >= 1
+        assert "\\" not in finding["path"]
+    fixable = [f for f in report["findings"] if "fix" in f]
+    assert fixable and all(f["fix"]["applicability"] in ("safe", "unsafe") and f["fix"]["description"] for f in fixable)
+    assert any("json_path" in f for f in report["findings"])
+
+
+def test_sarif_is_valid_sarif_2_1_0(cli, root):
+    result = cli("check", "--format", "sarif", ".", cwd=root)
+    log = json.loads(result.stdout)
+    errors = sorted(Draft4Validator(SARIF_SCHEMA).iter_errors(log), key=str)
+    assert not errors, errors[0]
+    run = log["runs"][0]
+    rule_ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    assert run["results"], "expected results"
+    for res in run["results"]:
+        assert rule_ids[res["ruleIndex"]] == res["ruleId"]
+        region = res["locations"][0]["physicalLocation"]["region"]
+        assert region["startLine"] >= 1
+
+
+def test_sarif_with_no_findings_is_valid(cli, workspace):
+    root = workspace({"MEMORY.md": "# Memory\n", "memory/fact.yml": "identity:\n  name: A\n"})
+    log = json.loads(cli("check", "--format", "sarif", ".", cwd=root).stdout)
+    assert not list(Draft4Validator(SARIF_SCHEMA).iter_errors(log))
+    assert log["runs"][0]["results"] == []
+
+
+@pytest.mark.parametrize("raw, data, prop", [
+    ("plain", "plain", "plain"),
+    ("100%", "100%25", "100%25"),
+    ("a\nb\r\nc", "a%0Ab%0D%0Ac", "a%0Ab%0D%0Ac"),
+    ("x:y,z", "x:y,z", "x%3Ay%2Cz"),
+])
+def test_github_escaping(raw, data, prop):
+    assert escape_data(raw) == data
+    assert escape_property(raw) == prop
+
+
+def test_github_format_escapes_properties_and_is_default_under_actions(cli, root):
+    result = cli("check", ".", cwd=root, env={"GITHUB_ACTIONS": "true"})
+    lines = result.stdout.splitlines()
+    assert lines and all(line.startswith(("::error ", "::warning ")) for line in lines)
+    assert any("file=memory/knowledge/feedback/a%2Cb%3Ac.md" in line for line in lines)
+    for line in lines:
+        props, _, message = line.partition("::")[2].partition("::")
+        assert "\n" not in message
+
+
+def test_text_format_and_no_color(cli, root):
+    result = cli("check", ".", cwd=root, env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "\x1b[" not in result.stdout
+    first = result.stdout.splitlines()[0]
+    path, line, column, rest = first.split(":", 3)
+    assert int(line) >= 1 and int(column) >= 1 and rest.lstrip().startswith("MW")
+    assert "fixable with --fix" in result.stdout
+    colored = cli("check", ".", cwd=root, env={"FORCE_COLOR": "1"})
+    assert "\x1b[" in colored.stdout
+
+
+def test_output_file(cli, root):
+    result = cli("check", "--format", "json", "--output", "out/report.json", ".", cwd=root)
+    assert result.stdout == ""
+    assert json.loads((root / "out" / "report.json").read_text())["version"] == 1
+
+
+def test_exit_zero_and_quiet(cli, root):
+    assert cli("check", "--exit-zero", ".", cwd=root).exit_code == 0
+    quiet = cli("check", "-q", ".", cwd=root)
+    assert quiet.exit_code == 1 and "Found" not in quiet.stdout and quiet.stdout.strip()
+
+
+def test_rules_explain_schema_commands(cli):
+    listing = cli("rules")
+    assert listing.exit_code == 0 and "MW101" in listing.stdout and "unparsable-file" in listing.stdout
+    as_json = json.loads(cli("rules", "--format", "json").stdout)
+    assert {"code", "name", "severity", "fix", "summary"} <= set(as_json[0])
+    doc = cli("explain", "malformed-jsonl")
+    for section in ("What it does", "Why", "Example", "Fix safety"):
+        assert section in doc.stdout
+    assert cli("explain", "MW106").stdout == doc.stdout
+    missing = cli("explain", "malformed-json")
+    assert missing.exit_code == 2 and "did you mean 'malformed-jsonl'" in missing.stderr
+    schema = json.loads(cli("schema", "ghost-in-shell/episodic").stdout)
+    assert "fingerprint" in schema["required"]
+    assert cli("schema", "nope").exit_code == 2
