@@ -149,6 +149,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         today=today,
         base=base,
         staged=staged,
+        progress=_progress_bar if _show_progress() else None,
     )
     workspaces, notes = workspace.collect(list(paths) or [Path(".")], profile, config_file)
     for note in notes:
@@ -197,6 +198,29 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
 
 
+# Below this many files a check is over before a bar could be read.
+PROGRESS_MIN_FILES = 200
+
+
+def _show_progress() -> bool:
+    """A bar only for a person at a terminal: never in CI, never when stderr is redirected."""
+    return sys.stderr.isatty() and not os.environ.get("CI") and not os.environ.get("MEMWARDEN_NO_PROGRESS")
+
+
+def _progress_bar(total: int):
+    import contextlib
+
+    if total < PROGRESS_MIN_FILES:
+        return contextlib.nullcontext(lambda n: None)
+
+    @contextlib.contextmanager
+    def bar():
+        with click.progressbar(length=total, label="Checking", file=sys.stderr, show_pos=True) as progress:
+            yield progress.update
+
+    return bar()
+
+
 def _emit(text: str, output: Path | None) -> None:
     if output is None:
         click.echo(text, nl=False, color=True)  # colour was already decided (and is off for non-TTYs)
@@ -206,13 +230,18 @@ def _emit(text: str, output: Path | None) -> None:
 
 
 @main.command()
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text")
 @_guarded
 def rules(output_format):
-    """List every rule: code, name, severity, fix."""
+    """List every rule: code, name, severity, fix (markdown: the full reference, docs/rules.md)."""
     from memwarden import registry
 
     all_rules = registry.all_rules()
+    if output_format == "markdown":
+        from memwarden import rulesdoc
+
+        click.echo(rulesdoc.render(), nl=False)
+        return
     if output_format == "json":
         import json
 

@@ -10,6 +10,7 @@ import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from memwarden import registry
 from memwarden.documents import Document, load
@@ -35,6 +36,8 @@ class RunOptions:
     base: str | None = None
     staged: bool = False
     cwd: Path = field(default_factory=Path.cwd)
+    # progress(total) -> context manager yielding advance(n); None = no progress display
+    progress: Callable | None = None
 
     def allows(self, fix: Fix | None) -> bool:
         if fix is None:
@@ -125,6 +128,12 @@ class _Checker:
         self._suppressions.clear()
         ws = self.workspace
         found: list[Finding] = []
+        if self.run.progress is not None and not ws._docs:
+            relpaths = sorted(ws.files) if ws.targets is None else sorted(ws.targets)
+            with self.run.progress(len(relpaths)) as advance:
+                for relpath in relpaths:
+                    ws.document(relpath)
+                    advance(1)
         targets = ws.target_documents()
         for rule in self.rules:
             context = Context(ws, rule, self.run)
