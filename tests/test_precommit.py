@@ -1,0 +1,141 @@
+"""The hooks, driven by the real pre-commit framework in temp git repositories.
+
+`pre-commit try-repo` installs memwarden from a snapshot of this checkout (the
+working tree, committed once into a temp repo so every test reuses one
+environment) and runs a hook on what is staged, as a commit would.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, git, write_files
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+FP = "c" * 64
+EPISODE = (
+    '{{"id": "ep_{i}", "ts": "2026-01-0{i}T00:00:00Z", "type": "insight", "title": "t{i}", '
+    '"content": "Episode {i} body.", "tags": ["alpha", "beta"], "importance": 5, '
+    '"fingerprint": "' + FP[:-1] + '{i}", "decay_status": "active", "retrieval": {{"count": 0}}}}'
+)
+WORKSPACE = {
+    "MEMORY.md": "# Memory\n",
+    "memory/fact.yml": "schema_version: 1\nidentity:\n  name: Agent\n",
+    "memory/episodic.jsonl": "".join(EPISODE.format(i=i) + "\n" for i in (1, 2, 3)),
+}
+
+
+def _pre_commit_env(home: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_"))}
+    env.update({
+        "PRE_COMMIT_HOME": str(home),
+        "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
+        "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
+        "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+        "MEMWARDEN_NO_PROGRESS": "1",
+    })
+    env.pop("CI", None)
+    return env
+
+
+@pytest.fixture(scope="session")
+def hook_repo(tmp_path_factory):
+    """(path, sha) of a one-commit snapshot of this checkout, with its pre-commit env home."""
+    snapshot = tmp_path_factory.mktemp("memwarden-snapshot")
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO, capture_output=True, check=True,
+    ).stdout.decode().split("\0")
+    for relpath in filter(None, listed):
+        source = REPO / relpath
+        if source.is_file():
+            target = snapshot / relpath
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    git(snapshot, "init", "-q", "-b", "main")
+    git(snapshot, "add", "-A")
+    git(snapshot, "commit", "-q", "-m", "snapshot")
+    sha = git(snapshot, "rev-parse", "HEAD").strip()
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    return snapshot, sha, home
+
+
+def try_repo(hook_repo, cwd: Path, hook: str, *extra: str) -> subprocess.CompletedProcess:
+    snapshot, sha, home = hook_repo
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(snapshot), hook, "--ref", sha, "--color", "never", *extra],
+        cwd=cwd, env=_pre_commit_env(home), capture_output=True, text=True, timeout=600,
+    )
+
+
+@pytest.fixture
+def memory_repo(git_repo):
+    return git_repo(WORKSPACE, name="memory-repo")
+
+
+def test_a_clean_commit_passes(hook_repo, memory_repo):
+    write_files(memory_repo, {"memory/episodic.jsonl": "".join(EPISODE.format(i=i) + "\n" for i in (1, 2, 3, 4))})
+    git(memory_repo, "add", "-A")
+    done = try_repo(hook_repo, memory_repo, "memwarden")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Passed" in done.stdout
+
+
+def test_a_commit_that_breaks_a_schema_is_blocked(hook_repo, memory_repo):
+    write_files(memory_repo, {"memory/fact.yml": "schema_version: 1\nidentity:\n  name: Agent\ntools:\n  gh: [x]\n"})
+    git(memory_repo, "add", "-A")
+    done = try_repo(hook_repo, memory_repo, "memwarden")
+    assert done.returncode == 1
+    assert "memory/fact.yml:5:3: MW102 schema-violation $.tools.gh" in done.stdout
+
+
+def test_a_fixable_commit_is_fixed_and_the_hook_reports_the_file(hook_repo, memory_repo):
+    broken = EPISODE.format(i=1) + "\n\n" + EPISODE.format(i=2) + EPISODE.format(i=3)  # blank line, no final newline
+    write_files(memory_repo, {"memory/episodic.jsonl": broken})
+    git(memory_repo, "add", "-A")
+    done = try_repo(hook_repo, memory_repo, "memwarden")
+    assert done.returncode == 1  # pre-commit fails a hook that modified files
+    assert "Fixing memory/episodic.jsonl" in done.stdout
+    assert "files were modified by this hook" in done.stdout
+    fixed = (memory_repo / "memory" / "episodic.jsonl").read_text()
+    assert fixed == "".join(EPISODE.format(i=i) + "\n" for i in (1, 2, 3))
+    git(memory_repo, "add", "-A")
+    again = try_repo(hook_repo, memory_repo, "memwarden")
+    assert again.returncode == 0, again.stdout
+
+
+def test_config_excludes_hold_when_pre_commit_passes_file_names(hook_repo, memory_repo):
+    write_files(memory_repo, {
+        ".memwarden.toml": 'exclude = ["memory/fact.yml"]\n',
+        "memory/fact.yml": "identity: [broken, on, purpose]\n",
+    })
+    git(memory_repo, "add", "-A")
+    done = try_repo(hook_repo, memory_repo, "memwarden")
+    assert done.returncode == 0, done.stdout
+
+
+def test_git_commit_is_blocked_by_the_installed_hook(hook_repo, memory_repo):
+    snapshot, sha, home = hook_repo
+    config = f"repos:\n  - repo: {snapshot}\n    rev: {sha}\n    hooks:\n      - id: memwarden\n"
+    write_files(memory_repo, {".pre-commit-config.yaml": config})
+    env = _pre_commit_env(home)
+    subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=memory_repo, env=env, check=True,
+                   capture_output=True)
+    git(memory_repo, "add", "-A")
+    ok = subprocess.run(["git", "commit", "-q", "-m", "add config"], cwd=memory_repo, env=env,
+                        capture_output=True, text=True, timeout=600)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    write_files(memory_repo, {"memory/fact.yml": "identity:\n  name: A\n  name: B\n"})
+    git(memory_repo, "add", "-A")
+    blocked = subprocess.run(["git", "commit", "-q", "-m", "duplicate key"], cwd=memory_repo, env=env,
+                             capture_output=True, text=True, timeout=600)
+    assert blocked.returncode != 0
+    assert "MW103 duplicate-key" in blocked.stdout + blocked.stderr
+    assert git(memory_repo, "log", "--oneline").count("\n") == 2
