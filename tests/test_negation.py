@@ -1,0 +1,212 @@
+"""The negative-claim detector: the labelled table, per-language floors, and the cases the rules rely on."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from memwarden.negation import CLAIM, DIRECTIVE, NONE, QUESTION, classify, find_claims, language_of, sentences
+
+REPO = Path(__file__).resolve().parents[1]
+TABLE = REPO / "tests" / "data" / "negation_table.tsv"
+LABELS = {"claim", "directive", "question", "positive", "other"}
+
+# Measured on the table (557 rows) when the detector was last changed; a change
+# that lowers any of these is a regression. The three batches of held-out rows
+# at the end of the table were written before the detector saw them.
+FLOORS = {
+    "en": (0.95, 1.00),
+    "zh-Hant": (0.96, 1.00),
+    "zh-Hans": (0.96, 1.00),
+    "ja": (0.96, 0.98),
+}
+
+
+def _bench():
+    """bench/negation_accuracy.py, loaded by path (bench/ is not a package): one scorer for both."""
+    name = "memwarden_bench_negation_accuracy"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, REPO / "bench" / "negation_accuracy.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up while the class is built
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def table():
+    return _bench().load_table(TABLE)
+
+
+def test_table_is_big_enough_and_well_formed(table):
+    assert len(table) >= 200
+    per_language = {}
+    for row in table:
+        assert row["label"] in LABELS, row
+        assert row["text"].strip() == row["text"] and row["text"], row
+        per_language.setdefault(row["language"], []).append(row)
+    assert set(per_language) == set(FLOORS)
+    for language, rows in per_language.items():
+        assert len(rows) >= 50, language
+        labels = {row["label"] for row in rows}
+        assert {"claim", "directive", "question"} <= labels, language
+    texts = [row["text"] for row in table]
+    assert len(texts) == len(set(texts)), "a sentence appears twice"
+
+
+@pytest.mark.parametrize("language", sorted(FLOORS))
+def test_precision_and_recall_stay_above_the_measured_floor(table, language):
+    scores = _bench().score([row for row in table if row["language"] == language])
+    result = scores[language]
+    precision_floor, recall_floor = FLOORS[language]
+    misses = "\n".join(f"{kind}: {text}" for kind, _, text in result.misses)
+    assert result.precision >= precision_floor, misses
+    assert result.recall >= recall_floor, misses
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "X does not support Y.",
+        "gh doesn't support listing draft releases.",
+        "The search found nothing for 'invoice'.",
+        "There is no batch export in the admin panel.",
+        "The key wasn't found in the vault.",
+        "This endpoint cannot paginate.",
+        "找不到相關資料。",
+        "該工具不支援批次匯出。",
+        "该版本没有批量导出功能。",
+        "镜像站目前访问不了。",
+        "このAPIはページングに対応していない。",
+        "関連する資料は見つかりませんでした。",
+    ],
+)
+def test_claims_about_the_world_are_claims(text):
+    verdict, cue = classify(text)
+    assert verdict == CLAIM, (text, verdict)
+    assert cue
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Never run rm -rf on the workspace.",
+        "Do not delete episodes.",
+        "Don't push to main.",
+        "If the build fails, do not retry.",
+        "You must not share the key.",
+        "不要刪除任何紀錄。",
+        "請勿直接推送。",
+        "请勿删除归档文件。",
+        "别把密钥提交到仓库。",
+        "本番DBを直接変更しないでください。",
+        "ここでrm -rfを実行してはいけない。",
+        "認証情報を書き込まないこと。",
+    ],
+)
+def test_directives_are_not_claims(text):
+    assert classify(text)[0] == DIRECTIVE, text
+    assert find_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Does the CLI not support dry runs?",
+        "這個 CLI 不支援 dry-run 嗎？",
+        "真的没有办法批量导出吗",
+        "为什么找不到配置文件呢",
+        "このCLIは対応していないのか。",
+        "方法はないのでしょうか",
+        "是不是沒有清乾淨?",
+    ],
+)
+def test_questions_are_not_claims(text):
+    assert classify(text)[0] == QUESTION, text
+    assert find_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This affects not only the CLI but the web app.",
+        "Use the mirror unless the registry is reachable.",
+        "A fresh nonce is generated per request.",
+        "I can't wait to try the new index.",
+        "No doubt the index is faster now.",
+        "If the file does not exist, gish creates it.",
+        "I'm not sure whether the vendor fixed it.",
+        "The endpoint returns 404 Not Found for archived pages.",
+        "Tests that don't touch the network run in parallel.",
+        "這不僅影響 CLI。",
+        "新格式效果不錯。",
+        "這次改動非常成功。",
+        "我們不得不重跑一次。",
+        "如果檔案不存在，會自動建立。",
+        "没有标签的记录会被跳过。",
+        "残りの作業は少ない。",
+        "原因はキャッシュに違いない。",
+        "再起動するしかない。",
+        "ファイルが存在しない場合は作成する。",
+        "タグのない記録はスキップされる。",
+    ],
+)
+def test_words_that_only_look_negative_are_not_claims(text):
+    assert classify(text)[0] == NONE, text
+
+
+def test_find_claims_returns_each_claim_sentence_with_its_offsets():
+    text = "Read the logs first. The CLI does not support --json. Never guess.\n\n這個 API 不能分頁。請勿刪除。"
+    claims = find_claims(text)
+    assert [c.sentence for c in claims] == ["The CLI does not support --json.", "這個 API 不能分頁。"]
+    for claim in claims:
+        assert text[claim.start : claim.end] == claim.sentence
+    assert [c.language for c in claims] == ["en", "zh"]
+    assert claims[0].cue == "not"
+
+
+def test_sentences_do_not_break_inside_versions_abbreviations_or_numbers():
+    text = "Use v1.2, e.g. the pinned one. No. 5 is next. Done"
+    spans = [text[a:b] for a, b in sentences(text)]
+    assert spans == ["Use v1.2, e.g. the pinned one.", "No. 5 is next.", "Done"]
+
+
+def test_cjk_sentences_end_at_full_width_marks_without_spaces():
+    text = "找不到資料。請勿刪除！為什麼？データがない。"
+    assert [text[a:b] for a, b in sentences(text)] == ["找不到資料。", "請勿刪除！", "為什麼？", "データがない。"]
+
+
+def test_language_is_read_from_the_script():
+    assert language_of("The API does not page.") == "en"
+    assert language_of("該 API 不支援分頁。") == "zh"
+    assert language_of("このAPIは対応していない。") == "ja"
+
+
+def test_a_claim_after_a_directive_in_the_same_sentence_is_still_found():
+    # The prohibition is a directive; the reason after "because" is a claim about the tool.
+    assert classify("Don't use the export button, because it does not include archived rows.")[0] == CLAIM
+    assert classify("対応していないので、手動で変換してください。")[0] == CLAIM
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "don't " * 16_000,
+        "if not " * 14_000,
+        "x" * 99_990 + "n't",
+        "不" * 100_000,
+        "如果不" * 33_000,
+        "ない" * 50_000,
+        "ずず" * 50_000,
+        "." * 100_000,
+        "e.g. " * 20_000,
+        "'" * 100_000,
+    ],
+)
+def test_hostile_long_lines_give_an_answer(line):
+    # Speed is measured by bench/negation_accuracy.py --speed; here: no exception, a sane result.
+    claims = find_claims(line)
+    assert all(line[c.start : c.end] == c.sentence for c in claims)
