@@ -1,0 +1,247 @@
+"""`memwarden budget [INDEX]`: a gauge of the startup index against what its agent loads.
+
+The measuring is :mod:`memwarden.budget`, shared with the rules
+`index-over-budget`, `index-past-truncation` and `index-missing`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+# Exit codes are the contract: a hook or a script branches on them.
+EXIT_WITHIN, EXIT_OVER, EXIT_PAST, EXIT_MISSING, EXIT_USAGE = 0, 1, 2, 3, 4
+GAUGE_WIDTH = 40
+
+
+class _BudgetCommand(click.Command):
+    """Usage errors exit 4 here: 2 already means "past the truncation point"."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.exceptions.UsageError as error:
+            error.exit_code = EXIT_USAGE
+            raise
+
+
+@click.command(cls=_BudgetCommand, name="budget")
+@click.argument("index", required=False, type=click.Path(path_type=Path))
+@click.option("--workspace", "-w", "workspace_dir", type=click.Path(path_type=Path), default=Path("."),
+              show_default=True, help="The workspace whose startup index to measure.")
+@click.option("--preset", type=click.Choice(["gish", "claude-code", "codex"]),
+              help="The agent's limits [default: from the profile: ghost-in-shell->gish, claude-code->claude-code, three-layer->codex].")
+@click.option("--unit", type=click.Choice(["chars", "utf16", "bytes", "lines"]),
+              help="Count Unicode code points, UTF-16 units, UTF-8 bytes or lines [default: the preset's; chars for gish].")
+@click.option("--max", "max_", type=click.IntRange(min=1), metavar="N", help="The budget: at or over it is 'over budget'.")
+@click.option("--edge", type=click.IntRange(min=1), metavar="N", help="The truncation point: at or past it is 'past the edge'.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: unit, used, max, edge, headroom, status, exit_code, past_edge.")
+@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
+    """Measure the startup index (MEMORY.md, or AGENTS.md for codex) against what the agent loads.
+
+    Prints a gauge with used / budget / edge / headroom, and the exact entries
+    past the edge: the newest lines, which the agent silently never sees.
+
+    \b
+    Presets:
+      gish         20,000 chars budget, cut at 24,400 (or .gish/config.yml
+                   index.max_chars / index.truncate_edge_chars)
+      claude-code  200 lines and 25,000 UTF-16 units of MEMORY.md, front
+                   matter and HTML comments stripped; budget 90% of each;
+                   the worse of the two is reported
+      codex        32,768 UTF-8 bytes over the AGENTS.md files from the git
+                   repository root down; budget 90%
+    --unit, --max and --edge override the preset (and the [tool.memwarden.rules.
+    index-over-budget] options preset, unit, max, edge in the config).
+
+    \b
+    Exit codes (size measured in the unit):
+      0  within budget          size < max
+      1  over budget            max <= size < edge
+      2  past the truncation    size >= edge (at the edge, the next line is cut)
+      3  index not found
+      4  usage or configuration error
+    """
+    from memwarden import budget as measuring
+    from memwarden.model import UsageError
+    from memwarden.workspace import find_root, open_workspace
+
+    try:
+        from memwarden.budget import _is_dir
+
+        if index is not None and _is_dir(index):
+            workspace_dir, index = index, None
+        start = (index.absolute().parent if index is not None else workspace_dir.absolute())
+        if not _is_dir(start):
+            _missing(as_json, [str(index if index is not None else workspace_dir)], None)
+        ws = open_workspace(find_root(start), profile)
+        settings = measuring.resolve(
+            measuring.configured_options(ws.config), ws.profile.name, ws.root,
+            preset=preset, unit=unit, max_=max_, edge=edge,
+        )
+        measurement = measuring.measure(ws, settings, index)
+    except UsageError as error:
+        click.echo(f"memwarden: error: {error}", err=True)
+        sys.exit(EXIT_USAGE)
+    except OSError as error:
+        click.echo(f"memwarden: error: {error.filename or ''}: {error.strerror}", err=True)
+        sys.exit(EXIT_USAGE)
+    cwd = Path.cwd()
+
+    def shown(relpath: str) -> str:
+        return Path(os.path.relpath(ws.root / relpath, cwd)).as_posix()
+
+    if not measurement.found:
+        _missing(as_json, [shown(p) for p in measurement.expected], settings)
+    if as_json:
+        click.echo(json.dumps(_as_json(measurement, shown), indent=2, ensure_ascii=False))
+    else:
+        click.echo(_as_text(measurement, shown, _color()), nl=False)
+    sys.exit(measurement.exit_code)
+
+
+def _missing(as_json: bool, expected: list[str], settings) -> None:
+    if as_json:
+        limit = settings.limits[0] if settings is not None else None
+        click.echo(json.dumps({
+            "version": 1,
+            "files": [],
+            "expected": expected,
+            "preset": settings.preset.name if settings is not None else None,
+            "unit": limit.unit if limit else None,
+            "used": None,
+            "max": limit.max if limit else None,
+            "edge": limit.edge if limit else None,
+            "headroom": None,
+            "status": "missing",
+            "exit_code": EXIT_MISSING,
+            "past_edge": [],
+        }, indent=2, ensure_ascii=False))
+    else:
+        where = " or ".join(expected) or "the startup index"
+        hint = {
+            "gish": " A gish workspace gets one from `gish init`.",
+            "codex": " Codex reads AGENTS.md from the git repository root down to the working folder.",
+        }.get(settings.preset.name if settings is not None else "", "")
+        click.echo(f"memwarden: {where}: not found (exit 3).{hint}", err=True)
+    sys.exit(EXIT_MISSING)
+
+
+def _color() -> bool:
+    from memwarden.report import use_color
+
+    return use_color(sys.stdout)
+
+
+def _can_draw(text: str) -> bool:
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+def gauge_bar(used: int, limit, width: int = GAUGE_WIDTH, fancy: bool = True) -> str:
+    """[████████░░░|░░░] with the budget marked '|'; past the edge, cut cells are '▒' and the edge '┃'."""
+    full, cut, empty, budget_mark, edge_mark = ("█", "▒", "░", "|", "┃") if fancy else ("#", "x", ".", "|", "!")
+    scale = max(limit.edge, used, 1)
+    cells = []
+    for cell in range(width):
+        value = (cell + 0.5) * scale / width
+        if value < used:
+            cells.append(full if value < limit.edge else cut)
+        else:
+            cells.append(empty)
+    budget_cell = min(width - 1, int(limit.max * width / scale))
+    cells[budget_cell] = budget_mark
+    if used > limit.edge:
+        cells[min(width - 1, int(limit.edge * width / scale))] = edge_mark
+    return "[" + "".join(cells) + "]"
+
+
+_STATUS_TEXT = {
+    0: ("within budget", "green"),
+    1: ("over budget: shorten or shelve entries before adding one", "yellow"),
+    2: ("past the truncation point: the end of the file is never loaded", "red"),
+}
+
+
+def _as_text(measurement, shown, color: bool) -> str:
+    from memwarden import budget as measuring
+
+    fmt = measuring.fmt
+    settings = measurement.settings
+    fancy = _can_draw("█▒░┃·")
+    sep = " · " if fancy else " / "
+    lines = []
+    files = [shown(s.relpath) for s in measurement.sources]
+    title = files[0] if len(files) == 1 else f"{len(files)} files: " + " + ".join(files)
+    lines.append(f"{title}  ({settings.preset.name} preset)")
+    worst = measurement.worst
+    for gauge in measurement.gauges:
+        unit = measuring.UNIT_NAMES[gauge.limit.unit]
+        percent = 100 * gauge.used / gauge.limit.max if gauge.limit.max else 0
+        bar = gauge_bar(gauge.used, gauge.limit, fancy=fancy)
+        word, tint = _STATUS_TEXT[gauge.status]
+        if color:
+            bar = click.style(bar, fg=tint)
+        lines.append(f"  {bar}  {percent:.0f}% of budget")
+        headroom = gauge.headroom
+        lines.append(
+            f"  used {fmt(gauge.used)} {unit}{sep}budget {fmt(gauge.limit.max)}{sep}edge {fmt(gauge.limit.edge)}"
+            f"{sep}headroom {fmt(headroom)}" + ("" if headroom >= 0 else " (over)")
+        )
+    word, tint = _STATUS_TEXT[worst.status]
+    if worst.status == 2 and worst.used == worst.limit.edge and not worst.past_edge and not worst.other_cut_lines:
+        word = "at the truncation point: the next line added will be cut"
+    limit_note = f" ({measuring.UNIT_NAMES[worst.limit.unit]})" if len(measurement.gauges) > 1 else ""
+    status = f"status: {word}{limit_note} (exit {worst.status})"
+    lines.append(click.style(status, fg=tint, bold=True) if color else status)
+    other = worst.other_cut_lines
+    other_text = f"{other} non-blank line{'s' if other != 1 else ''} that {'are' if other != 1 else 'is'} not an entry"
+    if worst.past_edge:
+        is_entry = any(e.triggers or e.title for e in worst.past_edge)
+        count = len(worst.past_edge)
+        noun = ("entry" if count == 1 else "entries") if is_entry else ("line" if count == 1 else "lines")
+        lines.append(f"past the edge, never loaded: {count} {noun}")
+        for entry in worst.past_edge:
+            partly = "  (partly)" if entry.partial else ""
+            lines.append(f"  {shown(entry.path)}:{entry.line}  {entry.label()}{partly}")
+        if other:
+            lines.append(f"  and {other_text}")
+    elif other:
+        lines.append(f"past the edge, never loaded: no entries, {other_text}")
+    for note in settings.notes:
+        lines.append(f"note: {note}")
+    return "\n".join(lines) + "\n"
+
+
+def _as_json(measurement, shown) -> dict:
+    worst = measurement.worst
+    settings = measurement.settings
+    return {
+        "version": 1,
+        "files": [shown(s.relpath) for s in measurement.sources],
+        "preset": settings.preset.name,
+        "unit": worst.limit.unit,
+        "used": worst.used,
+        "max": worst.limit.max,
+        "edge": worst.limit.edge,
+        "headroom": worst.headroom,
+        "status": {0: "within-budget", 1: "over-budget", 2: "past-edge"}[worst.status],
+        "exit_code": worst.status,
+        "past_edge": [dict(e.to_json(), path=shown(e.path)) for e in worst.past_edge],
+        "other_cut_lines": worst.other_cut_lines,
+        "limits": [
+            {"unit": g.limit.unit, "used": g.used, "max": g.limit.max, "edge": g.limit.edge, "headroom": g.headroom,
+             "status": {0: "within-budget", 1: "over-budget", 2: "past-edge"}[g.status]}
+            for g in measurement.gauges
+        ],
+        "notes": list(settings.notes),
+    }

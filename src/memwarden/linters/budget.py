@@ -1,0 +1,230 @@
+"""Index budget: the startup index must fit in what the agent loads, or its newest lines are silently lost.
+
+The measuring lives in :mod:`memwarden.budget`, shared with `memwarden budget`,
+so `check` and the gauge always agree. Both budget rules take the same options
+(set them under either rule's table); the preset follows the profile.
+"""
+
+from __future__ import annotations
+
+from memwarden import budget
+from memwarden.model import Applicability, Fix, Option, Problem, Scope, Severity
+from memwarden.registry import rule
+from memwarden.triggers import excerpt
+
+BUDGET_OPTIONS = {
+    name: Option(budget.OPTION_DEFAULTS[name], budget.OPTION_TYPES[name], budget.OPTION_HELP[name])
+    for name in budget.OPTION_DEFAULTS
+}
+
+
+def _settings(ctx) -> budget.Settings:
+    ws = ctx.workspace
+    return budget.resolve(budget.configured_options(ws.config), ws.profile.name, ws.root)
+
+
+def _where(measurement: budget.Measurement, at: tuple[int, int] | None) -> tuple[str, int]:
+    """The file to report on (the last one measured: the one the user edits) and the line in it."""
+    last = len(measurement.sources) - 1
+    path = measurement.sources[last].relpath
+    if at is not None and at[0] == last:
+        return path, at[1]
+    return path, 1
+
+
+def _what(measurement: budget.Measurement) -> str:
+    sources = measurement.sources
+    if len(sources) > 1:
+        return f"the AGENTS.md chain ({len(sources)} files, root first)"
+    return sources[0].relpath
+
+
+def _shelving_fix(ctx, settings: budget.Settings, measurement: budget.Measurement) -> Fix | None:
+    if settings.preset.chain or len(measurement.sources) != 1:
+        return None
+    plan = budget.plan_shelving(ctx.workspace, settings, measurement.sources[0])
+    if plan is None:
+        return None
+    lines = ", ".join(str(e.line) for e in plan.moved[:8]) + (" ..." if len(plan.moved) > 8 else "")
+    count = len(plan.moved)
+    return Fix(
+        Applicability.UNSAFE,
+        f"move {count} entr{'y' if count == 1 else 'ies'} (line{'s' if count > 1 else ''} {lines}) to {plan.shelf} "
+        f"and point to it from {measurement.sources[0].relpath}",
+        tuple(plan.edits),
+    )
+
+
+def _measure(ctx, status: int):
+    settings = _settings(ctx)
+    measurement = budget.measure(ctx.workspace, settings)
+    gauge = measurement.worst
+    if gauge is None or gauge.status != status:
+        return None
+    return settings, measurement, gauge
+
+
+def _unit(gauge: budget.Gauge) -> str:
+    return budget.UNIT_NAMES[gauge.limit.unit]
+
+
+@rule(
+    code="MW501",
+    name="index-over-budget",
+    severity=Severity.WARNING,
+    scope=Scope.WORKSPACE,
+    fix=Applicability.UNSAFE,
+    options=BUDGET_OPTIONS,
+)
+def index_over_budget(ctx):
+    """The startup index is at or over its budget, though nothing is cut yet.
+
+    ## What it does
+    Measures the startup index the way its agent loads it (the preset follows
+    the profile: `gish` counts characters of MEMORY.md against 20,000, or
+    `index.max_chars` in `.gish/config.yml`; `claude-code` counts UTF-16 units
+    and lines of MEMORY.md without front matter and HTML comments; `codex`
+    counts UTF-8 bytes of the AGENTS.md files from the repository root down)
+    and reports when the size is at or over the budget (`size >= max`) but
+    still below the truncation point (`size < edge`). `memwarden budget`
+    prints the same numbers as a gauge.
+
+    Options, under this rule's table or `index-past-truncation`'s: `preset`
+    (`gish`, `claude-code`, `codex`, `auto`), `unit` (`chars`, `utf16`,
+    `bytes`, `lines`, `auto`), `max` and `edge` (0 = the preset's), `shelf`.
+
+    ## Why
+    Every line of the startup index is paid for in every session, and agents
+    cut the file at a fixed size without a word. The budget leaves room
+    between "getting long" and "the newest lessons are silently gone".
+
+    ## Example
+    A MEMORY.md of 21,034 characters in a gish workspace:
+    `MEMORY.md:212:1: MW501 index-over-budget MEMORY.md is 21,034 chars, over its budget of 20,000 ...`
+
+    ## Fix safety
+    Unsafe, opt-in (`--fix --unsafe-fixes`): moves entries from the startup
+    index into a shelf index (`shelf`, default
+    `memory/knowledge/INDEX_overflow.md`, created when missing) until the index
+    is within budget: first every line marked `<!-- memwarden-shelve -->`, then
+    the last entries. Links are rewritten relative to the shelf, a pointer line
+    to the shelf is added (under a "Shelves" heading when there is one), and no
+    entry is ever dropped. Entries that point at shelf indexes stay. Unsafe
+    because which lessons the agent stops seeing at start-up is a judgment: the
+    moved ones are found only when the agent opens the shelf. No fix when the
+    profile has no shelf index (claude-code) or when moving every entry would
+    still not fit.
+    """
+    found = _measure(ctx, budget.OVER)
+    if found is None:
+        return
+    settings, measurement, gauge = found
+    path, line = _where(measurement, gauge.first_over_line)
+    unit = _unit(gauge)
+    yield Problem(
+        line,
+        1,
+        f"{_what(measurement)} is {budget.fmt(gauge.used)} {unit}, over its budget of {budget.fmt(gauge.limit.max)} "
+        f"({settings.preset.name}; cut at {budget.fmt(gauge.limit.edge)}, {budget.fmt(gauge.to_edge)} {unit} from now): "
+        "shorten or shelve entries before adding one",
+        path=path,
+        fix=_shelving_fix(ctx, settings, measurement),
+    )
+
+
+@rule(
+    code="MW502",
+    name="index-past-truncation",
+    severity=Severity.ERROR,
+    scope=Scope.WORKSPACE,
+    fix=Applicability.UNSAFE,
+    options=BUDGET_OPTIONS,
+)
+def index_past_truncation(ctx):
+    """The startup index reaches its truncation point: the agent never sees its last lines.
+
+    ## What it does
+    Measures the startup index like `index-over-budget` and reports when the
+    size is at or past the truncation point (`size >= edge`), naming the
+    entries that fall past it, with their lines: gish cuts MEMORY.md at about
+    24,400 characters (`index.truncate_edge_chars`), Claude Code after 200
+    lines or 25,000 UTF-16 units, Codex at 32,768 bytes of AGENTS.md.
+
+    ## Why
+    The cut is silent, and it takes the end of the file: the lines added last,
+    which hold the newest lessons. The agent goes on to repeat exactly the
+    mistakes the memory was written to prevent.
+
+    ## Example
+    `MEMORY.md:230:1: MW502 index-past-truncation MEMORY.md is 25,210 chars, past the truncation point of 24,400: 3 entries from line 230 on are never loaded ...`
+
+    ## Fix safety
+    Unsafe, opt-in: the same move to a shelf index as `index-over-budget`,
+    until the index is back within its budget.
+    """
+    found = _measure(ctx, budget.PAST)
+    if found is None:
+        return
+    settings, measurement, gauge = found
+    path, line = _where(measurement, gauge.first_cut_line)
+    unit = _unit(gauge)
+    head = (
+        f"{_what(measurement)} is {budget.fmt(gauge.used)} {unit}, "
+        f"{'at' if gauge.used == gauge.limit.edge else 'past'} the truncation point of "
+        f"{budget.fmt(gauge.limit.edge)} ({settings.preset.name})"
+    )
+    cut = gauge.past_edge
+    if not cut and gauge.other_cut_lines == 0:
+        tail = "nothing is cut yet, but the next line added will be"
+    else:
+        what = [excerpt(entry.label(), 50) for entry in cut[:3]]
+        more = len(cut) - len(what)
+        number = len(cut) if cut else gauge.other_cut_lines
+        noun = ("entry" if number == 1 else "entries") if cut and (cut[0].triggers or cut[0].title) else (
+            "line" if number == 1 else "lines"
+        )
+        tail = f"{number} {noun} from line {cut[0].line if cut else line} on {'is' if number == 1 else 'are'} never loaded"
+        if what:
+            tail += ": " + "; ".join(what) + (f"; and {more} more" if more > 0 else "")
+    yield Problem(line, 1, f"{head}: {tail}", path=path, fix=_shelving_fix(ctx, settings, measurement))
+
+
+@rule(code="MW503", name="index-missing", severity=Severity.ERROR, scope=Scope.WORKSPACE)
+def index_missing(ctx):
+    """The workspace has no startup index.
+
+    ## What it does
+    Reports a ghost-in-shell or claude-code workspace without its MEMORY.md
+    (or, with `preset = "codex"` set, a folder with no AGENTS.md from the
+    repository root down). The three-layer profile has no startup index of
+    its own, so nothing is reported there unless a preset is configured.
+
+    ## Why
+    The startup index is how every session finds its notes. Without it the
+    notes are still on disk, but no session will ever open them.
+
+    ## Example
+    `MEMORY.md:1:1: MW503 index-missing no MEMORY.md at the workspace root ...`
+
+    ## Fix safety
+    No fix: `gish init` (ghost-in-shell) or the agent itself writes a first
+    index; memwarden does not invent one.
+    """
+    ws = ctx.workspace
+    settings = _settings(ctx)
+    if ws.profile.kind("startup-index") is None and not settings.explicit_preset:
+        return
+    measurement = budget.measure(ws, settings)
+    if measurement.found:
+        return
+    path = measurement.expected[0] if measurement.expected else "MEMORY.md"
+    if settings.preset.chain:
+        message = "no AGENTS.md from the repository root down to this folder: Codex starts every session without one"
+    elif ws.profile.name == "ghost-in-shell":
+        message = (
+            f"no {path} at the workspace root: no session can find the notes under memory/knowledge/ "
+            "(`gish init` writes a first index)"
+        )
+    else:
+        message = f"no {path} at the workspace root: the agent loads nothing at start-up and finds none of the memory files"
+    yield Problem(1, 1, message, path=path)
