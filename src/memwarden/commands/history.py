@@ -1,0 +1,189 @@
+"""`memwarden history --base REF`: which commit deleted what.
+
+Walks the commits of REF..HEAD along first parents (a merge commit is compared
+with its first parent, so a side branch's changes count as the merge's), runs
+the append-only comparison of each commit against its parent, and names the
+commit that lost each record. A record lost in one commit and put back later
+is shown as restored; the exit code follows what is still lost at HEAD:
+0 nothing lost, 1 records lost and not archived, 2 an error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+EXIT_OK, EXIT_LOST, EXIT_ERROR = 0, 1, 2
+RULE_CODES = {"deleted-record": "MW601", "rewritten-record": "MW602", "deleted-note": "MW603"}
+
+
+@click.command()
+@click.option("--base", "base_ref", required=True, metavar="REF", help="Walk the commits from REF's merge base to HEAD.")
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", help="Output format.")
+@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+def history(base_ref, path, output_format, profile):
+    """Name the commit that deleted each memory record since REF (first-parent walk).
+
+    Exit codes: 0 nothing was deleted without being archived, 1 something
+    still is at HEAD, 2 an error (no git repository, REF missing...).
+    """
+    from memwarden.model import UsageError
+
+    try:
+        report = _walk(base_ref, path or Path("."), profile)
+    except UsageError as error:
+        click.echo(f"memwarden: error: {error}", err=True)
+        sys.exit(EXIT_ERROR)
+    except KeyboardInterrupt:
+        click.echo("memwarden: interrupted", err=True)
+        sys.exit(130)
+    except Exception as error:  # the promise: never a traceback
+        if os.environ.get("MEMWARDEN_DEBUG"):
+            raise
+        click.echo(f"memwarden: error: internal error: {type(error).__name__}: {error} "
+                   "(set MEMWARDEN_DEBUG=1 for details)", err=True)
+        sys.exit(EXIT_ERROR)
+    if output_format == "json":
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        click.echo(_render_text(report), nl=False)
+    sys.exit(report["summary"]["exit_code"])
+
+
+def _walk(base_ref: str, path: Path, profile: str | None) -> dict:
+    from memwarden import workspace as workspace_module
+    from memwarden.git import GitError
+    from memwarden.linters import append_only
+    from memwarden.model import UsageError
+
+    workspaces, notes = workspace_module.collect([path], profile, None)
+    for note in notes:
+        click.echo(f"memwarden: warning: {note}", err=True)
+    report: dict = {"version": 1, "base": base_ref, "first_parent": True, "workspaces": []}
+    commits_seen: set[str] = set()
+    total = lost = 0
+    for ws in workspaces:
+        repo = append_only.open_repo(ws, "history")
+        try:
+            if not repo.has_head():
+                raise UsageError("HEAD has no commit yet: there is no history to walk")
+            base_sha, label = append_only.resolve_base(repo, base_ref)
+            result = _walk_workspace(ws, repo, base_sha, label)
+        except GitError as error:
+            raise UsageError(str(error)) from None
+        report["workspaces"].append(result)
+        report.setdefault("compared_with", base_sha)
+        report.setdefault("head", repo.resolve("HEAD"))
+        commits_seen.update(c["sha"] for c in result["commits"])
+        total += sum(len(c["findings"]) for c in result["commits"])
+        lost += result["lost"]
+    report["summary"] = {
+        "commits": len(commits_seen),
+        "deletions": total,
+        "lost": lost,
+        "exit_code": EXIT_LOST if lost else EXIT_OK,
+    }
+    return report
+
+
+def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
+    from memwarden.linters import append_only
+
+    fields = append_only.mutable_fields(ws)
+    cache: dict = {}
+    snapshots: dict[str, append_only.Snapshot] = {}
+
+    def snapshot(sha: str | None, name: str) -> append_only.Snapshot:
+        if sha is None:
+            return append_only.EmptySnapshot(ws)
+        if sha not in snapshots:
+            snapshots[sha] = append_only.GitSnapshot(ws, repo, name, repo.tree_files(sha, repo.prefix), cache)
+        return snapshots[sha]
+
+    commits = repo.commits(base_sha, "HEAD", first_parent=True)
+    head = repo.resolve("HEAD")
+    net = append_only.Comparison(ws, snapshot(base_sha, label), snapshot(head, "HEAD"), fields).losses()
+    net_keys = {loss.key for loss in net}
+    per_commit = []
+    last_loss_of: dict[str, int] = {}
+    for position, commit in enumerate(commits):
+        parent = commit.first_parent
+        before = snapshot(parent, repo.short(parent) if parent else "the empty tree")
+        after = snapshot(commit.sha, commit.short)
+        losses = append_only.Comparison(ws, before, after, fields).losses()
+        for loss in losses:
+            last_loss_of[loss.key] = position
+        per_commit.append((commit, losses))
+
+    cwd = Path.cwd()
+
+    def shown(relpath: str) -> str:
+        return Path(os.path.relpath(ws.root / relpath, cwd)).as_posix()
+
+    def finding(loss, lost_at_head: bool) -> dict:
+        data = {
+            "code": RULE_CODES[loss.rule],
+            "name": loss.rule,
+            "severity": "error",
+            "path": shown(loss.path),
+            "line": loss.line,
+            "column": loss.column,
+            "message": loss.message,
+            "key": loss.key,
+            "lost_at_head": lost_at_head,
+        }
+        if loss.json_path:
+            data["json_path"] = loss.json_path
+        return data
+
+    result_commits = []
+    for position, (commit, losses) in enumerate(per_commit):
+        findings = [
+            finding(loss, loss.key in net_keys and last_loss_of.get(loss.key) == position) for loss in losses
+        ]
+        result_commits.append({"sha": commit.sha, "short": commit.short, "subject": commit.subject,
+                               "findings": findings})
+    attributed = set(last_loss_of)
+    unattributed = [finding(loss, True) for loss in net if loss.key not in attributed]
+    return {
+        "root": Path(os.path.relpath(ws.root, cwd)).as_posix(),
+        "profile": ws.profile.name,
+        "commits": result_commits,
+        "unattributed": unattributed,
+        "lost": len(net),
+    }
+
+
+def _render_text(report: dict) -> str:
+    lines = []
+    commits = report["summary"]["commits"]
+    for ws in report["workspaces"]:
+        for commit in ws["commits"]:
+            if not commit["findings"]:
+                continue
+            lines.append(f"{commit['short']} {commit['subject']}")
+            for f in commit["findings"]:
+                status = "" if f["lost_at_head"] else " [restored or archived later]"
+                lines.append(f"  {f['path']}:{f['line']}:{f['column']}: {f['code']} {f['name']} {f['message']}{status}")
+        if ws["unattributed"]:
+            lines.append("Lost at HEAD, not attributed to a first-parent commit:")
+            for f in ws["unattributed"]:
+                lines.append(f"  {f['path']}:{f['line']}:{f['column']}: {f['code']} {f['name']} {f['message']}")
+    lost = report["summary"]["lost"]
+    checked = f"{commits} commit{'s' if commits != 1 else ''} since {report['base']} checked, first-parent"
+    if lost:
+        culprits = {
+            c["short"] for ws in report["workspaces"] for c in ws["commits"] if any(f["lost_at_head"] for f in c["findings"])
+        }
+        by = f" by {len(culprits)} commit{'s' if len(culprits) != 1 else ''}" if culprits else ""
+        lines.append(f"Found {lost} record{'s' if lost != 1 else ''} lost at HEAD, deleted without being archived{by} ({checked}).")
+    elif report["summary"]["deletions"]:
+        lines.append(f"Nothing is lost at HEAD: every deletion was restored or archived later ({checked}).")
+    else:
+        lines.append(f"No record was deleted without being archived ({checked}).")
+    return "\n".join(lines) + "\n"

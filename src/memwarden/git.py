@@ -1,0 +1,201 @@
+"""Git plumbing through the real ``git`` command: trees, the index, the working tree, commits.
+
+Every call runs ``git`` with an argument list (never a shell), with literal
+pathspecs, and reads NUL-separated output, so no file name is ever parsed
+wrongly or run as code. Paths here are relative to the repository's top level.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+# The empty tree: what there was before the first commit.
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+_BLOB_MODES = ("100644", "100755")  # symlinks (120000) and submodules (160000) hold no memory
+
+
+class GitError(Exception):
+    """git is missing, or refused what we asked: the message says which, in words."""
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    short: str
+    parents: tuple[str, ...]
+    subject: str
+
+    @property
+    def first_parent(self) -> str | None:
+        return self.parents[0] if self.parents else None
+
+
+def _environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "GIT_LITERAL_PATHSPECS": "1",  # a file named '*.md' is that file, not a glob
+            "GIT_OPTIONAL_LOCKS": "0",  # reading must never fight a running git for the index lock
+            "GIT_TERMINAL_PROMPT": "0",
+            "LC_ALL": "C",
+            "GIT_PAGER": "cat",
+        }
+    )
+    return env
+
+
+def run_git(args: list[str], cwd: Path, input: bytes | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, input=input, capture_output=True, env=_environment()
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed (or not on PATH)") from None
+    except OSError as error:
+        raise GitError(f"cannot run git: {error.strerror}") from None
+    if check and done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"git {args[0]} failed: {message[-1] if message else f'exit {done.returncode}'}")
+    return done
+
+
+class Repo:
+    """A working tree of a git repository, reached from a folder inside it."""
+
+    def __init__(self, toplevel: Path, prefix: str = ""):
+        self.toplevel = toplevel
+        self.prefix = prefix  # the folder we came from, relative to the top level ('' or 'a/b/')
+        self._blobs: dict[str, bytes] = {}
+
+    @classmethod
+    def discover(cls, path: Path) -> "Repo | None":
+        """The repository whose working tree holds path, or None if there is none."""
+        done = run_git(["rev-parse", "--show-toplevel", "--show-prefix"], cwd=path, check=False)
+        if done.returncode != 0:
+            return None
+        lines = done.stdout.decode("utf-8", "surrogateescape").split("\n")
+        if len(lines) < 2 or not lines[0]:
+            return None
+        return cls(Path(lines[0]), lines[1])
+
+    def git(self, *args: str, input: bytes | None = None, check: bool = True) -> subprocess.CompletedProcess:
+        return run_git(list(args), cwd=self.toplevel, input=input, check=check)
+
+    # -- refs and commits ------------------------------------------------------
+    def resolve(self, ref: str) -> str | None:
+        """The commit a ref names, or None if it names none here."""
+        if not ref or ref.startswith("-"):
+            return None
+        done = self.git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}", check=False)
+        sha = done.stdout.decode("ascii", "replace").strip()
+        return sha if done.returncode == 0 and sha else None
+
+    def has_head(self) -> bool:
+        return self.resolve("HEAD") is not None
+
+    def is_shallow(self) -> bool:
+        done = self.git("rev-parse", "--is-shallow-repository", check=False)
+        return done.stdout.strip() == b"true"
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        done = self.git("merge-base", "--end-of-options", a, b, check=False)
+        sha = done.stdout.decode("ascii", "replace").strip()
+        return sha if done.returncode == 0 and sha else None
+
+    def short(self, sha: str) -> str:
+        done = self.git("rev-parse", "--short", sha, check=False)
+        return done.stdout.decode("ascii", "replace").strip() or sha[:7]
+
+    def commits(self, base: str, head: str = "HEAD", first_parent: bool = True) -> list[Commit]:
+        """Commits in base..head, oldest first."""
+        args = ["log", "-z", "--reverse", "--format=%H%x1f%h%x1f%P%x1f%s"]
+        if first_parent:
+            args.append("--first-parent")
+        args += ["--end-of-options", f"{base}..{head}"]
+        out = self.git(*args).stdout.decode("utf-8", "replace")
+        commits = []
+        for chunk in out.split("\0"):
+            if not chunk.strip():
+                continue
+            sha, short, parents, subject = (chunk.strip("\n").split("\x1f") + ["", "", ""])[:4]
+            commits.append(Commit(sha, short, tuple(parents.split()), subject))
+        return commits
+
+    # -- listings: top-level path -> blob id -------------------------------------
+    def _pathspec(self, under: str) -> list[str]:
+        return ["--", under.rstrip("/")] if under else []
+
+    def tree_files(self, treeish: str, under: str = "") -> dict[str, str]:
+        """Regular files of a commit or tree (below a folder), path -> blob id."""
+        out = self.git("ls-tree", "-r", "-z", "--full-tree", treeish, *self._pathspec(under)).stdout
+        files: dict[str, str] = {}
+        for entry in out.split(b"\0"):
+            if not entry:
+                continue
+            meta, _, path = entry.partition(b"\t")
+            mode, kind, sha = meta.decode("ascii").split()
+            if kind == "blob" and mode in _BLOB_MODES:
+                files[path.decode("utf-8", "surrogateescape")] = sha
+        return files
+
+    def index_files(self, under: str = "") -> dict[str, str]:
+        """Regular files of the index (what the next commit will hold), path -> blob id.
+
+        During a conflicted merge a path has no stage 0; 'ours' (stage 2) stands in.
+        """
+        out = self.git("ls-files", "-s", "-z", "--full-name", *self._pathspec(under)).stdout
+        files: dict[str, str] = {}
+        conflicted: dict[str, str] = {}
+        for entry in out.split(b"\0"):
+            if not entry:
+                continue
+            meta, _, path = entry.partition(b"\t")
+            mode, sha, stage = meta.decode("ascii").split()
+            name = path.decode("utf-8", "surrogateescape")
+            if mode not in _BLOB_MODES:
+                continue
+            if stage == "0":
+                files[name] = sha
+            elif stage == "2":
+                conflicted[name] = sha
+        for name, sha in conflicted.items():
+            files.setdefault(name, sha)
+        return files
+
+    def worktree_files(self, under: str = "") -> list[str]:
+        """Files of the working tree git would see: tracked ones still present, and untracked ones not ignored."""
+        out = self.git(
+            "ls-files", "-z", "--full-name", "--cached", "--others", "--exclude-standard", *self._pathspec(under)
+        ).stdout
+        seen: dict[str, None] = {}
+        for entry in out.split(b"\0"):
+            if entry:
+                seen.setdefault(entry.decode("utf-8", "surrogateescape"), None)
+        return [p for p in seen if os.path.isfile(self.toplevel / p) and not os.path.islink(self.toplevel / p)]
+
+    # -- contents -----------------------------------------------------------------
+    def read_blobs(self, shas) -> dict[str, bytes]:
+        """The contents of many blobs through one `git cat-file --batch`; cached for this repo."""
+        wanted = [sha for sha in dict.fromkeys(shas) if sha not in self._blobs]
+        if wanted:
+            out = self.git("cat-file", "--batch", input=("\n".join(wanted) + "\n").encode("ascii")).stdout
+            position = 0
+            for sha in wanted:
+                header_end = out.index(b"\n", position)
+                header = out[position:header_end].split()
+                position = header_end + 1
+                if len(header) < 3 or header[1] == b"missing":
+                    continue
+                size = int(header[2])
+                self._blobs[sha] = out[position : position + size]
+                position += size + 1  # the content is followed by a newline
+        return {sha: self._blobs[sha] for sha in shas if sha in self._blobs}
+
+    def show(self, treeish: str, path: str) -> bytes | None:
+        """One file at a commit (`git show REF:path`), or None if it is not there."""
+        done = self.git("cat-file", "blob", f"{treeish}:{path}", check=False)
+        return done.stdout if done.returncode == 0 else None
