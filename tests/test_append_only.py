@@ -726,3 +726,29 @@ def test_blob_ids_are_the_ones_git_gives(tmp_path, data):
     path = tmp_path / "blob"
     path.write_bytes(data)
     assert append_only.blob_id(data) == git(tmp_path, "hash-object", "--no-filters", str(path)).strip()
+
+
+def test_memwardens_own_safe_fixes_are_not_rewrites(git_repo, cli):
+    """Adding `expires` and normalising tags (the claims and tags fixes) keep an episode the same episode."""
+    import json as _json
+
+    episode = {
+        "id": "ep_1", "ts": "2026-01-01T00:00:00Z", "type": "discovery", "title": "Export",
+        "content": "The export API does not support batch export.", "tags": [" Export", "api", "API"],
+        "importance": 5, "fingerprint": "d" * 64, "decay_status": "active", "retrieval": {"count": 0},
+    }
+    root = git_repo({
+        "MEMORY.md": "# Memory\n",
+        "memory/fact.yml": "identity:\n  name: A\n",
+        "memory/episodic.jsonl": _json.dumps(episode) + "\n",
+    })
+    fixed = cli("check", "--fix", "--today", "2026-06-01", ".", cwd=root)
+    after = _json.loads((root / "memory" / "episodic.jsonl").read_text())
+    assert after["tags"] == ["export", "api"] and after["expires"], fixed
+    result = cli("check", "--base", "HEAD", "--select", "MW6", "--format", "json", ".", cwd=root)
+    assert result.json()["findings"] == [], result.stdout
+    # a real rewrite is still caught
+    after["content"] = "The export API supports batch export."
+    (root / "memory" / "episodic.jsonl").write_text(_json.dumps(after) + "\n")
+    result = cli("check", "--base", "HEAD", "--select", "MW6", "--format", "json", ".", cwd=root)
+    assert [f["name"] for f in result.json()["findings"]] == ["rewritten-record"]

@@ -27,6 +27,7 @@ from memwarden.documents.base import MAX_DEPTH, decode
 from memwarden.documents.jsonl import _depth_exceeds
 from memwarden.documents.yamldoc import format_json_path
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Scope, Severity, UsageError
+from memwarden.normalize import normalized_tags
 from memwarden.profiles import Kind
 from memwarden.registry import rule
 
@@ -36,7 +37,8 @@ FACT_KINDS = ("facts",)
 INDEX_KINDS = ("startup-index", "shelf-index")
 NOTE_KINDS = ("note",)
 
-DEFAULT_MUTABLE_FIELDS = ["decay_status", "retrieval", "quality", "linked_to", "archived"]
+# "expires" too: re-verifying a claim moves its date, and memwarden's own fix adds it.
+DEFAULT_MUTABLE_FIELDS = ["decay_status", "retrieval", "quality", "linked_to", "archived", "expires"]
 # Marking a record archived is archiving, never a rewrite or a loss.
 ARCHIVE_MARKERS = ("archived", "decay_status")
 ARCHIVE_SEGMENTS = ("_archive", "archive")
@@ -923,10 +925,19 @@ class _RecordIndex:
         return None
 
 
+def _comparable(data, ignored):
+    """A record as compared for rewrites: mutable fields dropped, tags in normal form
+    (so the unnormalized-tags fix is not a rewrite)."""
+    if not isinstance(data, dict):
+        return data
+    kept = {k: v for k, v in data.items() if k not in ignored}
+    if isinstance(kept.get("tags"), list):
+        kept["tags"] = normalized_tags(kept["tags"])
+    return kept
+
+
 def _content_key(data, ignored) -> str:
-    if isinstance(data, dict):
-        data = {k: v for k, v in data.items() if k not in ignored}
-    return _canonical(data)
+    return _canonical(_comparable(data, ignored))
 
 
 def _association_key(data: dict) -> str:
@@ -936,6 +947,7 @@ def _association_key(data: dict) -> str:
 def _first_difference(before, after, ignored) -> tuple:
     if not isinstance(before, dict) or not isinstance(after, dict):
         return ()
+    before, after = _comparable(before, ignored), _comparable(after, ignored)
     for key in list(before) + [k for k in after if k not in before]:
         if key in ignored:
             continue
@@ -1675,8 +1687,11 @@ def rewritten_record(ctx):
     episode that is still there by `id` (or `fingerprint`) but whose content
     changed. The fields the memory system itself updates may change: by
     default `decay_status`, `retrieval`, `quality`, `linked_to` and `archived`
-    (gish's decay, recall and consolidation write them). Set the list under
-    `[tool.memwarden.rules.rewritten-record] mutable_fields`.
+    (gish's decay, recall and consolidation write them) and `expires` (a
+    re-verified claim gets a new date). Set the list under
+    `[tool.memwarden.rules.rewritten-record] mutable_fields`. Tags are
+    compared in normal form, so trimming, lower-casing and de-duplicating
+    them is not a rewrite.
 
     ## Why
     An episode is what happened, as it was understood then. Rewriting it

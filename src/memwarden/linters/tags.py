@@ -11,6 +11,8 @@ from typing import Any
 from memwarden.documents import JsonlDocument, MarkdownDocument
 from memwarden.fixers import structured
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity
+from memwarden.normalize import normalize_tag
+from memwarden.normalize import normalized_tags as normalized
 from memwarden.registry import rule
 
 EPISODE_KINDS = ("episodic", "episode-archive")
@@ -20,19 +22,6 @@ EPISODE_TEXT_FIELDS = ("title", "summary", "content", "detail", "lesson")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
 
-def normalize_tag(tag: str) -> str:
-    return tag.strip().lower()
-
-
-def normalized(tags: list) -> list[str]:
-    """Distinct, non-empty, normalised string tags, in first-seen order."""
-    seen: dict[str, None] = {}
-    for tag in tags:
-        if isinstance(tag, str):
-            value = normalize_tag(tag)
-            if value:
-                seen.setdefault(value, None)
-    return list(seen)
 
 
 @dataclass
