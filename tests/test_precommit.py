@@ -139,3 +139,45 @@ def test_git_commit_is_blocked_by_the_installed_hook(hook_repo, memory_repo):
     assert blocked.returncode != 0
     assert "MW103 duplicate-key" in blocked.stdout + blocked.stderr
     assert git(memory_repo, "log", "--oneline").count("\n") == 2
+
+
+def test_a_commit_that_deletes_an_episode_is_blocked(hook_repo, memory_repo):
+    write_files(memory_repo, {"memory/episodic.jsonl": "".join(EPISODE.format(i=i) + "\n" for i in (1, 3))})
+    git(memory_repo, "add", "-A")
+    done = try_repo(hook_repo, memory_repo, "memwarden-append-only")
+    assert done.returncode == 1, done.stdout
+    assert "MW601 deleted-record" in done.stdout and "ep_2" in done.stdout
+
+
+def test_archiving_the_episode_instead_passes(hook_repo, memory_repo):
+    write_files(memory_repo, {
+        "memory/episodic.jsonl": "".join(EPISODE.format(i=i) + "\n" for i in (1, 3)),
+        "memory/_archive/episodic_consolidated.jsonl": EPISODE.format(i=2) + "\n",
+    })
+    git(memory_repo, "add", "-A")
+    done = try_repo(hook_repo, memory_repo, "memwarden-append-only")
+    assert done.returncode == 0, done.stdout
+
+
+def test_a_commit_that_adds_a_secret_is_blocked_and_the_secret_is_not_printed(hook_repo, memory_repo):
+    token = "sk-ant-api03-" + "Q7vX2mB9kLp4Rt8WzN3cYh6JdF1sGa5E" * 3 + "AbC-dEf_GhI"
+    note = f"Deployed with the key {token} yesterday.\n"
+    write_files(memory_repo, {"memory/scratch.md": note, "memory/fact.yml": f"identity:\n  name: Agent\n  key: {token}\n"})
+    git(memory_repo, "add", "-A")
+    done = try_repo(hook_repo, memory_repo, "memwarden-secrets")
+    assert done.returncode == 1, done.stdout
+    assert "secret-in-memory" in done.stdout
+    assert token not in done.stdout + done.stderr
+    assert token[:20] not in done.stdout + done.stderr
+
+
+def test_budget_hook_fails_past_the_truncation_point(hook_repo, memory_repo):
+    index = "# Memory\n" + "".join(f'- "symptom number {i} is here" → [n](memory/n{i}.md)\n' for i in range(600))
+    write_files(memory_repo, {"MEMORY.md": index})
+    git(memory_repo, "add", "-A")
+    done = try_repo(hook_repo, memory_repo, "memwarden-budget")
+    assert done.returncode == 1, done.stdout  # pre-commit fails the run; the hook's own code is shown
+    assert "exit code: 2" in done.stdout and "past the truncation point" in done.stdout
+    write_files(memory_repo, {"MEMORY.md": "# Memory\n" + '- "x is fine" → [n](memory/n.md)\n'})
+    git(memory_repo, "add", "-A")
+    assert try_repo(hook_repo, memory_repo, "memwarden-budget").returncode == 0
