@@ -108,6 +108,9 @@ class _Checker:
 
     def suppressions(self, relpath: str) -> Suppressions | None:
         if relpath not in self._suppressions:
+            kind = self.workspace.kind_of(relpath)
+            if kind is not None and kind.format == "jsonl":
+                return None  # JSONL has no comments, so no directives: never parse a big log to learn that
             doc = self.workspace.document(relpath)
             if doc is None or not doc.decoded:
                 return None
@@ -134,7 +137,9 @@ class _Checker:
                 for relpath in relpaths:
                     ws.document(relpath)
                     advance(1)
-        targets = ws.target_documents()
+        # Workspace rules read what they need; parse every file only when a document rule will look.
+        needs_documents = any(rule.scope is Scope.DOCUMENT for rule in self.rules)
+        targets = ws.target_documents() if needs_documents else []
         for rule in self.rules:
             context = Context(ws, rule, self.run)
             if rule.scope is Scope.WORKSPACE:
@@ -144,10 +149,13 @@ class _Checker:
             for doc in targets:
                 if rule.kinds is not None and doc.kind.name not in rule.kinds:
                     continue
-                if not doc.ok and rule.name != "unparsable-file":
+                if not doc.ok and not rule.reads_unparsed:
                     continue
                 for problem in rule.check(doc, context):
                     self._keep(rule, problem, doc, found)
+        from memwarden.secrets import hide_in_findings  # another rule's message may quote a detected secret
+
+        hide_in_findings(ws, found)
         found.sort(key=Finding.sort_key)
         return found
 
@@ -210,10 +218,14 @@ def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
 
 
 def _apply_round(workspace: Workspace, fixable: list[Finding], originals: dict, errors: list[str]) -> int:
-    """Apply every fix that does not collide with one already taken; the rest wait a round."""
+    """Apply every fix that does not collide with one already taken; the rest wait a round.
+
+    A fix is applied whole or not at all: when one of the files it edits is
+    refused, its edits to every other file are dropped too (a fix that moves
+    lines from one file to another must never only delete them).
+    """
     taken: dict[str, list[tuple[int, int]]] = {}
-    per_file: dict[str, list] = {}
-    chosen: list[set[str]] = []  # the files each chosen fix touches
+    chosen: list[tuple[set[str], list]] = []  # the files each chosen fix touches, and its edits
     for finding in fixable:
         edits = [(edit.path or finding.workspace_path, edit) for edit in finding.fix.edits]
         if any(overlaps((e.start, e.end), span) for path, e in edits for span in taken.get(path, [])):
@@ -222,29 +234,46 @@ def _apply_round(workspace: Workspace, fixable: list[Finding], originals: dict, 
             continue
         for path, edit in edits:
             taken.setdefault(path, []).append((edit.start, edit.end))
-            per_file.setdefault(path, []).append(edit)
-        chosen.append({path for path, _ in edits})
-    written: set[str] = set()
-    for relpath, edits in per_file.items():
-        doc = workspace.document(relpath)
-        before = workspace.current_bytes(relpath)
-        if doc is not None and not doc.ok and doc.kind.format != "jsonl":
-            continue  # fixers never touch a file that does not parse
-        text = doc.text if doc is not None and doc.decoded else ""
-        new_text = apply_edits(text, edits)
-        data = doc.encode(new_text) if doc is not None and doc.decoded else new_text.encode("utf-8")
-        kind = doc.kind if doc is not None else workspace.profile.classify(relpath)
-        if kind is not None:
-            checked = load(workspace.root, relpath, kind, data)
-            was_ok = doc is None or doc.ok
-            if was_ok and not checked.ok:
-                errors.append(f"{relpath}: a fix would leave the file unparsable ({checked.error.message}); not applied")
+        chosen.append(({path for path, _ in edits}, edits))
+    refused: set[str] = set()
+    while True:
+        per_file: dict[str, list] = {}
+        for paths, edits in chosen:
+            if paths & refused:
                 continue
+            for path, edit in edits:
+                per_file.setdefault(path, []).append(edit)
+        results = {relpath: _fixed_bytes(workspace, relpath, edits, errors) for relpath, edits in per_file.items()}
+        newly = {relpath for relpath, result in results.items() if result is None}
+        if not newly:
+            break
+        refused |= newly
+    for relpath, (before, data) in results.items():
         originals.setdefault(relpath, before)
         workspace.overlay[relpath] = data
         workspace.forget(relpath)
-        written.add(relpath)
-    return sum(1 for paths in chosen if paths <= written)
+    return sum(1 for paths, _ in chosen if not paths & refused)
+
+
+def _fixed_bytes(workspace: Workspace, relpath: str, edits: list, errors: list[str]):
+    """(bytes before, bytes after) for one file's edits, or None when the file must not be touched."""
+    doc = workspace.document(relpath)
+    before = workspace.current_bytes(relpath)
+    if before is None and not os.path.lexists(workspace.root / relpath):
+        doc = None  # a file the edit creates: nothing there yet, and it must parse once written
+    if doc is not None and not doc.ok and doc.kind.format != "jsonl":
+        return None  # fixers never touch a file that does not parse
+    text = doc.text if doc is not None and doc.decoded else ""
+    new_text = apply_edits(text, edits)
+    data = doc.encode(new_text) if doc is not None and doc.decoded else new_text.encode("utf-8")
+    kind = doc.kind if doc is not None else workspace.profile.classify(relpath)
+    if kind is not None:
+        checked = load(workspace.root, relpath, kind, data)
+        was_ok = doc is None or doc.ok
+        if was_ok and not checked.ok:
+            errors.append(f"{relpath}: a fix would leave the file unparsable ({checked.error.message}); not applied")
+            return None
+    return before, data
 
 
 def _no_self_overlap(edits) -> bool:
@@ -259,8 +288,12 @@ def _no_self_overlap(edits) -> bool:
 
 def unified_diff(workspace: Workspace, change: FileChange, cwd: Path) -> str:
     shown = _display_path(workspace, change.relpath, cwd)
-    before = (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
-    after = change.after.decode("utf-8", "replace").splitlines(keepends=True)
+    from memwarden.secrets import hide_secrets  # a diff never shows a secret, whichever rule's fix moved it
+
+    kind = workspace.kind_of(change.relpath)
+    fmt = kind.format if kind is not None else "text"
+    before = hide_secrets((change.before or b"").decode("utf-8", "replace"), fmt).splitlines(keepends=True)
+    after = hide_secrets(change.after.decode("utf-8", "replace"), fmt).splitlines(keepends=True)
     return "".join(difflib.unified_diff(before, after, f"a/{shown}", f"b/{shown}"))
 
 

@@ -80,6 +80,7 @@ class Rule:
     options: Mapping[str, Option]
     check: Callable[..., Iterable[Problem]]
     needs_git: bool = False
+    reads_unparsed: bool = False  # also runs on files that failed to parse (fixes still skip them)
 
 
 @dataclass

@@ -44,6 +44,7 @@ def rule(
     fix: Applicability | None = None,
     options: Mapping[str, Option] | None = None,
     needs_git: bool = False,
+    reads_unparsed: bool = False,
 ) -> Callable:
     """Declare a rule; the decorated function is its check."""
 
@@ -62,6 +63,7 @@ def rule(
             options=dict(options or {}),
             check=check,
             needs_git=needs_git,
+            reads_unparsed=reads_unparsed,
         )
         for existing in _RULES.values():
             if existing.code == code and existing.name != name:

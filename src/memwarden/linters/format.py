@@ -12,7 +12,7 @@ from memwarden.registry import rule
 EPISODE_KINDS = ("episodic", "episode-archive")
 
 
-@rule(code="MW101", name="unparsable-file", severity=Severity.ERROR)
+@rule(code="MW101", name="unparsable-file", severity=Severity.ERROR, reads_unparsed=True)
 def unparsable_file(doc, ctx):
     """A memory file that cannot be read: a syntax error, invalid UTF-8, a NUL byte, or not a file at all.
 

@@ -1,0 +1,308 @@
+"""Secrets and private data: no credential in memory, no user's home path in shared files.
+
+Both rules read every line of every kind of memory file, also files that do
+not parse (a secret in a broken file leaks all the same); fixes are offered only
+on files that parse. The secret itself never appears in a message: findings
+name its type and the first 8 hex digits of its sha256.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
+from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity
+from memwarden.registry import rule
+
+
+@rule(
+    code="MW701",
+    name="secret-in-memory",
+    severity=Severity.ERROR,
+    fix=Applicability.UNSAFE,
+    reads_unparsed=True,  # a secret in a file that does not parse is still a secret
+    options={
+        "baseline": Option(
+            ".memwarden-baseline.json",
+            str,
+            "the file of accepted findings, relative to the workspace root (written by `memwarden baseline`)",
+        ),
+        "high_entropy": Option(True, bool, "also report random-looking strings that no known format matches"),
+    },
+)
+def secret_in_memory(doc, ctx):
+    """An API key, token, private key or password written into a memory file.
+
+    ## What it does
+    Reads every line of every memory file (front matter, YAML values, JSON
+    strings, prose, HTML comments, code blocks, index lines) with
+    detect-secrets' detectors (AWS, GitHub, GitLab, Slack, Stripe, JWT,
+    private keys, passwords assigned to secret-like names, high-entropy
+    strings...) plus the formats it lacks: Anthropic `sk-ant-...`, OpenAI
+    `sk-proj-...`, GitHub fine-grained `github_pat_...`, npm `npm_...` and
+    passwords in connection URLs (`postgres://app:...@db`). JSON string values
+    with escapes (`\\n`, `\\u0041`) are decoded and read too.
+
+    It leaves alone what memory files are full of: episode `fingerprint`s and
+    other hex digests, git SHAs, UUIDs, ids, and placeholders such as
+    `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`, `xxxx`, `changeme`.
+
+    The finding shows the type, the place and a short hash
+    (`sha256:1a2b3c4d`), never the secret, in every output format.
+
+    To accept a finding, write `memwarden: allow-secret` anywhere on its line
+    (in a YAML or HTML comment, or in the text itself), or detect-secrets'
+    `pragma: allowlist secret`; or run `memwarden baseline` to record the
+    current findings in `.memwarden-baseline.json` (option `baseline`), keyed
+    by file and hash, so editing the file around them changes nothing.
+
+    ## Why
+    A memory file is loaded into the model's context every session, synced to
+    other machines and kept in git. A key pasted into a lesson ("deploy with
+    token ghp_...") is sent to a model provider every session and stays in the
+    repository's history after it is deleted.
+
+    ## Example
+    ```yaml
+    tools:
+      deploy:
+        api_key: "sk-ant-api03-…"   # the real key, pasted by an agent
+    ```
+    `memory/fact.yml:3:18: MW701 secret-in-memory Anthropic API key (sha256:3b1f09c2): ...`
+
+    ## Fix safety
+    Unsafe (`--fix --unsafe-fixes`): replaces the value with
+    `[REDACTED:<type>]`, changing only those characters (in YAML a bare value
+    is quoted so that it stays a string; in JSON it stays inside its string).
+    Redacting is not enough: the secret is still in git history and wherever
+    memory was synced, so rotate it.
+    """
+    from memwarden.secrets import baseline as baseline_file
+    from memwarden.secrets import prefetch, redaction, scan_document
+
+    if not getattr(ctx, "secrets_prefetched", False):
+        # One detect-secrets settings context for the whole run, not one per file.
+        prefetch(ctx.workspace.target_documents(), high_entropy=ctx.options["high_entropy"])
+        ctx.secrets_prefetched = True
+    accepted = baseline_file.load(baseline_file.resolve(ctx.workspace.root, ctx.options["baseline"]))
+    fixable = doc.ok and doc.decoded
+    for found in scan_document(doc, high_entropy=ctx.options["high_entropy"]):
+        if found.allowed or accepted.accepts(doc.relpath, found.baseline_hash):
+            continue
+        fix = None
+        if fixable:
+            edit = _redaction_edit(doc, found, redaction(found), verify=ctx.run.unsafe_fixes)
+            if edit is not None:
+                fix = Fix(
+                    Applicability.UNSAFE,
+                    f"replace the value with {redaction(found)}; then rotate the secret: git history still holds it",
+                    (edit,),
+                )
+        yield Problem(
+            found.line,
+            found.column,
+            f"{found.type.label} (sha256:{found.short_hash}): rotate and remove it, or accept it "
+            "with 'memwarden: allow-secret' or `memwarden baseline`",
+            json_path=_json_path(doc, found.start) if doc.ok else None,
+            fix=fix,
+        )
+
+
+
+
+# -- where a secret sits -------------------------------------------------------------
+
+
+def _json_path(doc, offset: int) -> str | None:
+    """The JSON path of the value holding a text offset, for structured files."""
+    try:
+        if isinstance(doc, JsonlDocument):
+            for record in doc.records:
+                if record.ok and record.start <= offset < record.end:
+                    spans = doc.positions(record).spans
+                    relative = offset - record.start
+                    inside = [p for p, (s, e, _) in spans.items() if s <= relative < e and (not p or p[0] != "\0dup")]
+                    return format_json_path(max(inside, key=len)) if inside else None
+            return None
+        tree = doc.tree if isinstance(doc, YamlDocument) else getattr(doc, "front_matter_tree", None)
+        if tree is None:
+            return None
+        inside = [p for p, span in tree.spans.items() if span.start_offset <= offset < span.end_offset]
+        return format_json_path(max(inside, key=len)) if inside else None
+    except (ValueError, IndexError, RecursionError):
+        return None
+
+
+def _yaml_data(doc):
+    return doc.data if isinstance(doc, YamlDocument) else getattr(doc, "front_matter", None)
+
+
+def _lookup(data, path):
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _yaml_scalar(doc, start: int, end: int):
+    """(path, span) of the YAML string scalar that holds text[start:end]; None outside any (a comment)."""
+    tree = doc.tree if isinstance(doc, YamlDocument) else getattr(doc, "front_matter_tree", None)
+    if tree is None:
+        return None
+    data = _yaml_data(doc)
+    best = None
+    for path, span in tree.spans.items():
+        if span.start_offset <= start and end <= span.end_offset and isinstance(_lookup(data, path), str):
+            if best is None or span.end_offset - span.start_offset < best[1].end_offset - best[1].start_offset:
+                best = (path, span)
+    return best
+
+
+def _in_front_matter(doc, offset: int) -> bool:
+    if isinstance(doc, YamlDocument):
+        return True
+    if isinstance(doc, MarkdownDocument) and doc.front_matter_lines:
+        return doc.line_col(offset)[0] <= doc.front_matter_lines[1]
+    return False
+
+
+def _redaction_edit(doc, found, replacement: str, verify: bool) -> Edit | None:
+    """The edit that redacts a secret, keeping the file's structure; None if no safe edit exists.
+
+    In YAML a value that starts with '[' is a list, so a bare value is quoted; when
+    ``verify`` is set (the fix may be applied) the result is parsed again and must
+    differ from the original only in that one string.
+    """
+    plain = Edit(found.start, found.end, replacement)
+    if not _in_front_matter(doc, found.start):
+        return plain
+    located = _yaml_scalar(doc, found.start, found.end)
+    if located is None:  # a comment: nothing parsed changes
+        return plain if not verify or _keeps_structure(doc, None, plain, found, replacement) else None
+    path, span = located
+    candidates = []
+    whole = found.start == span.start_offset and found.end == span.end_offset
+    if span.style is None:  # a plain scalar: '[' would start a flow sequence, ', ' ends it in flow style
+        if whole:
+            candidates.append(Edit(found.start, found.end, f'"{replacement}"'))
+        elif found.start > span.start_offset and not span.flow and not _in_flow(doc, span):
+            candidates.append(plain)
+        raw = doc.text[span.start_offset : span.end_offset]
+        if "\n" not in raw:
+            redacted = raw[: found.start - span.start_offset] + replacement + raw[found.end - span.start_offset :]
+            candidates.append(Edit(span.start_offset, span.end_offset, _double_quoted(redacted)))
+    else:
+        candidates.append(plain)
+    if not verify:
+        return candidates[0] if candidates else None
+    for edit in candidates:
+        if _keeps_structure(doc, path, edit, found, replacement):
+            return edit
+    return None
+
+
+def _in_flow(doc, span) -> bool:
+    """A scalar inside [...] or {...}: the text before it on its line opens a flow collection."""
+    line = doc.line_text(span.line)
+    before = line[: span.column - 1]
+    return before.count("[") > before.count("]") or before.count("{") > before.count("}")
+
+
+def _double_quoted(value: str) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _keeps_structure(doc, path, edit: Edit, found, replacement: str) -> bool:
+    """Re-parse the redacted text: nothing may change but the one string, which now holds the redaction."""
+    import copy
+
+    from memwarden.documents import load
+    from memwarden.fixers.apply import apply_edits
+
+    after = load(doc.root, doc.relpath, doc.kind, doc.encode(apply_edits(doc.text, [edit])))
+    if not after.ok:
+        return False
+    before_data = _yaml_data(doc)
+    after_data = _yaml_data(after)
+    if path is None:
+        return after_data == before_data
+    new_value = _lookup(after_data, path)
+    if not isinstance(new_value, str) or replacement not in new_value:
+        return False
+    expected = copy.deepcopy(before_data)
+    holder = _lookup(expected, path[:-1]) if path else None
+    if holder is None:
+        return False
+    holder[path[-1]] = new_value
+    return after_data == expected
+
+
+# -- personal-path -------------------------------------------------------------------
+
+# /Users/<name>, /home/<name>, C:\Users\<name> (also with JSON's doubled backslashes).
+_HOME_PATH = re.compile(
+    r"(?<![\w.~$%-])(?:/(?:Users|home)/|[A-Za-z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/))"
+    r"(?P<name>[A-Za-z0-9][A-Za-z0-9._-]{0,63})(?=[/\\\"'`\s),;:\]}>|]|\Z)"
+)
+# Names that are roles, CI runners or templates, not people.
+_NOT_A_PERSON = frozenset(
+    """
+    user users username user_name user-name you your yourname your-name your_name yourusername your-username
+    me myself name myname my-name someone somebody anyone example sample demo foo bar baz runner ubuntu
+    ec2-user centos debian fedora alpine vagrant admin administrator root dev developer shared guest public
+    default defaultuser0 all linuxbrew git jenkins node app www-data nobody circleci travis build builder
+    buildkite-agent codespace codespaces vscode coder ci tester docker gitpod runneradmin agent
+    """.split()
+)
+
+
+@rule(code="MW702", name="personal-path", severity=Severity.WARNING, reads_unparsed=True)
+def personal_path(doc, ctx):
+    """A home-directory path that names a real user: `/Users/alice/`, `/home/alice/`, `C:\\Users\\alice\\`.
+
+    ## What it does
+    Finds absolute home paths in every line of a memory file and warns when
+    the folder names a person. Placeholders and role accounts are fine:
+    `~/`, `$HOME`, `/home/user/`, `/Users/you/`, `/home/<name>/`,
+    `/home/runner/` (CI), `/Users/Shared/`. The message does not repeat the name.
+
+    ## Why
+    Memory is shared: synced between machines, pushed to a team repository,
+    sometimes published. A path like `/Users/alice.chen/` tells every reader
+    who the user is, and it is also wrong on every other machine, so the agent
+    that follows it fails there.
+
+    ## Example
+    ```json
+    {"content": "The build cache lives in /Users/alice.chen/Library/Caches/app", ...}
+    ```
+    `memory/episodic.jsonl:7:40: MW702 personal-path home path names a user ...`
+
+    ## Fix safety
+    No fix: whether `~/`, `$HOME` or a project-relative path is right depends
+    on who reads the path.
+    """
+    from memwarden.secrets import document_text
+
+    text = document_text(doc)
+    if "Users" not in text and "/home/" not in text:
+        return
+    for number, line in enumerate(text.split("\n"), 1):
+        if "Users" not in line and "/home/" not in line:
+            continue
+        for match in _HOME_PATH.finditer(line):
+            name = match.group("name")
+            if name.lower() in _NOT_A_PERSON or name.lower().startswith(("your", "example")):
+                continue
+            yield Problem(
+                number,
+                match.start() + 1,
+                "home path names a user: write '~/' or '$HOME' instead, so shared memory carries no "
+                "personal name and works on other machines",
+            )
+
+

@@ -1,0 +1,313 @@
+"""What a secret looks like beyond detect-secrets, and what only looks like one.
+
+Pure Python, no detect-secrets import: the extra detectors (formats
+detect-secrets 1.5 does not know), the names memwarden gives each type, and
+the filters that keep memory files' own ids, hashes and placeholders from
+being reported. Every regex here is linear: literal anchors, bounded
+character classes, no nested quantifiers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# -- allow markers -------------------------------------------------------------
+
+ALLOW_MARKER = re.compile(r"memwarden:\s*allow-secret|pragma:\s*allowlist[ -]secret", re.IGNORECASE)
+ALLOW_NEXT_LINE = re.compile(r"pragma:\s*allowlist[ -]nextline[ -]secret", re.IGNORECASE)
+
+
+# -- secret types ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SecretType:
+    slug: str  # in [REDACTED:<slug>] and in the baseline
+    label: str  # in messages
+    priority: int  # when two detections overlap, the higher one names the secret
+
+
+PRIVATE_KEY = SecretType("private-key", "private key", 100)
+KEYWORD_PASSWORD = SecretType("password", "password", 50)
+KEYWORD_SECRET = SecretType("secret", "secret under a secret-like name", 50)
+HIGH_ENTROPY = SecretType("high-entropy-string", "random-looking credential", 10)
+HIGH_ENTROPY_HEX = SecretType("high-entropy-hex", "random hex under a secret-like name", 10)
+
+# detect-secrets' secret_type -> ours. Types not listed get a slug made from their name.
+DETECT_SECRETS_TYPES = {
+    "AWS Access Key": SecretType("aws-access-key", "AWS access key", 80),
+    "Artifactory Credentials": SecretType("artifactory-token", "Artifactory credential", 80),
+    "Azure Storage Account access key": SecretType("azure-storage-key", "Azure storage account key", 80),
+    "Basic Auth Credentials": SecretType("url-password", "password in a URL", 70),
+    "Cloudant Credentials": SecretType("cloudant-credential", "Cloudant credential", 80),
+    "Discord Bot Token": SecretType("discord-token", "Discord bot token", 80),
+    "GitHub Token": SecretType("github-token", "GitHub token", 80),
+    "GitLab Token": SecretType("gitlab-token", "GitLab token", 80),
+    "IBM Cloud IAM Key": SecretType("ibm-cloud-iam-key", "IBM Cloud IAM key", 80),
+    "IBM COS HMAC Credentials": SecretType("ibm-cos-hmac", "IBM COS HMAC credential", 80),
+    "JSON Web Token": SecretType("jwt", "JSON Web Token", 60),
+    "Mailchimp Access Key": SecretType("mailchimp-key", "Mailchimp access key", 80),
+    "NPM tokens": SecretType("npm-token", "npm token", 80),
+    "OpenAI Token": SecretType("openai-api-key", "OpenAI API key", 80),
+    "Private Key": PRIVATE_KEY,
+    "PyPI Token": SecretType("pypi-token", "PyPI token", 80),
+    "SendGrid API Key": SecretType("sendgrid-key", "SendGrid API key", 80),
+    "Slack Token": SecretType("slack-token", "Slack token", 80),
+    "SoftLayer Credentials": SecretType("softlayer-credential", "SoftLayer credential", 80),
+    "Square OAuth Secret": SecretType("square-oauth-secret", "Square OAuth secret", 80),
+    "Stripe Access Key": SecretType("stripe-key", "Stripe access key", 80),
+    "Telegram Bot Token": SecretType("telegram-token", "Telegram bot token", 80),
+    "Twilio API Key": SecretType("twilio-key", "Twilio API key", 80),
+}
+
+
+def type_for(secret_type: str) -> SecretType:
+    known = DETECT_SECRETS_TYPES.get(secret_type)
+    if known is not None:
+        return known
+    slug = re.sub(r"[^a-z0-9]+", "-", secret_type.lower()).strip("-") or "secret"
+    return SecretType(slug, secret_type, 70)
+
+
+# -- detectors detect-secrets lacks ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExtraDetector:
+    type: SecretType
+    regex: re.Pattern
+    group: str | int = 0  # the part of the match that is the secret
+    needs_mixed: bool = False  # a word after the label is prose unless it mixes letters with digits or symbols
+
+
+EXTRA_DETECTORS = (
+    ExtraDetector(
+        SecretType("anthropic-api-key", "Anthropic API key", 85),
+        # sk-ant-api03-<93 url-safe base64>AA today; admin keys are sk-ant-admin01-...
+        re.compile(r"(?<![A-Za-z0-9_-])sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,300}"),
+    ),
+    ExtraDetector(
+        SecretType("openai-api-key", "OpenAI API key", 85),
+        # project, service-account and admin keys; the legacy sk-...T3BlbkFJ... is detect-secrets'
+        re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{32,300}"),
+    ),
+    ExtraDetector(
+        SecretType("github-fine-grained-token", "GitHub fine-grained token", 85),
+        re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9]{20,30}_[A-Za-z0-9]{50,70}(?![A-Za-z0-9_])"),
+    ),
+    ExtraDetector(
+        SecretType("npm-token", "npm token", 85),
+        re.compile(r"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])"),
+    ),
+    ExtraDetector(
+        SecretType("url-password", "password in a connection URL", 75),
+        # scheme://user:password@host; the user may be empty (redis://:pw@host). The user
+        # part cannot hold ':' and the password cannot hold '@', so each start backtracks
+        # over at most a few hundred characters.
+        re.compile(
+            r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@\"'<>`\\]{0,128}"
+            r":(?P<secret>[^\s/?#@\"'<>`\\]{1,256})@(?=[A-Za-z0-9\[_])"
+        ),
+        group="secret",
+    ),
+    ExtraDetector(
+        SecretType("huggingface-token", "Hugging Face token", 85),
+        re.compile(r"(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{34}(?![A-Za-z0-9_])"),
+    ),
+    ExtraDetector(
+        SecretType("google-api-key", "Google API key", 85),
+        re.compile(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"),
+    ),
+    ExtraDetector(
+        KEYWORD_PASSWORD,
+        # 密碼：..., 密码是 ..., パスワードは..., 비밀번호: ... (detect-secrets' names are English and Spanish)
+        re.compile(
+            r"(?:密碼|密码|口令|パスワード|비밀번호)\s{0,4}(?:[:：=]|是|為|为|は)\s{0,4}[\"'`「]?"
+            r"(?P<secret>[^\s，。、；;,\"'`「」()（）]{4,128})"
+        ),
+        group="secret",
+        needs_mixed=True,
+    ),
+    ExtraDetector(
+        KEYWORD_PASSWORD,
+        # A password on a command line: curl -u user:pw, docker login -p pw, mysql --password=pw
+        re.compile(
+            r"(?:\s(?:-u|--user)\s{1,4}[^\s:'\"]{1,64}:|\s--pass(?:word)?(?:\s{1,4}|=)"
+            r"|\b(?:login|mysql|mysqldump|mysqladmin)\b[^\n]{0,80}?\s-p\s{0,4})"
+            r"[\"']?(?P<secret>[^\s'\"`]{4,128})"
+        ),
+        group="secret",
+        needs_mixed=True,
+    ),
+)
+
+# Names detect-secrets' keyword list lacks (it knows password, secret, api_key...): the value of
+# `pass:`, `token:`, `passphrase=` in a YAML, JSON or env assignment.
+CREDENTIAL_KEY = re.compile(
+    r"(?:^|[\s{,\[])[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,48})[\"']?\s{0,4}(?::|=)\s{0,4}[\"']?"
+    r"(?P<secret>[^\s\"'`,;{}\[\]()<>]{8,200})"
+)
+PASSWORD_WORDS = frozenset({"pass", "passphrase"})
+TOKEN_WORDS = frozenset({"token", "apikey", "pat", "credential", "credentials"})
+
+
+# -- private key blocks ------------------------------------------------------------
+
+PRIVATE_KEY_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+PRIVATE_KEY_BODY_LIMIT = 20_000  # characters searched for the END line
+PUBLIC_BLOCK_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}(?:PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?)-----")
+PUBLIC_KEY_PREFIX = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{3}|sk-ssh-ed25519@openssh\.com)\s{1,4}\Z")
+BASE64_LINE = re.compile(r"[ \t>#*/-]{0,12}[A-Za-z0-9+/=]{16,}[ \t]*\Z")
+
+
+# -- what is not a secret ------------------------------------------------------------
+
+_TEMPLATE = re.compile(
+    r"\A(?:<[^<>]*>|\{[^{}]*\}|\$\{[^{}]*\}|\$\([^()]*\)|\{\{.*\}\}|%\([^()]*\)s|%[A-Za-z_][A-Za-z0-9_]*%|\[\[.*\]\])\Z",
+    re.DOTALL,
+)
+_PLACEHOLDER_RUN = re.compile(r"[xX]{4,}|\*{3,}|#{4,}|_{5,}|\.{3,}|…|•{3,}")
+_PLACEHOLDER_WORDS = re.compile(
+    r"your[-_ ]?(?:own[-_ ]?)?(?:api[-_ ]?)?(?:key|token|secret|pass|pat|password|here)"
+    r"|(?:insert|enter|replace|put|paste|add)[-_ ]?(?:your|the|a)?[-_ ]?(?:key|token|secret|password|here)"
+    r"|example|sample|placeholder|dummy|changeme|change[-_]me|replace[-_]?me|not[-_]?a[-_]?real|redacted|xxx",
+    re.IGNORECASE,
+)
+_SNAKE_NAME = re.compile(r"\A[a-z][a-z]*(?:_[a-z]+)+\Z")  # a variable's name: tmp_path, db_password
+_ENV_NAME = re.compile(r"\A[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\Z")  # OPENAI_API_KEY, YOUR_TOKEN
+_SAME_CHAR = re.compile(r"\A(.)\1{3,}\Z", re.DOTALL)
+_REFERENCE = re.compile(
+    r"\A(?:\$|%|env[.:]|process\.env|os\.environ|secrets\.|vault:|op://|keychain:|ENV\[|getenv)", re.IGNORECASE
+)
+# settings.API_KEY, os.environ, config.apiKey: each part an identifier in a conventional case
+# (a password like 'NbowKG.PEMdU21' has parts in none).
+_IDENT = r"(?:[a-z_][a-z0-9_]*(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9_]*|(?:[A-Z][a-z0-9]+)+)"
+_ATTRIBUTE = re.compile(rf"\A{_IDENT}(?:\.{_IDENT})+\Z")
+
+# Words people write where a secret would go, and that are none.
+STOPWORDS = frozenset(
+    """
+    required optional none null nil true false yes no on off enabled disabled enable disable empty unset
+    missing unknown hidden masked secret secrets password passwords passwd pass pwd key keys token tokens
+    changeme example sample placeholder dummy todo tbd tba string str value here env environment vault
+    keychain keyring prompt prompted rotated revoked expired default same see n/a na redacted set provided
+    stored encrypted hashed file ask given needed removed deleted omitted elided private public secure
+    none_set not_set notset undefined invalid valid ok
+    """.split()
+)
+
+# A key whose last word says the value is about a secret, not the secret itself.
+NON_SECRET_KEY_SUFFIXES = frozenset(
+    """
+    policy policies scanning scan scanner manager rotation rotated length len min max minimum maximum required
+    enabled disabled enable disable reset hint prompt field fields type types name names file files path paths
+    dir env var vars ref refs id ids hash hashed strength rule rules format store storage provider location
+    expiry expires expiration age history count mode source backend helper command cmd url uri link docs
+    doc note notes exists present set changed updated created label description manager managers
+    """.split()
+)
+
+_SECRET_NAME = re.compile(
+    r"pass|pwd|secret|token|api[-_]?key|apikey|auth|credential|private|bearer|session[-_]?key|cookie|"
+    r"signing|access[-_]?key|client[-_]?key|(?:^|[-_.])key$|key$",
+    re.IGNORECASE,
+)
+_ID_WORDS = frozenset(
+    """
+    id ids uuid guid fingerprint fingerprints sha sha1 sha256 sha512 hash hashes digest checksum commit commits
+    rev revision etag oid ref slug integrity nonce version build run trace span request correlation
+    org organization organisation tenant account project workspace team user username owner region zone
+    model name email
+    """.split()
+)
+
+_KEY_BEFORE = re.compile(
+    r"(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,63})[\"'`]?\]?\s{0,8}(?::=|=>|==|::|[:=])\s{0,8}"
+    r"(?:(?i:bearer|basic|token)\s{1,4})?[\"'`]?\Z"
+)
+_LINE_LEAD = re.compile(r"\s{0,40}(?:-\s{1,8})?(?:export\s{1,8})?\{?\s{0,4}")  # what may stand before a line's key
+_ULID = re.compile(r"\A[0-9A-HJKMNP-TV-Z]{26}\Z")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HEX = re.compile(r"\A[0-9a-fA-F]+\Z")
+_WORD_SPLIT = re.compile(r"[-_.\s]+|(?<=[a-z0-9])(?=[A-Z])")
+
+
+def is_placeholder(value: str) -> bool:
+    """A value that stands for a secret without being one: `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`."""
+    text = value.strip().strip("\"'`")
+    if len(text) < 4:
+        return True
+    if text.lower() in STOPWORDS:
+        return True
+    if _TEMPLATE.match(text) or _REFERENCE.match(text) or _SAME_CHAR.match(text):
+        return True
+    if _PLACEHOLDER_RUN.search(text) or _PLACEHOLDER_WORDS.search(text):
+        return True
+    if _ENV_NAME.match(text) or "REDACTED" in text.upper():
+        return True
+    return False
+
+
+def is_reference(value: str) -> bool:
+    """A value that names where the secret lives: `settings.API_KEY`, `get_token()`, `os.environ[...]`,
+    a variable such as `tmp_path` or `db_password`."""
+    return bool(
+        _REFERENCE.match(value) or _ATTRIBUTE.match(value) or _SNAKE_NAME.match(value) or "(" in value or "[" in value
+    )
+
+
+def key_before(line: str, start: int) -> str | None:
+    """The name a value at ``start`` is assigned to, if the text right before it reads `name: ` or `name=`."""
+    tail = line[max(0, start - 160) : start]
+    match = _KEY_BEFORE.search(tail)
+    return match.group("key") if match else None
+
+
+def key_words(key: str) -> list[str]:
+    return [word.lower() for word in _WORD_SPLIT.split(key) if word]
+
+
+def is_secret_name(key: str | None) -> bool:
+    return bool(key) and bool(_SECRET_NAME.search(key)) and not is_about_secret(key)
+
+
+def is_about_secret(key: str | None) -> bool:
+    """`password_policy`, `secret_scanning`, `api_key_env`: a setting about a secret, not one."""
+    words = key_words(key or "")
+    return bool(words) and words[-1] in NON_SECRET_KEY_SUFFIXES and bool(_SECRET_NAME.search(key or ""))
+
+
+def is_id_name(key: str | None) -> bool:
+    words = key_words(key or "")
+    return bool(words) and words[-1] in _ID_WORDS
+
+
+def is_line_key(line: str, start: int) -> bool:
+    """The value at ``start`` belongs to the line's own key: `key: value`, `- key: value`,
+    `export KEY=value`, `  "key": "value"` (and not to a name deeper in the line's text)."""
+    tail_start = max(0, start - 160)
+    match = _KEY_BEFORE.search(line[tail_start:start])
+    if match is None:
+        return False
+    return bool(_LINE_LEAD.fullmatch(line[: tail_start + match.start()]))
+
+
+def is_uuid_like(value: str) -> bool:
+    return bool(_UUID.search(value))
+
+
+def is_hex(value: str) -> bool:
+    return bool(_HEX.match(value))
+
+
+def is_ulid(value: str) -> bool:
+    return bool(_ULID.match(value))
+
+
+def has_mixed_classes(value: str) -> bool:
+    """Letters and digits (or letters and symbols): what a password has and a word has not."""
+    letters = any(c.isalpha() for c in value)
+    digits = any(c.isdigit() for c in value)
+    symbols = any(not c.isalnum() for c in value)
+    return letters and (digits or symbols)

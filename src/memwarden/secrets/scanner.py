@@ -1,0 +1,776 @@
+"""Finding secrets in a memory file's text, with detect-secrets' detectors and our own.
+
+The text is scanned line by line, which covers front matter, YAML values, JSON
+strings, prose, HTML comments and code blocks alike; the string values of JSON
+lines that hold escapes (``\\n``, ``\\"``, ``\\u0041``) are also decoded and
+scanned, and what is found there is mapped back to the raw characters.
+
+detect-secrets keeps its settings in a process-wide singleton. Every scan here
+runs inside its ``transient_settings`` with an explicit plugin list and no
+filters, so nothing a caller (or detect-secrets' own CLI) configured leaks in,
+and nothing leaks out. detect-secrets is imported only inside these functions.
+
+Lines are cut into bounded, overlapping windows before any detector sees them,
+and a long word made of many secret-like names is thinned out first: some of
+detect-secrets' regexes backtrack quadratically on such input, and a window
+bounds that cost, so a 100,000-character line scans in linear time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from memwarden.secrets import patterns
+from memwarden.secrets.patterns import SecretType
+
+WINDOW = 4096  # the most characters any detector sees at once
+OVERLAP = 512  # windows overlap by this much, so a secret on a boundary is seen whole
+MAX_PER_LINE = 200  # a line with more detections than this is not scanned further
+MAX_RESCANS = 16  # keyword detection finds one match per search; search again after it
+
+# Plugins that do not describe credentials in a memory file: an IP address is not a secret.
+SKIPPED_PLUGINS = frozenset({"IPPublicDetector"})
+KEYWORD_PLUGIN = "KeywordDetector"
+ENTROPY_PLUGINS = frozenset({"Base64HighEntropyString", "HexHighEntropyString"})
+# A plugin whose regex cannot match without this literal is skipped on windows that lack it
+# (NpmDetector's '//.+/:_authToken' backtracks quadratically on a line full of '//').
+REQUIRED_LITERAL = {"NpmDetector": "_authToken"}
+
+_KEYWORD_NAMES = re.compile(
+    r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key|client_?key|"
+    r"db_?pass|database_?pass|key_?pass|password|passwd|pwd|secret|contrase(?:ñ|n)a",
+    re.IGNORECASE,
+)
+_KEYWORD_STEMS = ("key", "pass", "pwd", "secret", "contrase")  # every name in _KEYWORD_NAMES holds one
+_LONG_WORD = re.compile(r"\w{64,}")
+_SPLIT_ASSIGNMENT = re.compile(r"=(?=[^=])")
+_NO_BACKSLASH = re.compile(r"[^\\]+")
+# What every detector needs somewhere on a line: a 16-character token run (every token format,
+# high-entropy strings, JWTs), '://' (URLs with passwords), a secret-like word (keyword and
+# credential-name detection, npm's _authToken), a PEM or PuTTY header, Slack's 'xox', a CJK
+# password label, or a command-line credential flag. A line with none of these is skipped.
+_MAY_HOLD_SECRET = re.compile(
+    r"[A-Za-z0-9+/=_-]{16}|://|BEGIN|PuTTY|xox|(?i:key|pass|pwd|secret|contrase|token|apikey|pat|credential)"
+    r"|密碼|密码|口令|パスワード|비밀번호|\s-[up]\b|--user"
+)
+_KEY_TAIL = re.compile(r"-{0,5}(?:[A-Za-z0-9+/=]|\\[nr]){0,20000}")
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One secret in a text. It never holds the secret itself: only where it is and a hash of it."""
+
+    type: SecretType
+    start: int  # offsets into the scanned text: the characters a redaction replaces
+    end: int
+    line: int  # 1-based line and column of start
+    column: int
+    digest: str  # sha256 hex of the secret value
+    allowed: bool = False  # an allow marker on its line
+
+    @property
+    def short_hash(self) -> str:
+        return self.digest[:8]
+
+    @property
+    def baseline_hash(self) -> str:
+        return self.digest[:16]
+
+
+@dataclass
+class ScanStats:
+    """How much work a scan did: windows seen and the characters in them (for the linear-time test)."""
+
+    windows: int = 0
+    characters: int = 0
+    longest_window: int = 0
+
+
+@dataclass
+class _Hit:
+    type: SecretType
+    start: int  # offsets in the text
+    end: int
+    value: str
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _RegexPlugin:
+    """A detect-secrets regex plugin and what we need of it, worked out once per scan."""
+
+    plugin: object
+    type: SecretType
+    denylist: tuple
+    vetted: bool  # it filters its own matches (JWT checks that the parts decode)
+    literal: str | None  # a literal its patterns cannot match without
+
+    @classmethod
+    def of(cls, plugin) -> "_RegexPlugin":
+        from detect_secrets.plugins.base import RegexBasedDetector
+
+        name = type(plugin).__name__
+        return cls(
+            plugin,
+            patterns.type_for(plugin.secret_type),
+            tuple(getattr(plugin, "denylist", ())),
+            type(plugin).analyze_string is not RegexBasedDetector.analyze_string,
+            REQUIRED_LITERAL.get(name),
+        )
+
+
+def digest_of(value: str) -> str:
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# -- the detect-secrets side --------------------------------------------------------
+
+
+def _plugin_config() -> dict:
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    return {
+        "plugins_used": sorted(
+            ({"name": cls.__name__} for cls in get_mapping_from_secret_type_to_class().values()
+             if cls.__name__ not in SKIPPED_PLUGINS),
+            key=lambda item: item["name"],
+        ),
+        "filters_used": [],  # our filters below; never detect-secrets' network verification
+    }
+
+
+# -- scanning ------------------------------------------------------------------------
+
+
+def scan_text(text: str, fmt: str, *, high_entropy: bool = True, stats: ScanStats | None = None) -> list[Detection]:
+    """Every secret in ``text``, a memory file of format ``fmt`` (yaml, jsonl, markdown, index)."""
+    return scan_texts([(text, fmt)], high_entropy=high_entropy, stats=stats)[0]
+
+
+def scan_texts(items, *, high_entropy: bool = True, stats: ScanStats | None = None) -> list[list[Detection]]:
+    """Detections for each (text, format), all under one detect-secrets settings context."""
+    from detect_secrets.settings import get_plugins, transient_settings
+
+    stats = stats or ScanStats()
+    with transient_settings(_plugin_config()):
+        plugins = [p for p in get_plugins() if type(p).__name__ not in SKIPPED_PLUGINS]
+        return [_Scan(text, fmt, plugins, high_entropy, stats).run() for text, fmt in items]
+
+
+class _Scan:
+    def __init__(self, text: str, fmt: str, plugins: list, high_entropy: bool, stats: ScanStats):
+        self.text = text
+        self.fmt = fmt
+        # detect-secrets' plugin objects (valid inside the caller's transient_settings), sorted by how we use them
+        self.keyword_plugins = [p for p in plugins if type(p).__name__ == KEYWORD_PLUGIN]
+        self.entropy_plugins = [p for p in plugins if type(p).__name__ in ENTROPY_PLUGINS] if high_entropy else []
+        self.regex_plugins = [_RegexPlugin.of(p) for p in plugins
+                              if type(p).__name__ != KEYWORD_PLUGIN and type(p).__name__ not in ENTROPY_PLUGINS]
+        self.high_entropy = high_entropy
+        self.stats = stats
+        self.line_starts = [0]
+        index = text.find("\n")
+        while index != -1:
+            self.line_starts.append(index + 1)
+            index = text.find("\n", index + 1)
+
+    # -- lines ------------------------------------------------------------------
+    def lines(self):
+        """(line number, start offset, text without its line ending)."""
+        text = self.text
+        starts = self.line_starts
+        for number, start in enumerate(starts, 1):
+            end = starts[number] - 1 if number < len(starts) else len(text)
+            line = text[start:end]
+            if line.endswith("\r"):
+                line = line[:-1]
+            yield number, start, line
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        import bisect
+
+        index = bisect.bisect_right(self.line_starts, offset) - 1
+        return index + 1, offset - self.line_starts[index] + 1
+
+    def line_text(self, number: int) -> str:
+        starts = self.line_starts
+        if not 1 <= number <= len(starts):
+            return ""
+        end = starts[number] - 1 if number < len(starts) else len(self.text)
+        return self.text[starts[number - 1] : end].rstrip("\r")
+
+    def run(self) -> list[Detection]:
+        hits: list[_Hit] = []
+        for number, start, line in self.lines():
+            if line.strip():
+                hits.extend(self.scan_line(line, start, json_raw=self.fmt == "jsonl"))
+        if self.fmt == "jsonl":
+            hits.extend(self.scan_json_strings())
+        return self.finish(hits)
+
+    def scan_line(self, line: str, base: int, json_raw: bool = False) -> list[_Hit]:
+        """Hits in one line; ``base`` is the line's offset in the text."""
+        found: list[_Hit] = []
+        if not _MAY_HOLD_SECRET.search(line):
+            return found
+        for window_start, window in _windows(line):
+            self.stats.windows += 1
+            self.stats.characters += len(window)
+            self.stats.longest_window = max(self.stats.longest_window, len(window))
+            for hit in self.scan_window(window, line, window_start, json_raw):
+                hit.start += base
+                hit.end += base
+                found.append(hit)
+            if len(found) > MAX_PER_LINE:
+                break
+        return found
+
+    def scan_window(self, window: str, line: str, offset: int, json_raw: bool) -> list[_Hit]:
+        hits: list[_Hit] = []
+        lowered = window.lower()
+        if any(word in lowered for word in _KEYWORD_STEMS):  # each keyword pattern needs one of these
+            for plugin in self.keyword_plugins:
+                hits.extend(self.keyword_hits(plugin, window, line, offset, json_raw))
+        for plugin in self.entropy_plugins:
+            hits.extend(self.entropy_hits(plugin, window, offset))
+        for plugin in self.regex_plugins:
+            if plugin.literal is None or plugin.literal in window:
+                hits.extend(self.regex_hits(plugin, window, offset, json_raw))
+        hits.extend(self.credential_key_hits(window, offset, json_raw))
+        for detector in patterns.EXTRA_DETECTORS:
+            for match in detector.regex.finditer(window):
+                start, end = match.span(detector.group)
+                value = match.group(detector.group)
+                if json_raw and "\\" in value:
+                    continue  # escaped content: the decoded pass sees it as it really is
+                if patterns.is_placeholder(value) or patterns.is_reference(value):
+                    continue
+                if detector.needs_mixed and not (len(value) >= 6 and patterns.has_mixed_classes(value)):
+                    continue
+                if detector.type.slug == "url-password" and _url_user(window, start) == value:
+                    continue
+                hits.append(_Hit(detector.type, offset + start, offset + end, value))
+        return hits
+
+    def credential_key_hits(self, window: str, offset: int, json_raw: bool) -> list[_Hit]:
+        """`pass: ...`, `access_token: ...`, `"apikey": "..."`: names detect-secrets' keyword list lacks."""
+        lowered = window.lower()
+        if not any(word in lowered for word in ("pass", "token", "apikey", "pat", "credential")):
+            return []
+        hits = []
+        for match in patterns.CREDENTIAL_KEY.finditer(window):
+            words = patterns.key_words(match.group("key"))
+            last = words[-1] if words else ""
+            if last not in patterns.PASSWORD_WORDS and last not in patterns.TOKEN_WORDS:
+                continue
+            value = match.group("secret")
+            if value.endswith(("...", "…")):
+                continue  # an elided value: 'sk-ant-api03-...'
+            value = value.rstrip(".")
+            if json_raw and "\\" in value:
+                value = value.split("\\", 1)[0]
+            if "://" in value or value.startswith(("/", "~", "./", "../", "$")):
+                continue
+            if patterns.is_placeholder(value) or patterns.is_reference(value) or patterns.is_uuid_like(value):
+                continue
+            letters = any(c.isalpha() for c in value)
+            digits = any(c.isdigit() for c in value)
+            if last in patterns.PASSWORD_WORDS:
+                if len(value) < 6 or not patterns.has_mixed_classes(value):
+                    continue
+                secret_type = patterns.KEYWORD_PASSWORD
+            else:
+                if len(value) < 12 or not (letters and digits):
+                    continue
+                secret_type = patterns.KEYWORD_SECRET
+            start = match.start("secret")
+            hits.append(_Hit(secret_type, offset + start, offset + start + len(value), value))
+            if len(hits) > MAX_PER_LINE:
+                break
+        return hits
+
+    # -- detect-secrets' regex plugins ----------------------------------------------
+    def regex_hits(self, plugin: "_RegexPlugin", window: str, offset: int, json_raw: bool) -> list[_Hit]:
+        """Spans of a regex plugin's patterns (its ``denylist``); its own ``analyze_string`` vets them if it has one."""
+        secret_type = plugin.type
+        hits = []
+        for regex in plugin.denylist:
+            for match in regex.finditer(window):
+                start, end = _secret_span(match)
+                value = window[start:end]
+                if not value:
+                    continue
+                if secret_type is patterns.PRIVATE_KEY:
+                    hits.extend(self.private_key_hits(window, offset, start, value))
+                    continue
+                if plugin.vetted and not any(True for _ in plugin.plugin.analyze_string(match.group(0))):
+                    continue
+                if json_raw and "\\" in value:
+                    value = value.split("\\", 1)[0]
+                    end = start + len(value)
+                if patterns.is_placeholder(value) or patterns.is_reference(value) or patterns.is_uuid_like(value):
+                    continue
+                if secret_type.slug == "artifactory-token" and not (len(value) >= 20 and patterns.has_mixed_classes(value)):
+                    continue  # its 'AP...' pattern also matches words like APACHEKAFKACLUSTER
+                if secret_type.slug == "jwt":
+                    end = _extend_jwt(window, end)
+                if secret_type.slug == "azure-storage-key" and value.startswith("AccountKey="):
+                    start += len("AccountKey=")
+                if secret_type.slug == "url-password" and _url_user(window, start) == value:
+                    continue  # postgres:postgres@localhost, guest:guest@: a default, not a secret
+                hits.append(_Hit(secret_type, offset + start, offset + end, window[start:end]))
+                if len(hits) > MAX_PER_LINE:
+                    return hits
+        return hits
+
+    def private_key_hits(self, window: str, offset: int, start: int, marker: str) -> list[_Hit]:
+        end = start + len(marker)
+        dashes = window.rfind("-----", max(0, start - 6), start)
+        start = dashes if dashes != -1 else start
+        return [_Hit(patterns.PRIVATE_KEY, offset + start, offset + end, marker, {"block": True})]
+
+    # -- keyword assignments ----------------------------------------------------------
+    def keyword_hits(self, plugin, window: str, line: str, offset: int, json_raw: bool) -> list[_Hit]:
+        """Values assigned to secret-like names. detect-secrets' keyword search returns one value per
+        pattern, so search again after each; a pattern that found nothing in the rest of the window
+        finds nothing in a shorter rest either (none is anchored), so it is not run again."""
+        hits = []
+        searched = _thin_keywords(window)
+        active = dict(_config_regexes())
+        cursor = 0
+        for _ in range(MAX_RESCANS):
+            part = searched[cursor:]
+            found = None
+            for regex, group in list(active.items()):
+                values = list(plugin.analyze_string(part, denylist_regex_to_group={regex: group}))
+                if not values:
+                    del active[regex]
+                    continue
+                start = _assigned_occurrence(part, values[0])
+                if start is not None and (found is None or start < found[0]):
+                    found = (start, values[0])
+            if found is None:
+                break
+            start = found[0] + cursor
+            value = window[start : start + len(found[1])]
+            cursor = start + max(len(value), 1)
+            hit = self.keyword_value(window, line, offset, start, value, json_raw)
+            if hit is not None:
+                hits.append(hit)
+        return hits
+
+    def keyword_value(self, window: str, line: str, offset: int, start: int, value: str, json_raw: bool) -> _Hit | None:
+        before = window[start - 1] if start > 0 else ""
+        after = window[start + len(value)] if start + len(value) < len(window) else ""
+        quoted = before in "\"'`" and before != "" and after == before
+        if json_raw and "\\" in value:
+            value = value.split("\\", 1)[0]
+        if not quoted:
+            value = value.split(None, 1)[0] if value.split() else ""
+            if value.endswith(("...", "…")):
+                return None  # an elided value: 'sk-ant-api03-...'
+            value = value.rstrip(".,;")
+            for opening, closing in ("()", "[]", "{}"):  # "(password: abc123)": the bracket is the sentence's
+                if value.endswith(closing) and opening not in value:
+                    value = value[:-1]
+        if not value or any(c.isspace() for c in value) or "://" in value:
+            return None  # a URL's password, if it has one, is the URL detectors' to find
+        key = patterns.key_before(window, start)
+        if key is None or patterns.is_about_secret(key):
+            return None
+        if patterns.is_placeholder(value) or patterns.is_reference(value):
+            return None
+        structured = quoted or patterns.is_line_key(line, offset + start)
+        if not structured and not (len(value) >= 6 and patterns.has_mixed_classes(value)):
+            return None  # prose: "password: see the vault" is a sentence, not a password
+        is_password = any(word in key.lower() for word in ("pass", "pwd", "contrase"))
+        secret_type = patterns.KEYWORD_PASSWORD if is_password else patterns.KEYWORD_SECRET
+        return _Hit(secret_type, offset + start, offset + start + len(value), value)
+
+    # -- high-entropy strings -----------------------------------------------------------
+    def entropy_hits(self, plugin, window: str, offset: int) -> list[_Hit]:
+        hex_plugin = type(plugin).__name__ == "HexHighEntropyString"
+        hits = []
+        with plugin.non_quoted_string_regex(is_exact_match=False):
+            runs = list(plugin.analyze_string(window))
+        cursor = 0
+        for run in runs:
+            if len(run) < 16:
+                continue  # too short to hold a piece worth measuring
+            run_start = window.find(run, cursor)
+            if run_start == -1:
+                continue
+            cursor = run_start + len(run)
+            for piece, piece_start in _pieces(run, run_start):
+                if len(piece) < 16 or plugin.calculate_shannon_entropy(piece) <= plugin.entropy_limit:
+                    continue
+                hit = self.entropy_value(window, piece, piece_start, hex_plugin)
+                if hit is not None:
+                    hit.start += offset
+                    hit.end += offset
+                    hits.append(hit)
+        return hits
+
+    def entropy_value(self, window: str, piece: str, start: int, hex_plugin: bool) -> _Hit | None:
+        from detect_secrets.filters.heuristic import is_sequential_string
+
+        key = patterns.key_before(window, start)
+        if patterns.is_id_name(key) or patterns.is_about_secret(key):
+            return None
+        if patterns.is_hex(piece):
+            # Memory is full of hex: fingerprints, git SHAs, digests. Hex counts only under a secret's name.
+            if not (hex_plugin and patterns.is_secret_name(key)):
+                return None
+            secret_type = patterns.HIGH_ENTROPY_HEX
+        else:
+            if hex_plugin:
+                return None
+            secret_type = patterns.HIGH_ENTROPY
+            if not (any(c.isdigit() for c in piece) and any(c.isalpha() for c in piece)):
+                return None
+            if patterns.is_ulid(piece) or window[max(0, start - 7) : start].lower().endswith("base64,"):
+                return None
+            if _looks_like_path(piece) or piece.lower().startswith(("sha256-", "sha384-", "sha512-")):
+                return None
+            if patterns.PUBLIC_KEY_PREFIX.search(window[max(0, start - 40) : start]):
+                return None  # an SSH public key: meant to be shared
+        if patterns.is_uuid_like(piece) or is_sequential_string(piece) or patterns.is_placeholder(piece):
+            return None
+        return _Hit(secret_type, start, start + len(piece), piece)
+
+    # -- JSON strings with escapes --------------------------------------------------------
+    def scan_json_strings(self) -> list[_Hit]:
+        hits = []
+        for number, line_start, line in self.lines():
+            if "\\" not in line:
+                continue
+            for literal_start, literal_end in _json_literals(line):
+                literal = line[literal_start:literal_end]
+                if "\\" not in literal:
+                    continue
+                decoded = _decode_json_literal(literal)
+                if decoded is None:
+                    continue
+                value, raw_index = decoded
+                base = line_start + literal_start
+                for sub_start, sub_line in _sublines(value):
+                    if len(sub_line.strip()) < 8:
+                        continue  # nothing that short holds a name and a secret
+                    for hit in self.scan_line(sub_line, 0):
+                        if hit.extra.get("block"):
+                            # A private key inside a JSON string: its block ends inside the same string.
+                            hit.extra["decoded"] = (value, sub_start + hit.start)
+                        a, b = sub_start + hit.start, sub_start + hit.end
+                        hit.start = base + raw_index[a]
+                        hit.end = base + raw_index[b]
+                        hits.append(hit)
+        return hits
+
+    # -- results ------------------------------------------------------------------
+    def finish(self, hits: list[_Hit]) -> list[Detection]:
+        for hit in hits:
+            if hit.extra.get("block"):
+                self.extend_private_key(hit)
+        public = self.public_blocks()
+        if public:
+            # The body of a public key or certificate is random-looking and meant to be shared.
+            hits = [h for h in hits if h.type.priority > patterns.HIGH_ENTROPY.priority or not _inside(h, public)]
+        chosen = _non_overlapping(sorted(hits, key=lambda h: (-h.type.priority, -(h.end - h.start), h.start)))
+        detections = []
+        for hit in chosen:
+            line, column = self.line_col(hit.start)
+            allowed = bool(patterns.ALLOW_MARKER.search(self.line_text(line))) or (
+                line > 1 and bool(patterns.ALLOW_NEXT_LINE.search(self.line_text(line - 1)))
+            )
+            detections.append(
+                Detection(hit.type, hit.start, hit.end, line, column, digest_of(hit.extra.get("identity", hit.value)), allowed)
+            )
+        return detections
+
+    def public_blocks(self) -> list[tuple[int, int]]:
+        """Spans of PEM public keys and certificates in the text."""
+        if "-----BEGIN" not in self.text:
+            return []
+        blocks = []
+        for begin in patterns.PUBLIC_BLOCK_BEGIN.finditer(self.text):
+            end = self.text.find("-----END", begin.end(), begin.end() + patterns.PRIVATE_KEY_BODY_LIMIT)
+            blocks.append((begin.start(), end if end != -1 else begin.end()))
+        return blocks
+
+    def extend_private_key(self, hit: _Hit) -> None:
+        """Stretch a private-key hit from its BEGIN line to its END line, and hash the key body."""
+        decoded = hit.extra.get("decoded")
+        if decoded is not None:
+            value, begin = decoded
+            end_match = patterns.PRIVATE_KEY_END.search(value, begin, begin + patterns.PRIVATE_KEY_BODY_LIMIT)
+            if end_match is not None:
+                body = value[begin : end_match.start()]
+                line, _ = self.line_col(hit.start)
+                line_end = self.line_starts[line] if line < len(self.line_starts) else len(self.text)
+                raw_end = self.text.find(end_match.group(0), hit.start, line_end)
+                if raw_end != -1:
+                    hit.end = raw_end + len(end_match.group(0))
+                hit.extra["identity"] = _key_identity(body)
+            return
+        text = self.text
+        end_match = self.private_key_end(hit.end)
+        if end_match is not None:
+            body = text[hit.end : end_match.start()]
+            if "\\n" in body or "\\r" in body:
+                body = body.replace("\\r", "").replace("\\n", "\n").replace("\\/", "/")
+            hit.end = end_match.end()
+            hit.extra["identity"] = _key_identity(body)
+            return
+        # No END line: take the key body that follows on the line (in JSON, across its \n escapes),
+        # then any base64 lines below it, so the body is redacted too.
+        line, _ = self.line_col(hit.start)
+        line_end = self.line_starts[line] - 1 if line < len(self.line_starts) else len(text)
+        hit.end += _KEY_TAIL.match(text, hit.end, line_end).end() - hit.end
+        if not text[hit.end : line_end].strip():
+            next_line = line + 1
+            while next_line <= len(self.line_starts) and patterns.BASE64_LINE.match(self.line_text(next_line)):
+                hit.end = self.line_starts[next_line - 1] + len(self.line_text(next_line))
+                next_line += 1
+        hit.extra["identity"] = _key_identity(text[hit.start : hit.end])
+
+    def private_key_end(self, start: int):
+        """The first END line within reach of ``start``; remembers its last answer, since a line of
+        many BEGIN markers would otherwise search the same stretch once per marker."""
+        limit = start + patterns.PRIVATE_KEY_BODY_LIMIT
+        memo = getattr(self, "_end_memo", None)
+        if memo is not None:
+            searched_from, searched_to, match = memo
+            if searched_from <= start:
+                if match is not None and match.start() >= start and match.end() <= limit:
+                    return match
+                if match is None and limit <= searched_to:
+                    return None
+        match = patterns.PRIVATE_KEY_END.search(self.text, start, limit)
+        self._end_memo = (start, limit, match)
+        return match
+
+
+# -- helpers -------------------------------------------------------------------------
+
+
+def _non_overlapping(ranked: list[_Hit]) -> list[_Hit]:
+    """Take hits in rank order, skipping any that overlaps one already taken; result sorted by start."""
+    import bisect
+
+    starts: list[int] = []
+    taken: list[_Hit] = []
+    for hit in ranked:
+        index = bisect.bisect_right(starts, hit.start)
+        if index > 0 and taken[index - 1].end > hit.start:
+            continue
+        if index < len(taken) and taken[index].start < hit.end:
+            continue
+        starts.insert(index, hit.start)
+        taken.insert(index, hit)
+    return taken
+
+
+def _windows(line: str):
+    """(offset, window) pieces of a line, each at most WINDOW long, overlapping by OVERLAP."""
+    if len(line) <= WINDOW:
+        yield 0, line
+        return
+    step = WINDOW - OVERLAP
+    start = 0
+    while True:
+        yield start, line[start : start + WINDOW]
+        if start + WINDOW >= len(line):
+            return
+        start += step
+
+
+def _thin_keywords(window: str) -> str:
+    """The window with all but the first secret-like name in each long word blanked out.
+
+    detect-secrets' keyword regexes try every such name as a start and run to the
+    end of the word each time, which is quadratic in a long word full of them.
+    The result has the same length, so offsets still point into the original.
+    """
+    if not _LONG_WORD.search(window):
+        return window
+    pieces = []
+    cursor = 0
+    for word in _LONG_WORD.finditer(window):
+        names = list(_KEYWORD_NAMES.finditer(word.group(0)))
+        if len(names) < 2:
+            continue
+        for name in names[1:]:
+            start, end = word.start() + name.start(), word.start() + name.end()
+            pieces.append(window[cursor:start])
+            pieces.append("x" * (end - start))
+            cursor = end
+    pieces.append(window[cursor:])
+    return "".join(pieces)
+
+
+_CONFIG_REGEXES = None
+
+
+def _config_regexes():
+    """The keyword patterns detect-secrets uses for config files: quoted and unquoted values."""
+    global _CONFIG_REGEXES
+    if _CONFIG_REGEXES is None:
+        from detect_secrets.plugins import keyword
+
+        _CONFIG_REGEXES = {**keyword.CONFIG_DENYLIST_REGEX_TO_GROUP, **keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP}
+    return _CONFIG_REGEXES
+
+
+def _occurrences(window: str, value: str, bounded: bool = True) -> list[int]:
+    """Where value occurs in the window; if bounded, prefer places not inside a longer word."""
+    found = []
+    index = window.find(value)
+    while index != -1 and len(found) < MAX_PER_LINE:
+        found.append(index)
+        index = window.find(value, index + max(len(value), 1))
+    if not bounded:
+        return found
+    edges = [
+        i for i in found
+        if (i == 0 or not window[i - 1].isalnum()) and (i + len(value) >= len(window) or not window[i + len(value)].isalnum())
+    ]
+    return edges or found
+
+
+def _assigned_occurrence(part: str, value: str) -> int | None:
+    """Where the keyword regex's value sits: the first occurrence right after an assignment."""
+    index = part.find(value)
+    while index != -1:
+        if patterns.key_before(part, index) is not None or (index > 0 and part[index - 1] in "\"'`"):
+            return index
+        index = part.find(value, index + 1)
+    index = part.find(value)
+    return index if index != -1 else None
+
+
+def _pieces(run: str, run_start: int):
+    """A base64-charset run split at assignments (`token=abc` -> `abc`) and at backslashes
+    (detect-secrets' charset holds '\\', so a JSON `\\"` would stick to the string), with offsets."""
+    for segment in _NO_BACKSLASH.finditer(run):
+        position = segment.start()
+        for part in _SPLIT_ASSIGNMENT.split(segment.group(0)):
+            yield part, run_start + position
+            position += len(part) + 1
+
+
+def _url_user(window: str, password_start: int) -> str | None:
+    """The user name of a `scheme://user:password@` URL, given where its password starts."""
+    scheme = window.rfind("://", max(0, password_start - 140), password_start)
+    if scheme == -1 or window[password_start - 1 : password_start] != ":":
+        return None
+    return window[scheme + 3 : password_start - 1]
+
+
+def _looks_like_path(piece: str) -> bool:
+    if "/" not in piece:
+        return False
+    segments = [s for s in piece.split("/") if s]
+    return len(segments) >= 2 and all(len(s) <= 24 for s in segments)
+
+
+def _inside(hit: _Hit, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= hit.start and hit.end <= end for start, end in spans)
+
+
+def _secret_span(match: re.Match) -> tuple[int, int]:
+    """The part of a detector's match that is the secret: its longest group, unless that is a mere
+    prefix (GitHub's '(ghp|gho|...)_...' captures only 'ghp'); delimiters around it trimmed."""
+    start, end = match.span()
+    groups = [i for i in range(1, (match.re.groups or 0) + 1) if match.group(i)]
+    if groups:
+        best = max(groups, key=lambda i: len(match.group(i)))
+        if len(match.group(best)) >= 8:
+            start, end = match.span(best)
+    text = match.string
+    while start < end and (text[start].isspace() or text[start] in "\"'=:,"):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in "\"',"):
+        end -= 1
+    return start, end
+
+
+def _extend_jwt(window: str, end: int) -> int:
+    """detect-secrets' JWT pattern stops before the signature; take it too."""
+    if end < len(window) and window[end] == ".":
+        end += 1
+    while end < len(window) and (window[end].isalnum() or window[end] in "-_="):
+        end += 1
+    return end
+
+
+def _key_identity(body: str) -> str:
+    """A private key's identity: the base64 of its body, wherever and however it is written."""
+    return "private-key:" + "".join(c for c in body if c.isalnum() or c in "+/=")
+
+
+def _json_literals(line: str):
+    """(start, end) of each JSON string literal in a line, quotes included. Linear."""
+    index = line.find('"')
+    special = re.compile(r'["\\]')
+    while index != -1:
+        cursor = index + 1
+        while True:
+            match = special.search(line, cursor)
+            if match is None:
+                return
+            if match.group(0) == "\\":
+                cursor = match.end() + 1
+                continue
+            yield index, match.end()
+            index = line.find('"', match.end())
+            break
+
+
+_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def _decode_json_literal(literal: str) -> tuple[str, list[int]] | None:
+    """(value, raw index of each value character plus one past the last) for a JSON string literal."""
+    out: list[str] = []
+    starts: list[int] = []
+    i, last = 1, len(literal) - 1
+    while i < last:
+        char = literal[i]
+        if char != "\\":
+            out.append(char)
+            starts.append(i)
+            i += 1
+            continue
+        escape = literal[i + 1] if i + 1 < last else ""
+        if escape in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[escape])
+            starts.append(i)
+            i += 2
+            continue
+        if escape != "u" or not re.fullmatch(r"[0-9a-fA-F]{4}", literal[i + 2 : i + 6]):
+            return None
+        code = int(literal[i + 2 : i + 6], 16)
+        width = 6
+        if 0xD800 <= code < 0xDC00 and literal[i + 6 : i + 8] == "\\u" and re.fullmatch(r"[0-9a-fA-F]{4}", literal[i + 8 : i + 12]):
+            low = int(literal[i + 8 : i + 12], 16)
+            if 0xDC00 <= low < 0xE000:
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                width = 12
+        out.append(chr(code))
+        starts.append(i)
+        i += width
+    starts.append(last)
+    return "".join(out), starts
+
+
+def _sublines(value: str):
+    """(offset, line) of each line of a decoded string."""
+    start = 0
+    for piece in re.split(r"(\r\n|\r|\n)", value):
+        if piece in ("\r\n", "\r", "\n"):
+            start += len(piece)
+            continue
+        yield start, piece
+        start += len(piece)
