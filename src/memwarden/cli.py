@@ -124,9 +124,10 @@ def main():
 @click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="Use this config file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write .memwarden_cache/ (also: MEMWARDEN_NO_CACHE=1).")
 @_guarded
 def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, ignore, output_format, output,
-          today, exit_zero, strict, profile, config_file, quiet):
+          today, exit_zero, strict, profile, config_file, quiet, no_cache):
     """Check memory files (default: the workspace in the current directory)."""
     from memwarden import engine, registry, report, workspace
     from memwarden.model import UsageError
@@ -150,6 +151,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         base=base,
         staged=staged,
         progress=_progress_bar if _show_progress() else None,
+        use_cache=not (no_cache or os.environ.get("MEMWARDEN_NO_CACHE")),
     )
     workspaces, notes = workspace.collect(list(paths) or [Path(".")], profile, config_file)
     for note in notes:

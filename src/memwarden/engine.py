@@ -38,6 +38,12 @@ class RunOptions:
     cwd: Path = field(default_factory=Path.cwd)
     # progress(total) -> context manager yielding advance(n); None = no progress display
     progress: Callable | None = None
+    use_cache: bool = False
+
+    @property
+    def cacheable(self) -> bool:
+        # Fixes need real edits, and git comparisons depend on more than the files.
+        return self.use_cache and not (self.fix or self.diff or self.base or self.staged)
 
     def allows(self, fix: Fix | None) -> bool:
         if fix is None:
@@ -192,6 +198,18 @@ def _resolve_quietly(name: str) -> set[str]:
 
 def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
     checker = _Checker(workspace, run)
+    if run.cacheable:
+        from memwarden.cache import RunCache
+
+        cache = RunCache(workspace.root)
+        key = cache.key(workspace, checker.rules, run)
+        by_name = {rule.name: rule for rule in checker.rules}
+        cached = cache.load(key, by_name, lambda relpath: _display_path(workspace, relpath, run.cwd))
+        if cached is not None:
+            return WorkspaceResult(workspace, cached)
+        findings = checker.findings()
+        cache.store(key, findings)
+        return WorkspaceResult(workspace, findings)
     findings = checker.findings()
     result = WorkspaceResult(workspace, findings)
     if not (run.fix or run.diff):

@@ -265,6 +265,11 @@ def cause_style_trigger(doc, ctx):
 # -- one-direction-trigger --------------------------------------------------------------------
 
 
+def _may_declare_two_sided(raw: bytes) -> bool:
+    # UTF-16/32 files spell the key with NUL bytes between letters: parse those to be sure.
+    return b"two_sided" in raw or raw[:2] in (b"\xff\xfe", b"\xfe\xff") or raw[:4] == b"\x00\x00\xfe\xff"
+
+
 def _declared_two_sided(note) -> bool:
     data = getattr(note, "front_matter", None)
     if not isinstance(data, dict):
@@ -311,7 +316,13 @@ def one_direction_trigger(ctx):
     """
     if not _uses_triggers(ctx):
         return
-    notes = {doc.relpath: doc for doc in ctx.documents("note")}
+    # Only a note whose bytes mention two_sided can declare it: parse just those (a hook stays fast).
+    ws = ctx.workspace
+    notes = {
+        relpath: ws.document(relpath)
+        for relpath, kind in ws.files.items()
+        if kind.name == "note" and _may_declare_two_sided(ws.current_bytes(relpath) or b"")
+    }
     pointing: dict[str, list[tuple[IndexDocument, object]]] = {}
     flagged: set[tuple[str, int]] = set()
     for doc in _index_documents(ctx):
@@ -399,8 +410,12 @@ def orphan_note(ctx):
             if resolved is not None:
                 linked.add(resolved)
     claude = ws.profile.name == "claude-code"
-    for note in ctx.documents("note"):
-        if not note.ok or not note.text.strip() or note.relpath in linked:
+    for relpath, kind in sorted(ws.files.items()):
+        # Only unlinked notes that will be reported are read: a hook on three files stays fast.
+        if kind.name != "note" or relpath in linked or not ctx.is_target(relpath):
+            continue
+        note = ws.document(relpath)
+        if not note.ok or not note.text.strip():
             continue  # a file that does not parse is unparsable-file's; an empty one holds no lesson to lose
         if claude:
             message = (

@@ -1,0 +1,164 @@
+"""An on-disk cache of a workspace's findings, keyed by the content of every file in it.
+
+A repeated `memwarden check` on a workspace where nothing changed reads the
+findings back instead of parsing and checking every file again. The key holds
+everything the findings depend on: memwarden's version, the profile, the
+config file, the rules selected, the date (expiry rules), the files reported
+on, and the SHA-256 of every file of the workspace (memory files and the rest:
+a link target or the secrets baseline counts too). A file is re-hashed only
+when its stat (size, mtime, ctime, inode) changed. Runs that fix, diff or compare with git are
+never cached. Delete `.memwarden_cache/` at any time; `--no-cache` skips it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from memwarden import __version__
+from memwarden.model import Applicability, Finding, Fix, Severity
+
+CACHE_DIR = ".memwarden_cache"
+KEEP_RUNS = 8
+_SKIP = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", CACHE_DIR}
+
+
+def _walk_files(root: Path):
+    for directory, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP)
+        for name in filenames:
+            full = os.path.join(directory, name)
+            yield os.path.relpath(full, root).replace(os.sep, "/"), full
+
+
+def _code_fingerprint() -> str:
+    """memwarden's own files as they are now: a changed rule must never be answered from the cache."""
+    here = Path(__file__).resolve().parent
+    from memwarden.schema_store import schemas_dir
+
+    entries = []
+    for base in (here, schemas_dir()):
+        for path in sorted(base.rglob("*")):
+            if path.suffix in (".py", ".json"):
+                info = path.stat()
+                entries.append((str(path), info.st_size, info.st_mtime_ns))
+    return hashlib.sha256(repr(entries).encode()).hexdigest()
+
+
+class RunCache:
+    def __init__(self, root: Path):
+        self.root = root
+        self.dir = root / CACHE_DIR / "v1"
+        self._hashes: dict[str, list] = {}
+        try:
+            self._hashes = json.loads((self.dir / "files.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            self._hashes = {}
+
+    def _file_hashes(self) -> dict[str, str]:
+        """relpath -> sha256 of every file, re-hashing only files whose stat changed."""
+        fresh: dict[str, list] = {}
+        for relpath, full in _walk_files(self.root):
+            try:
+                info = os.stat(full)
+            except OSError:
+                continue
+            # ctime and inode too: a write can restore size and mtime (os.utime), never ctime.
+            signature = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+            known = self._hashes.get(relpath)
+            if known and known[:4] == signature:
+                fresh[relpath] = known
+                continue
+            try:
+                with open(full, "rb") as handle:
+                    digest = hashlib.sha256(handle.read()).hexdigest()
+            except OSError:
+                continue
+            fresh[relpath] = [*signature, digest]
+        self._hashes = fresh
+        return {relpath: entry[4] for relpath, entry in fresh.items()}
+
+    def key(self, workspace, rules, run) -> str:
+        config = workspace.config
+        config_bytes = b""
+        if config.path is not None:
+            try:
+                config_bytes = config.path.read_bytes()
+            except OSError:
+                pass
+        parts = {
+            "version": __version__,
+            "code": _code_fingerprint(),
+            "profile": [workspace.profile.name, [(k.name, k.format, k.globs, k.exclude) for k in workspace.profile.kinds]],
+            "config": [str(config.path), hashlib.sha256(config_bytes).hexdigest()],
+            "rules": sorted(r.name for r in rules),
+            "today": run.today.isoformat(),
+            "targets": sorted(workspace.targets) if workspace.targets is not None else None,
+            "files": sorted(self._file_hashes().items()),
+        }
+        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=list).encode()).hexdigest()
+
+    def load(self, key: str, rules_by_name: dict, display) -> list[Finding] | None:
+        try:
+            stored = json.loads((self.dir / f"run-{key[:40]}.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        if stored.get("key") != key:
+            return None
+        findings = []
+        for item in stored["findings"]:
+            rule = rules_by_name.get(item["name"])
+            if rule is None:
+                return None
+            fix = None
+            if item.get("fix"):
+                fix = Fix(Applicability(item["fix"][0]), item["fix"][1], ())
+            findings.append(
+                Finding(
+                    rule=rule,
+                    path=display(item["workspace_path"]),
+                    line=item["line"],
+                    column=item["column"],
+                    message=item["message"],
+                    severity=Severity(item["severity"]),
+                    json_path=item.get("json_path"),
+                    fix=fix,
+                    workspace_path=item["workspace_path"],
+                )
+            )
+        return findings
+
+    def store(self, key: str, findings: list[Finding]) -> None:
+        data = {
+            "key": key,
+            "findings": [
+                {
+                    "name": f.rule.name,
+                    "workspace_path": f.workspace_path,
+                    "line": f.line,
+                    "column": f.column,
+                    "message": f.message,
+                    "severity": f.severity.value,
+                    "json_path": f.json_path,
+                    # The description only: edits are recomputed by a real run when fixing.
+                    "fix": [f.fix.applicability.value, f.fix.description] if f.fix else None,
+                }
+                for f in findings
+            ],
+        }
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            ignore = self.dir.parent / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("# Written by memwarden: never commit the cache.\n*\n", encoding="utf-8")
+            from memwarden.fixers.write import write_atomic
+
+            write_atomic(self.dir / f"run-{key[:40]}.json", json.dumps(data, ensure_ascii=False).encode("utf-8"))
+            write_atomic(self.dir / "files.json", json.dumps(self._hashes).encode("utf-8"))
+            runs = sorted(self.dir.glob("run-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in runs[KEEP_RUNS:]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only workspace is checked all the same, just not cached
