@@ -65,3 +65,32 @@ def test_a_read_only_workspace_is_checked_without_a_cache(cli, workspace):
         assert names(result) == ["duplicate-key"]
     finally:
         os.chmod(root, 0o755)
+
+
+def test_parallel_and_serial_checks_report_the_same(workspace, tmp_path):
+    """Past PARALLEL_MIN_FILES the document rules run in worker processes; nothing may differ."""
+    import json
+    import subprocess
+    import sys
+
+    from memwarden.engine import PARALLEL_MIN_FILES
+
+    token = "ghp_" + "R2f8Kd9Lq3Zx7Wm1Nc4Vb6Tj0Hs5Ya8Pe2Ug"
+    files = {"MEMORY.md": "# Memory\n- [x](memory/knowledge/user/n0.md) no trigger\n",
+             "memory/fact.yml": f"identity:\n  name: A\n  token: {token}\n"}
+    for i in range(PARALLEL_MIN_FILES + 20):
+        claim = "The export API does not support paging." if i % 7 == 0 else "Read the final state."
+        files[f"memory/knowledge/user/n{i}.md"] = (
+            f"---\nname: n{i}\ndescription: d{i}\nmetadata:\n  type: user\n  updated: 2026-0{1 + i % 9}-30\n---\n{claim}\n"
+        )
+    root = workspace(files)
+    outputs = {}
+    for jobs in ("1", "2"):
+        done = subprocess.run([sys.executable, "-m", "memwarden", "check", "--no-cache", "--format", "json", "."],
+                              cwd=root, capture_output=True, env={**os.environ, "MEMWARDEN_JOBS": jobs}, timeout=300)
+        assert done.returncode == 1, done.stderr
+        outputs[jobs] = json.loads(done.stdout)["findings"]
+    assert outputs["1"] == outputs["2"]
+    names = {f["name"] for f in outputs["1"]}
+    assert {"negative-claim-without-expiry", "invalid-timestamp", "orphan-note", "secret-in-memory"} <= names
+    assert token not in json.dumps(outputs["2"])

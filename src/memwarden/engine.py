@@ -136,34 +136,87 @@ class _Checker:
     def findings(self) -> list[Finding]:
         self._suppressions.clear()
         ws = self.workspace
+        document_rules = [r for r in self.rules if r.scope is Scope.DOCUMENT]
+        workspace_rules = [r for r in self.rules if r.scope is Scope.WORKSPACE]
+        relpaths = sorted(ws.files) if ws.targets is None else sorted(ws.targets)
         found: list[Finding] = []
-        if self.run.progress is not None and not ws._docs:
-            relpaths = sorted(ws.files) if ws.targets is None else sorted(ws.targets)
-            with self.run.progress(len(relpaths)) as advance:
-                for relpath in relpaths:
-                    ws.document(relpath)
-                    advance(1)
-        # Workspace rules read what they need; parse every file only when a document rule will look.
-        needs_documents = any(rule.scope is Scope.DOCUMENT for rule in self.rules)
-        targets = ws.target_documents() if needs_documents else []
-        for rule in self.rules:
-            context = Context(ws, rule, self.run)
-            if rule.scope is Scope.WORKSPACE:
-                for problem in rule.check(context):
-                    self._keep(rule, problem, None, found)
-                continue
-            for doc in targets:
-                if rule.kinds is not None and doc.kind.name not in rule.kinds:
-                    continue
-                if not doc.ok and not rule.reads_unparsed:
-                    continue
-                for problem in rule.check(doc, context):
-                    self._keep(rule, problem, doc, found)
-        from memwarden.secrets import hide_in_findings  # another rule's message may quote a detected secret
-
-        hide_in_findings(ws, found)
+        jobs = _jobs(len(relpaths)) if document_rules and not (self.run.fix or self.run.diff) else 1
+        if jobs > 1:
+            found.extend(self._document_findings_in_parallel(relpaths, jobs))
+            found.extend(self._workspace_findings(workspace_rules))
+        else:
+            found.extend(self._workspace_findings(workspace_rules))
+            found.extend(self._document_findings(document_rules, relpaths, self.run.progress))
         found.sort(key=Finding.sort_key)
         return found
+
+    def _workspace_findings(self, rules: list[Rule]) -> list[Finding]:
+        found: list[Finding] = []
+        for rule in rules:
+            for problem in rule.check(Context(self.workspace, rule, self.run)):
+                self._keep(rule, problem, None, found)
+        self._hide_secrets(found, scan=True)
+        return found
+
+    def _document_findings(self, rules: list[Rule], relpaths: list[str], progress=None) -> list[Finding]:
+        """Document rules, one file at a time (so a big workspace is never all in memory at once)."""
+        ws = self.workspace
+        found: list[Finding] = []
+        if not rules:
+            return found
+        contexts = {rule.name: Context(ws, rule, self.run) for rule in rules}
+        held = set(ws._docs)  # documents a workspace rule already read stay cached
+        with (progress(len(relpaths)) if progress else _no_progress()) as advance:
+            for relpath in relpaths:
+                doc = ws.document(relpath)
+                if doc is not None:
+                    for rule in rules:
+                        if rule.kinds is not None and doc.kind.name not in rule.kinds:
+                            continue
+                        if not doc.ok and not rule.reads_unparsed:
+                            continue
+                        for problem in rule.check(doc, contexts[rule.name]):
+                            self._keep(rule, problem, doc, found)
+                    self._hide_secrets([f for f in found if f.workspace_path == relpath])
+                    if relpath not in held and not self.run.fix and not self.run.diff:
+                        ws._docs.pop(relpath, None)
+                        self._suppressions.pop(relpath, None)
+                advance(1)
+        return found
+
+    def _document_findings_in_parallel(self, relpaths: list[str], jobs: int) -> list[Finding]:
+        import concurrent.futures
+        import multiprocessing
+
+        ws = self.workspace
+        chunks = _balanced_chunks(ws, relpaths, jobs * 4)
+        spec = (
+            str(ws.root), ws.profile.name, str(ws.config.path) if ws.config.path else None,
+            {relpath: kind.name for relpath, kind in ws.files.items()}, self.run,
+        )
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        found: list[Finding] = []
+        context = multiprocessing.get_context(method)
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            progress = self.run.progress
+            with (progress(len(relpaths)) if progress else _no_progress()) as advance:
+                futures = {pool.submit(_check_chunk, spec, chunk): len(chunk) for chunk in chunks}
+                for future in concurrent.futures.as_completed(futures):
+                    found.extend(future.result())
+                    advance(futures[future])
+        return found
+
+    def _hide_secrets(self, found: list[Finding], scan: bool = False) -> None:
+        """Another rule's message may quote a secret: hide every one the secrets rule detects."""
+        if not found:
+            return
+        from memwarden.secrets import hide_in_findings, prefetch
+
+        if scan and any(r.name == "secret-in-memory" for r in self.rules):
+            # Workspace findings may point at files this process has not scanned (workers did).
+            docs = [self.workspace.document(p) for p in sorted({f.workspace_path for f in found})]
+            prefetch([d for d in docs if d is not None])
+        hide_in_findings(self.workspace, found)
 
     def _keep(self, rule: Rule, problem: Problem, doc: Document | None, found: list[Finding]) -> None:
         relpath = problem.path or (doc.relpath if doc is not None else "")
@@ -187,6 +240,59 @@ class _Checker:
                 workspace_path=relpath,
             )
         )
+
+
+# Below this many files a process pool costs more than it saves.
+PARALLEL_MIN_FILES = 300
+
+
+def _jobs(files: int) -> int:
+    configured = os.environ.get("MEMWARDEN_JOBS")
+    if configured and configured.isdigit():
+        return max(1, int(configured))
+    if files < PARALLEL_MIN_FILES:
+        return 1
+    return min(os.cpu_count() or 1, 8)
+
+
+class _no_progress:
+    def __enter__(self):
+        return lambda n: None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _balanced_chunks(ws: Workspace, relpaths: list[str], count: int) -> list[list[str]]:
+    """Split files into chunks of about equal bytes, biggest first, so no worker idles at the end."""
+    sizes = []
+    for relpath in relpaths:
+        try:
+            sizes.append((os.path.getsize(ws.root / relpath), relpath))
+        except OSError:
+            sizes.append((0, relpath))
+    chunks: list[list[str]] = [[] for _ in range(max(1, min(count, len(relpaths))))]
+    loads = [0] * len(chunks)
+    for size, relpath in sorted(sizes, reverse=True):
+        smallest = loads.index(min(loads))
+        chunks[smallest].append(relpath)
+        loads[smallest] += size + 1
+    return [chunk for chunk in chunks if chunk]
+
+
+def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
+    """In a worker process: the document rules on some of a workspace's files."""
+    from dataclasses import replace
+
+    from memwarden.workspace import open_workspace
+
+    root, profile_name, config_path, files, run = spec
+    ws = open_workspace(Path(root), profile_name, Path(config_path) if config_path else None)
+    ws._files = {relpath: ws.profile.kind(name) for relpath, name in files.items() if ws.profile.kind(name)}
+    ws.targets = set(chunk)
+    checker = _Checker(ws, replace(run, progress=None))
+    rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
+    return checker._document_findings(rules, sorted(chunk))
 
 
 def _resolve_quietly(name: str) -> set[str]:
