@@ -15,7 +15,7 @@ from typing import Callable
 from memwarden import registry
 from memwarden.documents import Document, load
 from memwarden.fixers.apply import apply_edits, overlaps
-from memwarden.fixers.write import write_atomic
+from memwarden.fixers.write import write_all_atomic
 from memwarden.globs import matches_any
 from memwarden.model import Applicability, Finding, Fix, Problem, Rule, Scope, Severity
 from memwarden.suppress import Suppressions, directives
@@ -336,8 +336,8 @@ def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
         if after != before:
             result.changes.append(FileChange(relpath, before, after))
     if run.fix and not run.diff:
-        for change in result.changes:
-            write_atomic(workspace.root / change.relpath, change.after)
+        # All or nothing: a fix that moves lines between files must never land in one file only.
+        write_all_atomic([(workspace.root / change.relpath, change.after) for change in result.changes])
     return result
 
 
@@ -397,7 +397,14 @@ def _fixed_bytes(workspace: Workspace, relpath: str, edits: list, errors: list[s
         if was_ok and not checked.ok:
             errors.append(f"{relpath}: a fix would leave the file unparsable ({checked.error.message}); not applied")
             return None
+        if checked.ok and kind.format == "jsonl" and _bad_records(checked) > (_bad_records(doc) if doc else 0):
+            errors.append(f"{relpath}: a fix would break a record of the log; not applied")
+            return None
     return before, data
+
+
+def _bad_records(doc) -> int:
+    return sum(1 for record in getattr(doc, "records", []) if not record.ok)
 
 
 def _no_self_overlap(edits) -> bool:

@@ -6,8 +6,16 @@ from memwarden.model import Edit
 
 
 def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    # Two insertions at one point conflict too: their order would be a guess.
-    if a[0] == a[1] == b[0] == b[1]:
+    """Whether two edits would interfere.
+
+    An insertion at either end of a replaced span conflicts with it too: the
+    two rules each assumed the text around that point, and one of them is wrong
+    now (removing every item of a list and appending one at its end gives
+    `[, "x"]`). Conflicting fixes wait for the next round, on re-parsed text.
+    """
+    if a[0] == a[1] and b[0] <= a[0] <= b[1]:
+        return True
+    if b[0] == b[1] and a[0] <= b[0] <= a[1]:
         return True
     return a[0] < b[1] and b[0] < a[1]
 

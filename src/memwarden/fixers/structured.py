@@ -283,6 +283,16 @@ def yaml_rewrite_items(text: str, spans: dict, path: tuple, new_values: list[str
                 return None
             edits.append(Edit(start, end, ""))
         return edits
+    if len(dropped) == len(items):
+        # A block sequence left with no items reads as null: say [] after the key instead.
+        if sequence.key_offset is None:
+            return None
+        colon = text.find(":", sequence.key_offset)
+        rest_end = text.find("\n", colon)
+        rest = text[colon + 1 : len(text) if rest_end == -1 else rest_end].strip()
+        if colon == -1 or (rest and not rest.startswith("#")):
+            return None
+        edits.append(Edit(colon + 1, colon + 1, " []"))
     for index in dropped:
         item = items[index]
         line_start = text.rfind("\n", 0, item.start_offset) + 1
