@@ -46,30 +46,23 @@ _DATE_PREFIX = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _MISSING = object()
 
 
-def parse_date(value: Any) -> dt.date | None:
-    """A YYYY-MM-DD string as a date, or None."""
-    if not isinstance(value, str):
-        return None
-    match = _DATE.match(value.strip())
+def _date_of(match: re.Match | None) -> dt.date | None:
     if not match:
         return None
     try:
         return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
     except ValueError:
         return None
+
+
+def parse_date(value: Any) -> dt.date | None:
+    """A YYYY-MM-DD string as a date, or None."""
+    return _date_of(_DATE.match(value.strip())) if isinstance(value, str) else None
 
 
 def _date_prefix(value: Any) -> dt.date | None:
     """The date a timestamp or date string starts with."""
-    if not isinstance(value, str):
-        return None
-    match = _DATE_PREFIX.match(value.strip())
-    if not match:
-        return None
-    try:
-        return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-    except ValueError:
-        return None
+    return _date_of(_DATE_PREFIX.match(value.strip())) if isinstance(value, str) else None
 
 
 def quote(sentence: str, inline_code: bool = False) -> str:
