@@ -222,8 +222,8 @@ def index_missing(ctx):
         message = "no AGENTS.md from the repository root down to this folder: Codex starts every session without one"
     elif ws.profile.name == "ghost-in-shell":
         message = (
-            f"no {path} at the workspace root: no session can find the notes under memory/knowledge/ "
-            "(`gish init` writes a first index)"
+            f"no {path} at the workspace root: every session starts without a startup index, so no trigger "
+            "leads it to a note (`gish init` writes a first index)"
         )
     else:
         message = f"no {path} at the workspace root: the agent loads nothing at start-up and finds none of the memory files"
