@@ -1165,10 +1165,6 @@ def test_redacting_a_value_under_a_duplicated_key_keeps_it_a_string():
         assert lines[1:] == ['  api_key: "[REDACTED:github-token]"', '  api_key: "[REDACTED:slack-token]"']
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "secret-in-memory (detection, not the fix): a password with a '.' in a connection URL "
-    "(postgres://app:ocbK88.eEsSr41@db) is taken for a `settings.KEY` reference and not reported"
-))
 def test_a_url_password_with_a_dot_is_found():
     relpath = "memory/fact.yml"
     raw = b"db:\n  dsn: postgres://app:ocbK88.eEsSr41@db.internal:5432/app\n"

@@ -245,7 +245,9 @@ class _Scan:
                 value = match.group(detector.group)
                 if json_raw and "\\" in value:
                     continue  # escaped content: the decoded pass sees it as it really is
-                if patterns.is_placeholder(value) or patterns.is_reference(value):
+                if patterns.is_placeholder(value):
+                    continue
+                if patterns.is_reference(value) and not _dotted_url_password(detector, value):
                     continue
                 if detector.needs_mixed and not (len(value) >= 6 and patterns.has_mixed_classes(value)):
                     continue
@@ -774,3 +776,9 @@ def _sublines(value: str):
             continue
         yield start, piece
         start += len(piece)
+
+
+def _dotted_url_password(detector, value: str) -> bool:
+    """`user:ocbK88.eEsSr41@host`: in a URL's password slot, a dotted word with digits is a password,
+    not a `settings.KEY` reference."""
+    return detector.type.slug == "url-password" and "." in value and any(c.isdigit() for c in value)
