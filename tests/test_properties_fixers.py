@@ -1099,10 +1099,6 @@ def test_dropping_every_tag_of_a_block_list_keeps_an_empty_list():
         assert doc.ok and doc.front_matter["tags"] == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "negative-claim-without-expiry: inserting `expires` after a `|` block scalar that ends the file "
-    "with no final newline changes that scalar's value ('kept as written' -> 'kept as written\\n')"
-))
 def test_expires_after_a_block_scalar_at_the_end_of_the_file_keeps_its_value():
     relpath = "memory/fact.yml"
     raw = b"tools:\n  note: gh does not support listing draft releases.\n  details: |\n    kept as written"

@@ -184,6 +184,13 @@ def yaml_insert_key(text: str, spans: dict, path: tuple, key: str, value: str, n
     ):
         return None
     at = _line_end(text, end)
+    if at == len(text) and any(
+        spans[child].style in ("|", ">") for child in [last_path, *_index(spans).descendants(last_path)] if child in spans
+    ):
+        # A block scalar that ends the file with no newline would gain one if a line followed it
+        # (its value would change): the new key goes before the last key instead.
+        line_start = text.rfind("\n", 0, floor) + 1
+        return Edit(line_start, line_start, f"{_indent_of(text, first_key)}{key}: {value}{newline}")
     return Edit(at, at, f"{newline}{_indent_of(text, first_key)}{key}: {value}")
 
 
