@@ -165,7 +165,7 @@ class _Checker:
         if not rules:
             return found
         contexts = {rule.name: Context(ws, rule, self.run) for rule in rules}
-        held = set(ws._docs)  # documents a workspace rule already read stay cached
+        held = ws.loaded  # documents a workspace rule already read stay cached
         with (progress(len(relpaths)) if progress else _no_progress()) as advance:
             for relpath in relpaths:
                 doc = ws.document(relpath)
@@ -179,7 +179,7 @@ class _Checker:
                             self._keep(rule, problem, doc, found)
                     self._hide_secrets([f for f in found if f.workspace_path == relpath])
                     if relpath not in held and not self.run.fix and not self.run.diff:
-                        ws._docs.pop(relpath, None)
+                        ws.forget(relpath)
                         self._suppressions.pop(relpath, None)
                 advance(1)
         return found
@@ -288,7 +288,7 @@ def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
 
     root, profile_name, config_path, files, run = spec
     ws = open_workspace(Path(root), profile_name, Path(config_path) if config_path else None)
-    ws._files = {relpath: ws.profile.kind(name) for relpath, name in files.items() if ws.profile.kind(name)}
+    ws.use_files({relpath: ws.profile.kind(name) for relpath, name in files.items() if ws.profile.kind(name)})
     ws.targets = set(chunk)
     checker = _Checker(ws, replace(run, progress=None))
     rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]

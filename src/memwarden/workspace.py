@@ -119,6 +119,15 @@ class Workspace:
         names = sorted(self.files) if self.targets is None else sorted(self.targets)
         return [doc for relpath in names for doc in [self.document(relpath)] if doc is not None]
 
+    @property
+    def loaded(self) -> set[str]:
+        """The paths whose documents are parsed and cached now."""
+        return set(self._docs)
+
+    def use_files(self, files: dict[str, Kind]) -> None:
+        """Take a file listing already made (a worker process need not walk the tree again)."""
+        self._files = dict(files)
+
     def is_target(self, relpath: str) -> bool:
         return self.targets is None or relpath in self.targets
 
