@@ -50,7 +50,7 @@ def load_table(path: Path = TABLE) -> list[dict[str, str]]:
 
 
 def score(rows: list[dict[str, str]]) -> dict[str, Score]:
-    from memwarden.negation import find_claims
+    from memwarden.analysis.negation import find_claims
 
     scores: dict[str, Score] = defaultdict(Score)
     for row in rows:
@@ -86,7 +86,7 @@ HOSTILE_LINES = {
 def speed() -> None:
     import time
 
-    from memwarden.negation import find_claims
+    from memwarden.analysis.negation import find_claims
 
     print("\nspeed on 100,000-character lines:")
     for name, line in HOSTILE_LINES.items():

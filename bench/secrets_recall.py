@@ -38,7 +38,7 @@ _HASH = re.compile(r"sha256:([0-9a-f]{8})")
 
 def memory_files() -> list[str]:
     """The memory files of the set's workspaces, as memwarden classifies them, relative to DATA."""
-    from memwarden.workspace import open_workspace
+    from memwarden.discover.workspace import open_workspace
 
     files = []
     for name in WORKSPACES:
@@ -157,7 +157,7 @@ def held_out() -> tuple[int, int, int]:
     """(cases, found by memwarden, found by detect-secrets) on the held-out cases."""
     import tempfile
 
-    from memwarden.secrets import scan
+    from memwarden.analysis.secrets import scan
 
     cases = held_out_cases()
     formats = {".md": "markdown", ".jsonl": "jsonl", ".yml": "yaml"}
@@ -176,7 +176,7 @@ def held_out() -> tuple[int, int, int]:
 
 def long_line_timings() -> list[tuple[str, int, float]]:
     """Scan time of one line of 100,000 and of 200,000 characters, for a few shapes of line."""
-    from memwarden.secrets.scanner import scan_text
+    from memwarden.analysis.secrets.scanner import scan_text
 
     shapes = {
         "prose": "the deploy failed twice before the cache was cleared; ",

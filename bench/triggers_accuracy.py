@@ -1,4 +1,4 @@
-"""How well memwarden.triggers tells a symptom from a cause, per language.
+"""How well memwarden.analysis.triggers tells a symptom from a cause, per language.
 
 Reads tests/data/triggers_table.tsv (language, label, text) and prints, for
 each language, precision and recall of the "cause" class (what the
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from memwarden.triggers import CAUSE, LANGUAGES, classify
+from memwarden.analysis.triggers import CAUSE, LANGUAGES, classify
 
 TABLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "triggers_table.tsv"
 

@@ -54,7 +54,7 @@ class Result:
 @pytest.fixture
 def cli(monkeypatch):
     """cli(*args, cwd=PATH) runs memwarden in-process through click, as a user would."""
-    from memwarden.cli import main
+    from memwarden.cli.main import main
 
     def run(*args, cwd: Path | None = None, env: dict | None = None) -> Result:
         monkeypatch.delenv("GITHUB_ACTIONS", raising=False)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import git, run_memwarden, write_files
-from memwarden.linters import append_only
+from memwarden.rules import append_only
 
 RULES = "deleted-record,rewritten-record,deleted-note"
 

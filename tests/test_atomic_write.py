@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, write_files
-from memwarden.engine import RunOptions, check_workspace
-from memwarden.fixers import write as write_module
-from memwarden.fixers.write import write_atomic
-from memwarden.workspace import open_workspace
+from memwarden.engine.run import RunOptions, check_workspace
+from memwarden.fixes import write as write_module
+from memwarden.fixes.write import write_atomic
+from memwarden.discover.workspace import open_workspace
 
 TEMP_SUFFIX = ".memwarden-tmp"
 OLD = b'{"ts": "2026-03-01T10:00:00Z", "type": "decision"}\n'
@@ -195,7 +195,7 @@ def test_a_failed_write_during_a_fix_run_leaves_every_file_as_it_was(tmp_path, m
     })
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
     monkeypatch.setattr(write_module.os, "replace", _fail(OSError(errno.EIO, "Input/output error")))
-    from memwarden.model import UsageError
+    from memwarden.errors import UsageError
 
     with pytest.raises(UsageError, match="cannot write .*episodic.jsonl"):
         check_workspace(open_workspace(root, "three-layer"),
@@ -211,7 +211,7 @@ def test_a_failed_write_during_a_fix_run_leaves_every_file_as_it_was(tmp_path, m
 _STALL_CHILD = """
 import os, sys, time
 from pathlib import Path
-from memwarden.fixers import write
+from memwarden.fixes import write
 
 def stall(fd):
     sys.stdout.write("written\\n")
@@ -225,7 +225,7 @@ write.write_atomic(Path(sys.argv[1]), b"N" * int(sys.argv[2]))
 _BIG_CHILD = """
 import sys
 from pathlib import Path
-from memwarden.fixers.write import write_atomic
+from memwarden.fixes.write import write_atomic
 data = b"N" * int(sys.argv[2])
 sys.stdout.write("start\\n")
 sys.stdout.flush()
@@ -259,7 +259,7 @@ def test_sigkill_after_the_data_is_written_leaves_the_original_byte_identical(tm
     # The temp file is the only other thing there: hidden, named after the file, never a memory file.
     assert set(listing(tmp_path)) == {"episodic.jsonl", *leftovers} and len(leftovers) <= 1
     assert all(name.startswith(".episodic.jsonl.") for name in leftovers)
-    from memwarden.profiles import PROFILES
+    from memwarden.discover.profiles import PROFILES
 
     for profile in PROFILES.values():
         assert all(profile.classify(f"memory/{name}") is None and profile.classify(name) is None for name in leftovers)
@@ -269,7 +269,7 @@ def test_sigkill_after_the_data_is_written_leaves_the_original_byte_identical(tm
 _BIG_CHILD = """
 import sys
 from pathlib import Path
-from memwarden.fixers import write
+from memwarden.fixes import write
 sys.stdout.write("start\\n")
 sys.stdout.flush()
 write.write_atomic(Path(sys.argv[1]), b"N" * int(sys.argv[2]))

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, write_files
-from memwarden import budget
-from memwarden.budget import Limit, size, status_of
+from memwarden.analysis import budget
+from memwarden.analysis.budget import Limit, size, status_of
 
 MULTI_CLI = CORPUS / "examples" / "multi_cli"
 NOTE = "---\nname: {slug}\ndescription: note {slug}\nmetadata:\n  type: feedback\n  updated: 2026-10-01\n---\n\nBody.\n"
@@ -267,7 +267,7 @@ def test_cjk_index_lists_exactly_the_entries_past_the_edge(workspace, cli):
 
 
 def test_gauge_bar_marks_budget_and_edge():
-    from memwarden.commands.budget import gauge_bar
+    from memwarden.cli.budget import gauge_bar
 
     within = gauge_bar(50, Limit("chars", 100, 200), width=20)
     assert within == "[█████░░░░░|░░░░░░░░░]"  # 5 of 20 cells used; the budget mark at cell 10
@@ -319,7 +319,7 @@ def test_index_missing_only_where_an_index_belongs(workspace, cli):
 
 def entries_everywhere(root: Path) -> set[tuple[str, str]]:
     """(trigger, note path) for every index line of the workspace, link targets resolved."""
-    from memwarden.workspace import open_workspace
+    from memwarden.discover.workspace import open_workspace
 
     ws = open_workspace(root)
     found = set()
@@ -438,9 +438,9 @@ def test_diff_shows_the_move_and_writes_nothing(workspace, cli):
 
 def test_plan_is_refused_as_a_whole_when_one_file_is_refused(workspace):
     """The engine applies a multi-file fix whole or not at all."""
-    from memwarden import engine
+    from memwarden.engine import run as engine
     from memwarden.model import Applicability, Edit, Finding, Fix, Rule, Scope, Severity
-    from memwarden.workspace import open_workspace
+    from memwarden.discover.workspace import open_workspace
 
     root = gish_workspace(workspace, 2, extra={"memory/knowledge/INDEX_bad.md": "---\nbad: [\n---\n"})
     ws = open_workspace(root)

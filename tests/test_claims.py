@@ -17,9 +17,9 @@ import pytest
 from ruamel.yaml import YAML
 
 from memwarden.documents import load
-from memwarden.fixers.apply import apply_edits
-from memwarden.fixers.structured import yaml_insert_key
-from memwarden.profiles import Kind
+from memwarden.fixes.apply import apply_edits
+from memwarden.fixes.edits import yaml_insert_key
+from memwarden.discover.profiles import Kind
 
 BOM = b"\xef\xbb\xbf"
 TODAY = "2026-04-01"

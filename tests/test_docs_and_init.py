@@ -9,7 +9,8 @@ import sys
 
 from conftest import REPO
 
-from memwarden import registry, rulesdoc
+from memwarden import registry
+from memwarden.report import rulesdoc
 
 
 def test_rules_reference_matches_the_registry():

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memwarden.documents import load
-from memwarden.profiles import CLAUDE_CODE, GHOST_IN_SHELL, THREE_LAYER
+from memwarden.discover.profiles import CLAUDE_CODE, GHOST_IN_SHELL, THREE_LAYER
 
 from conftest import CORPUS
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memwarden.linters.format import timestamp_error
+from memwarden.rules.format import timestamp_error
 
 FP = "b" * 64
 

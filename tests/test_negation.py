@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memwarden.negation import CLAIM, DIRECTIVE, NONE, QUESTION, classify, find_claims, language_of, sentences
+from memwarden.analysis.negation import CLAIM, DIRECTIVE, NONE, QUESTION, classify, find_claims, language_of, sentences
 
 REPO = Path(__file__).resolve().parents[1]
 TABLE = REPO / "tests" / "data" / "negation_table.tsv"

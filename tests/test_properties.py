@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memwarden.documents import load
-from memwarden.engine import RunOptions, check_workspace
-from memwarden.profiles import GHOST_IN_SHELL, THREE_LAYER
-from memwarden.workspace import open_workspace
+from memwarden.engine.run import RunOptions, check_workspace
+from memwarden.discover.profiles import GHOST_IN_SHELL, THREE_LAYER
+from memwarden.discover.workspace import open_workspace
 
 EXAMPLES = int(os.environ.get("MEMWARDEN_PROPERTY_EXAMPLES", "150"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -33,13 +33,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, git, write_files
-from memwarden import budget
+from memwarden.analysis import budget
 from memwarden.documents import IndexDocument, JsonlDocument, MarkdownDocument, YamlDocument, load
 from memwarden.documents.base import decode
-from memwarden.engine import RunOptions, WorkspaceResult, check_workspace
-from memwarden.normalize import normalized_tags
-from memwarden.profiles import PROFILES
-from memwarden.workspace import open_workspace
+from memwarden.engine.run import RunOptions, WorkspaceResult, check_workspace
+from memwarden.analysis.tags import normalized_tags
+from memwarden.discover.profiles import PROFILES
+from memwarden.discover.workspace import open_workspace
 
 EXAMPLES = int(os.environ.get("MEMWARDEN_PROPERTY_EXAMPLES", "60"))
 

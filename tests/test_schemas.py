@@ -14,7 +14,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 
-from memwarden.profiles import PROFILES
+from memwarden.discover.profiles import PROFILES
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMAS = REPO / "schemas"

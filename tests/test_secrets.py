@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from memwarden.secrets import hide_secrets, scan
-from memwarden.secrets import baseline as baseline_file
-from memwarden.secrets.scanner import OVERLAP, WINDOW, ScanStats, _thin_keywords, scan_text
+from memwarden.analysis.secrets import hide_secrets, scan
+from memwarden.analysis.secrets import baseline as baseline_file
+from memwarden.analysis.secrets.scanner import OVERLAP, WINDOW, ScanStats, _thin_keywords, scan_text
 
 DATA = Path(__file__).resolve().parent / "data" / "secrets"
 MANIFEST = json.loads((DATA / "manifest.json").read_text("utf-8"))
@@ -110,7 +110,7 @@ def test_labelled_set_has_enough_secrets_and_decoys():
 
 
 def test_every_kind_of_every_profile_holds_a_planted_secret():
-    from memwarden.profiles import PROFILES
+    from memwarden.discover.profiles import PROFILES
 
     profile_of = {"gish": "ghost-in-shell", "three-layer": "three-layer", "claude-code": "claude-code"}
     covered = set()
@@ -591,7 +591,7 @@ def test_detect_secrets_loads_only_when_the_rule_runs(tmp_path):
     (tmp_path / "memory").mkdir()
     (tmp_path / "memory/fact.yml").write_text(f"key: {anthropic()}\n", "utf-8")
     probe = (
-        "import sys\nfrom memwarden.cli import main\n"
+        "import sys\nfrom memwarden.cli.main import main\n"
         "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
         "print('LOADED' if any(m.startswith('detect_secrets') for m in sys.modules) else 'NOT LOADED', file=sys.stderr)\n"
     )

@@ -10,10 +10,10 @@ import pytest
 from ruamel.yaml import YAML
 
 from memwarden.documents import load
-from memwarden.fixers.apply import apply_edits
-from memwarden.fixers.structured import json_append_items, json_rewrite_items, yaml_append_items, yaml_rewrite_items
-from memwarden.linters.tags import normalized
-from memwarden.profiles import Kind
+from memwarden.fixes.apply import apply_edits
+from memwarden.fixes.edits import json_append_items, json_rewrite_items, yaml_append_items, yaml_rewrite_items
+from memwarden.rules.tags import normalized
+from memwarden.discover.profiles import Kind
 
 BOM = b"\xef\xbb\xbf"
 FINGERPRINT = "0" * 64

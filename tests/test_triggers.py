@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from conftest import REPO
-from memwarden.triggers import CAUSE, LANGUAGES, MAX_CHARS, SYMPTOM, classify, detect_language, excerpt
+from memwarden.analysis.triggers import CAUSE, LANGUAGES, MAX_CHARS, SYMPTOM, classify, detect_language, excerpt
 
 TABLE = REPO / "tests" / "data" / "triggers_table.tsv"
 

@@ -1,3 +1,3 @@
-from memwarden.cli import main
+from memwarden.cli.main import main
 
 main()

@@ -119,9 +119,6 @@ class Finding:
         return data
 
 
-class UsageError(Exception):
-    """A configuration or usage problem: reported on stderr, exit code 2."""
-
 
 @dataclass
 class Summary:

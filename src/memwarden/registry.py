@@ -17,15 +17,15 @@ from memwarden.model import Applicability, Option, Rule, Scope, Severity
 # Every module that declares rules, in catalog order. Adding a rule family means
 # adding its module here; nothing else lists rules.
 LINTER_MODULES = (
-    "memwarden.linters.format",
-    "memwarden.linters.tags",
-    "memwarden.linters.claims",
-    "memwarden.linters.index",
-    "memwarden.linters.budget",
-    "memwarden.linters.append_only",
-    "memwarden.linters.secrets",
-    "memwarden.linters.safety",
-    "memwarden.linters.suppressions",
+    "memwarden.rules.format",
+    "memwarden.rules.tags",
+    "memwarden.rules.claims",
+    "memwarden.rules.index",
+    "memwarden.rules.budget",
+    "memwarden.rules.append_only",
+    "memwarden.rules.secrets",
+    "memwarden.rules.safety",
+    "memwarden.rules.meta",
 )
 
 DOC_SECTIONS = ("What it does", "Why", "Example", "Fix safety")

@@ -11,7 +11,7 @@ import bisect
 from dataclasses import dataclass
 from pathlib import Path
 
-from memwarden.profiles import Kind
+from memwarden.discover.profiles import Kind
 
 _BOMS = (
     (b"\xef\xbb\xbf", "utf-8"),

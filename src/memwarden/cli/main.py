@@ -33,7 +33,7 @@ def _guarded(function):
 
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
-        from memwarden.model import UsageError
+        from memwarden.errors import UsageError
 
         try:
             return function(*args, **kwargs)
@@ -67,10 +67,10 @@ def _default_format() -> str:
 
 # Commands that live in their own modules, imported only when run: "name": "module:attribute".
 LAZY_COMMANDS = {
-    "budget": "memwarden.commands.budget:budget",
-    "history": "memwarden.commands.history:history",
-    "baseline": "memwarden.commands.secrets:baseline",
-    "init": "memwarden.commands.init:init",
+    "budget": "memwarden.cli.budget:budget",
+    "history": "memwarden.cli.history:history",
+    "baseline": "memwarden.cli.baseline:baseline",
+    "init": "memwarden.cli.init:init",
 }
 
 
@@ -129,15 +129,17 @@ def main():
 def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, ignore, output_format, output,
           today, exit_zero, strict, profile, config_file, quiet, no_cache):
     """Check memory files (default: the workspace in the current directory)."""
-    from memwarden import engine, registry, report, workspace
-    from memwarden.model import UsageError
+    from memwarden import registry, report
+    from memwarden.engine import run as engine
+    from memwarden.discover import workspace
+    from memwarden.errors import UsageError
 
     for keys in (select, extend_select, ignore):
         try:
             registry.resolve(_split(keys))
         except KeyError as error:
             names = [r.name for r in registry.all_rules()]
-            from memwarden.config import suggest
+            from memwarden.discover.config import suggest
 
             raise UsageError(f"unknown rule '{error.args[0]}'{suggest(error.args[0], names)}") from None
     run = engine.RunOptions(
@@ -240,7 +242,7 @@ def rules(output_format):
 
     all_rules = registry.all_rules()
     if output_format == "markdown":
-        from memwarden import rulesdoc
+        from memwarden.report import rulesdoc
 
         click.echo(rulesdoc.render(), nl=False)
         return
@@ -266,8 +268,8 @@ def rules(output_format):
 def explain(name):
     """Show a rule's documentation: what it does, why, an example, fix safety."""
     from memwarden import registry
-    from memwarden.config import suggest
-    from memwarden.model import UsageError
+    from memwarden.discover.config import suggest
+    from memwarden.errors import UsageError
 
     found = registry.by_name_or_code(name)
     if found is None:
@@ -290,8 +292,8 @@ def schema(kind, profile):
     """Print the JSON Schema of a kind (KIND or PROFILE/KIND)."""
     import json
 
-    from memwarden import schema_store
-    from memwarden.model import UsageError
+    from memwarden.documents import schema_store
+    from memwarden.errors import UsageError
 
     found_profile, found_kind = schema_store.find(kind, profile)
     loaded = schema_store.load_schema(found_profile, found_kind)

@@ -192,7 +192,7 @@ def schema_violation(doc, ctx):
 
 
 def _validator_for(doc, ctx):
-    from memwarden import schema_store
+    from memwarden.documents import schema_store
 
     return schema_store.validator(ctx.workspace.profile, doc.kind)
 

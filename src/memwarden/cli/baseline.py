@@ -1,7 +1,7 @@
 """`memwarden baseline [PATHS]`: accept the current `secret-in-memory` findings in the baseline file.
 
-The scan is the rule's own (:mod:`memwarden.secrets`); the file format is
-:mod:`memwarden.secrets.baseline`. Nothing secret is printed: only counts and
+The scan is the rule's own (:mod:`memwarden.analysis.secrets`); the file format is
+:mod:`memwarden.analysis.secrets.baseline`. Nothing secret is printed: only counts and
 the baseline's path.
 """
 
@@ -39,7 +39,7 @@ def baseline(paths, output, profile, config_file):
     Accept only what is not a secret, or what has been rotated: the baseline
     hides the finding, not the value, which stays in the file and in git history.
     """
-    from memwarden.model import UsageError
+    from memwarden.errors import UsageError
 
     try:
         sys.exit(_write_baselines(paths, output, profile, config_file))
@@ -52,11 +52,12 @@ def baseline(paths, output, profile, config_file):
 
 
 def _write_baselines(paths, output, profile, config_file) -> int:
-    from memwarden import registry, workspace
-    from memwarden.fixers.write import write_atomic
-    from memwarden.model import UsageError
-    from memwarden.secrets import baseline as baseline_file
-    from memwarden.secrets import scan_document
+    from memwarden import registry
+    from memwarden.discover import workspace
+    from memwarden.fixes.write import write_atomic
+    from memwarden.errors import UsageError
+    from memwarden.analysis.secrets import baseline as baseline_file
+    from memwarden.analysis.secrets import scan_document
 
     workspaces, notes = workspace.collect(list(paths) or [Path(".")], profile, config_file)
     for note in notes:

@@ -6,17 +6,18 @@ import functools
 import json
 from pathlib import Path
 
-from memwarden.model import UsageError
-from memwarden.profiles import PROFILES, Kind, Profile
+from memwarden.errors import UsageError
+from memwarden.discover.profiles import PROFILES, Kind, Profile
 
 
 def schemas_dir() -> Path:
     # In a wheel the schemas sit inside the package; in a source checkout
     # (and an editable install) they sit at the top of the repository.
-    packaged = Path(__file__).parent / "schemas"
+    package = Path(__file__).resolve().parents[1]
+    packaged = package / "schemas"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parents[2] / "schemas"
+    return package.parents[1] / "schemas"
 
 
 def schema_path(profile: Profile, kind: Kind) -> Path | None:

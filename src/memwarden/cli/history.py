@@ -32,7 +32,7 @@ def history(base_ref, path, output_format, profile):
     Exit codes: 0 nothing was deleted without being archived, 1 something
     still is at HEAD, 2 an error (no git repository, REF missing...).
     """
-    from memwarden.model import UsageError
+    from memwarden.errors import UsageError
 
     try:
         report = _walk(base_ref, path or Path("."), profile)
@@ -56,10 +56,10 @@ def history(base_ref, path, output_format, profile):
 
 
 def _walk(base_ref: str, path: Path, profile: str | None) -> dict:
-    from memwarden import workspace as workspace_module
+    from memwarden.discover import workspace as workspace_module
     from memwarden.git import GitError
-    from memwarden.linters import append_only
-    from memwarden.model import UsageError
+    from memwarden.rules import append_only
+    from memwarden.errors import UsageError
 
     workspaces, notes = workspace_module.collect([path], profile, None)
     for note in notes:
@@ -92,7 +92,7 @@ def _walk(base_ref: str, path: Path, profile: str | None) -> dict:
 
 
 def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
-    from memwarden.linters import append_only
+    from memwarden.rules import append_only
 
     fields = append_only.mutable_fields(ws)
     cache: dict = {}

@@ -26,9 +26,10 @@ from memwarden.documents import Document, load
 from memwarden.documents.base import MAX_DEPTH, decode
 from memwarden.documents.jsonl import _depth_exceeds
 from memwarden.documents.yamldoc import format_json_path
-from memwarden.model import Applicability, Edit, Fix, Option, Problem, Scope, Severity, UsageError
-from memwarden.normalize import normalized_tags
-from memwarden.profiles import Kind
+from memwarden.errors import UsageError
+from memwarden.model import Applicability, Edit, Fix, Option, Problem, Scope, Severity
+from memwarden.analysis.tags import normalized_tags
+from memwarden.discover.profiles import Kind
 from memwarden.registry import rule
 
 EPISODE_KINDS = ("episodic", "episode-archive")

@@ -35,8 +35,8 @@ def _walk_files(root: Path):
 
 def _code_fingerprint() -> str:
     """memwarden's own files as they are now: a changed rule must never be answered from the cache."""
-    here = Path(__file__).resolve().parent
-    from memwarden.schema_store import schemas_dir
+    here = Path(__file__).resolve().parents[1]  # the whole memwarden package
+    from memwarden.documents.schema_store import schemas_dir
 
     entries = []
     for base in (here, schemas_dir()):
@@ -153,7 +153,7 @@ class RunCache:
             ignore = self.dir.parent / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("# Written by memwarden: never commit the cache.\n*\n", encoding="utf-8")
-            from memwarden.fixers.write import write_atomic
+            from memwarden.fixes.write import write_atomic
 
             write_atomic(self.dir / f"run-{key[:40]}.json", json.dumps(data, ensure_ascii=False).encode("utf-8"))
             write_atomic(self.dir / "files.json", json.dumps(self._hashes).encode("utf-8"))

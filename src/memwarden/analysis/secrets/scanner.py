@@ -22,8 +22,8 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from memwarden.secrets import patterns
-from memwarden.secrets.patterns import SecretType
+from memwarden.analysis.secrets import patterns
+from memwarden.analysis.secrets.patterns import SecretType
 
 WINDOW = 4096  # the most characters any detector sees at once
 OVERLAP = 512  # windows overlap by this much, so a secret on a boundary is seen whole

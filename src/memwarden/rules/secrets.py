@@ -77,8 +77,8 @@ def secret_in_memory(doc, ctx):
     Redacting is not enough: the secret is still in git history and wherever
     memory was synced, so rotate it.
     """
-    from memwarden.secrets import baseline as baseline_file
-    from memwarden.secrets import prefetch, redaction, scan_document
+    from memwarden.analysis.secrets import baseline as baseline_file
+    from memwarden.analysis.secrets import prefetch, redaction, scan_document
 
     if not getattr(ctx, "secrets_prefetched", False):
         # One detect-secrets settings context for the whole run, not one per file.
@@ -221,7 +221,7 @@ def _keeps_structure(doc, path, edit: Edit, found, replacement: str) -> bool:
     import copy
 
     from memwarden.documents import load
-    from memwarden.fixers.apply import apply_edits
+    from memwarden.fixes.apply import apply_edits
 
     after = load(doc.root, doc.relpath, doc.kind, doc.encode(apply_edits(doc.text, [edit])))
     if not after.ok:
@@ -286,7 +286,7 @@ def personal_path(doc, ctx):
     No fix: whether `~/`, `$HOME` or a project-relative path is right depends
     on who reads the path.
     """
-    from memwarden.secrets import document_text
+    from memwarden.analysis.secrets import document_text
 
     text = document_text(doc)
     if "Users" not in text and "/home/" not in text:

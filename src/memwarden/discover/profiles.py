@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from memwarden.globs import matches_any
+from memwarden.discover.globs import matches_any
 
 FORMATS = ("yaml", "jsonl", "markdown", "index")
 

@@ -12,13 +12,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memwarden import config as config_module
-from memwarden.config import Config
+from memwarden.discover import config as config_module
+from memwarden.discover.config import Config
 from memwarden.documents import Document, load
 from memwarden.documents.base import UnreadableDocument
-from memwarden.globs import matches_any
-from memwarden.model import UsageError
-from memwarden.profiles import PROFILES, Kind, Profile, detect, looks_like_workspace
+from memwarden.discover.globs import matches_any
+from memwarden.errors import UsageError
+from memwarden.discover.profiles import PROFILES, Kind, Profile, detect, looks_like_workspace
 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"}
 NESTED_SEARCH_DEPTH = 4

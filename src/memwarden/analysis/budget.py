@@ -42,7 +42,7 @@ import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memwarden.model import UsageError
+from memwarden.errors import UsageError
 
 UNITS = ("chars", "utf16", "bytes", "lines")
 UNIT_NAMES = {"chars": "chars", "utf16": "UTF-16 units", "bytes": "bytes", "lines": "lines"}
@@ -144,7 +144,7 @@ def configured_options(config) -> dict:
 def gish_limit(root: Path) -> tuple[Limit | None, str | None]:
     """The chars limit from .gish/config.yml, or (None, why not)."""
     from memwarden.documents import load
-    from memwarden.profiles import Kind
+    from memwarden.discover.profiles import Kind
 
     path = root / ".gish" / "config.yml"
     if not _is_file(path):
@@ -450,7 +450,7 @@ def _read(ws, path: Path) -> Source:
 def _as_index(ws, source: Source):
     """The file read as an index (its linked list items), or None."""
     from memwarden.documents import IndexDocument, load
-    from memwarden.profiles import Kind
+    from memwarden.discover.profiles import Kind
 
     doc = ws.document(source.relpath) if not source.relpath.startswith("../") else None
     if not isinstance(doc, IndexDocument):
@@ -614,7 +614,7 @@ def resolve_link(index_relpath: str, target: str) -> str | None:
 def plan_shelving(ws, settings: Settings, source: Source) -> ShelvingPlan | None:
     """Move entries out of a startup index into a shelf until it is within budget; never drop one."""
     from memwarden.documents import IndexDocument
-    from memwarden.fixers.apply import apply_edits
+    from memwarden.fixes.apply import apply_edits
     from memwarden.model import Edit
 
     doc = source.index
@@ -722,7 +722,7 @@ def _index_language(doc) -> str:
     """The language the index's triggers are written in (most entries win)."""
     from collections import Counter
 
-    from memwarden.triggers import detect_language
+    from memwarden.analysis.triggers import detect_language
 
     counts = Counter(detect_language(t.text) for e in doc.entries for t in e.triggers)
     return counts.most_common(1)[0][0] if counts else "en"

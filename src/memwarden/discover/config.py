@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memwarden.model import UsageError
-from memwarden.profiles import FORMATS, PROFILES
+from memwarden.errors import UsageError
+from memwarden.discover.profiles import FORMATS, PROFILES
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -25,7 +25,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memwarden.model import UsageError
+from memwarden.errors import UsageError
 
 DEFAULT_PATH = ".memwarden-baseline.json"
 VERSION = 1

@@ -16,7 +16,7 @@ def write_all_atomic(files: list[tuple[Path, bytes]]) -> None:
     failure (a read-only folder, a full disk) removes the temp files and raises
     UsageError naming the memory file, with every file unchanged.
     """
-    from memwarden.model import UsageError
+    from memwarden.errors import UsageError
 
     staged: list[tuple[str, Path]] = []
     try:

@@ -6,7 +6,7 @@ This package is light to import; detect-secrets loads only when a scan runs.
 - :func:`hide_secrets` returns a text with every detected secret replaced by a
   marker that names its type and short hash, for anything that must print file
   content (``--diff``).
-- :mod:`memwarden.secrets.baseline` reads and writes the file of accepted findings.
+- :mod:`memwarden.analysis.secrets.baseline` reads and writes the file of accepted findings.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import json
 import re
 from collections import OrderedDict
 
-from memwarden.secrets.scanner import Detection, ScanStats
+from memwarden.analysis.secrets.scanner import Detection, ScanStats
 
 __all__ = ["Detection", "ScanStats", "hide_in_findings", "hide_secrets", "prefetch", "redaction", "scan", "scan_document"]
 
@@ -31,7 +31,7 @@ def _key(text: str, fmt: str, high_entropy: bool) -> tuple:
 
 def scan(text: str, fmt: str, *, high_entropy: bool = True) -> list[Detection]:
     """Every secret in a memory file's decoded text; ``fmt`` is its kind's format (yaml, jsonl, markdown, index)."""
-    from memwarden.secrets.scanner import scan_text
+    from memwarden.analysis.secrets.scanner import scan_text
 
     key = _key(text, fmt, high_entropy)
     if key in _CACHE:
@@ -46,7 +46,7 @@ def scan(text: str, fmt: str, *, high_entropy: bool = True) -> list[Detection]:
 
 def prefetch(docs, *, high_entropy: bool = True) -> None:
     """Scan the documents not scanned yet in one go (one detect-secrets settings context for all)."""
-    from memwarden.secrets.scanner import scan_texts
+    from memwarden.analysis.secrets.scanner import scan_texts
 
     todo = {}
     for doc in docs:

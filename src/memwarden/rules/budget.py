@@ -1,16 +1,16 @@
 """Index budget: the startup index must fit in what the agent loads, or its newest lines are silently lost.
 
-The measuring lives in :mod:`memwarden.budget`, shared with `memwarden budget`,
+The measuring lives in :mod:`memwarden.analysis.budget`, shared with `memwarden budget`,
 so `check` and the gauge always agree. Both budget rules take the same options
 (set them under either rule's table); the preset follows the profile.
 """
 
 from __future__ import annotations
 
-from memwarden import budget
+from memwarden.analysis import budget
 from memwarden.model import Applicability, Fix, Option, Problem, Scope, Severity
 from memwarden.registry import rule
-from memwarden.triggers import excerpt
+from memwarden.analysis.triggers import excerpt
 
 BUDGET_OPTIONS = {
     name: Option(budget.OPTION_DEFAULTS[name], budget.OPTION_TYPES[name], budget.OPTION_HELP[name])

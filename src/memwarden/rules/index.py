@@ -23,12 +23,12 @@ import posixpath
 import re
 import unicodedata
 
-from memwarden.budget import resolve_link
+from memwarden.analysis.budget import resolve_link
 from memwarden.documents import IndexDocument
 from memwarden.documents.markdown import find_links
 from memwarden.model import Option, Problem, Scope, Severity
 from memwarden.registry import rule
-from memwarden.triggers import classify, excerpt
+from memwarden.analysis.triggers import classify, excerpt
 
 INDEX_KINDS = ("startup-index", "shelf-index")
 # Profiles whose index lines carry no quoted trigger, by design.

@@ -67,7 +67,7 @@ def init(directory: Path, write_pre_commit: bool):
 
     Existing files are never overwritten: init says so and leaves them as they are.
     """
-    from memwarden.profiles import detect
+    from memwarden.discover.profiles import detect
 
     profile, reason = detect(directory)
     if profile is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from memwarden import registry
 from memwarden.model import Problem, Severity
 from memwarden.registry import rule
-from memwarden.suppress import ACTIONS, directives
+from memwarden.engine.suppress import ACTIONS, directives
 
 
 @rule(code="MW901", name="invalid-suppression", severity=Severity.WARNING)
@@ -32,7 +32,7 @@ def invalid_suppression(doc, ctx):
     ## Fix safety
     No fix.
     """
-    from memwarden.config import suggest
+    from memwarden.discover.config import suggest
 
     names = [r.name for r in registry.all_rules()]
     for directive in directives(doc):

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from memwarden.documents import JsonlDocument, MarkdownDocument
-from memwarden.fixers import structured
+from memwarden.fixes import edits as structured
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity
-from memwarden.normalize import normalize_tag
-from memwarden.normalize import normalized_tags as normalized
+from memwarden.analysis.tags import normalize_tag
+from memwarden.analysis.tags import normalized_tags as normalized
 from memwarden.registry import rule
 
 EPISODE_KINDS = ("episodic", "episode-archive")

@@ -1,6 +1,6 @@
 """`memwarden budget [INDEX]`: a gauge of the startup index against what its agent loads.
 
-The measuring is :mod:`memwarden.budget`, shared with the rules
+The measuring is :mod:`memwarden.analysis.budget`, shared with the rules
 `index-over-budget`, `index-past-truncation` and `index-missing`.
 """
 
@@ -67,12 +67,12 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
       3  index not found
       4  usage or configuration error
     """
-    from memwarden import budget as measuring
-    from memwarden.model import UsageError
-    from memwarden.workspace import find_root, open_workspace
+    from memwarden.analysis import budget as measuring
+    from memwarden.errors import UsageError
+    from memwarden.discover.workspace import find_root, open_workspace
 
     try:
-        from memwarden.budget import _is_dir
+        from memwarden.analysis.budget import _is_dir
 
         if index is not None and _is_dir(index):
             workspace_dir, index = index, None
@@ -173,7 +173,7 @@ _STATUS_TEXT = {
 
 
 def _as_text(measurement, shown, color: bool) -> str:
-    from memwarden import budget as measuring
+    from memwarden.analysis import budget as measuring
 
     fmt = measuring.fmt
     settings = measurement.settings

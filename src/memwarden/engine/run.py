@@ -14,12 +14,12 @@ from typing import Callable
 
 from memwarden import registry
 from memwarden.documents import Document, load
-from memwarden.fixers.apply import apply_edits, overlaps
-from memwarden.fixers.write import write_all_atomic
-from memwarden.globs import matches_any
+from memwarden.fixes.apply import apply_edits, overlaps
+from memwarden.fixes.write import write_all_atomic
+from memwarden.discover.globs import matches_any
 from memwarden.model import Applicability, Finding, Fix, Problem, Rule, Scope, Severity
-from memwarden.suppress import Suppressions, directives
-from memwarden.workspace import Workspace
+from memwarden.engine.suppress import Suppressions, directives
+from memwarden.discover.workspace import Workspace
 
 MAX_FIX_ROUNDS = 10
 
@@ -210,7 +210,7 @@ class _Checker:
         """Another rule's message may quote a secret: hide every one the secrets rule detects."""
         if not found:
             return
-        from memwarden.secrets import hide_in_findings, prefetch
+        from memwarden.analysis.secrets import hide_in_findings, prefetch
 
         if scan and any(r.name == "secret-in-memory" for r in self.rules):
             # Workspace findings may point at files this process has not scanned (workers did).
@@ -284,7 +284,7 @@ def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
     """In a worker process: the document rules on some of a workspace's files."""
     from dataclasses import replace
 
-    from memwarden.workspace import open_workspace
+    from memwarden.discover.workspace import open_workspace
 
     root, profile_name, config_path, files, run = spec
     ws = open_workspace(Path(root), profile_name, Path(config_path) if config_path else None)
@@ -305,7 +305,7 @@ def _resolve_quietly(name: str) -> set[str]:
 def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
     checker = _Checker(workspace, run)
     if run.cacheable:
-        from memwarden.cache import RunCache
+        from memwarden.engine.cache import RunCache
 
         cache = RunCache(workspace.root)
         key = cache.key(workspace, checker.rules, run)
@@ -419,7 +419,7 @@ def _no_self_overlap(edits) -> bool:
 
 def unified_diff(workspace: Workspace, change: FileChange, cwd: Path) -> str:
     shown = _display_path(workspace, change.relpath, cwd)
-    from memwarden.secrets import hide_secrets  # a diff never shows a secret, whichever rule's fix moved it
+    from memwarden.analysis.secrets import hide_secrets  # a diff never shows a secret, whichever rule's fix moved it
 
     kind = workspace.kind_of(change.relpath)
     fmt = kind.format if kind is not None else "text"

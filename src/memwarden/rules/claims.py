@@ -27,9 +27,9 @@ from typing import Any, Callable
 
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.documents.markdown import CODE_PLACEHOLDER
-from memwarden.fixers import structured
+from memwarden.fixes import edits as structured
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity
-from memwarden.negation import find_claims
+from memwarden.analysis.negation import find_claims
 from memwarden.registry import rule
 
 CLAIM_KINDS = ("note", "facts", "episodic", "episode-archive")
