@@ -10,6 +10,7 @@ import pytest
 
 from conftest import CORPUS, write_files
 from memwarden.analysis import budget
+from memwarden.documents import scan
 from memwarden.analysis.budget import Limit, size, status_of
 
 MULTI_CLI = CORPUS / "examples" / "multi_cli"
@@ -326,7 +327,7 @@ def entries_everywhere(root: Path) -> set[tuple[str, str]]:
     for doc in ws.documents("startup-index", "shelf-index"):
         for entry in doc.entries:
             for trigger in entry.triggers:
-                found.add((trigger.text, budget.resolve_link(doc.relpath, entry.link.target)))
+                found.add((trigger.text, scan.resolve_link(doc.relpath, entry.link.target)))
     return found
 
 

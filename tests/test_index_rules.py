@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+
 import os
+import re
 import random
 import shutil
 
@@ -352,7 +354,11 @@ def test_hostile_index_lines_give_findings_not_hangs(workspace, cli, line):
 
 def test_link_and_quote_scanners_match_the_regexes():
     """find_links / find_quoted are the linear twins of the _LINK / _TRIGGER regexes."""
-    from memwarden.documents.markdown import _LINK, _TRIGGER, find_links, find_quoted
+    from memwarden.documents.scan import find_links, find_quoted
+
+    # The grammar as plain (quadratic) regexes: the scanners must agree with them exactly.
+    _LINK = re.compile(r"(?<!!)\[(?P<title>[^\]\n]*)\]\((?P<target><[^>\n]*>|[^)\s]*)(?:\s+\"[^\"\n]*\")?\)")
+    _TRIGGER = re.compile(r"\"(?P<a>[^\"\n]+)\"|“(?P<b>[^”\n]+)”|「(?P<c>[^」\n]+)」|『(?P<d>[^』\n]+)』")
 
     rng = random.Random(20260101)
     alphabet = list('[]()!<>" a\n\t“”「」『』x')

@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 
 from conftest import REPO, git, write_files
 from memwarden.analysis import budget
+from memwarden.documents import scan
 from memwarden.documents import IndexDocument, JsonlDocument, MarkdownDocument, YamlDocument, load
 from memwarden.documents.base import decode
 from memwarden.engine.run import RunOptions, WorkspaceResult, check_workspace
@@ -668,7 +669,7 @@ def index_entries(relpath: str, data: bytes, root: Path) -> list[tuple[tuple[str
     return [
         (
             tuple(trigger.text for trigger in entry.triggers),
-            tuple(budget.resolve_link(relpath, link.target) for link in entry.links),
+            tuple(scan.resolve_link(relpath, link.target) for link in entry.links),
         )
         for entry in doc.entries
     ]
@@ -1047,7 +1048,7 @@ def _restored_index_entries(files: dict[str, bytes], root: Path) -> set:
             assert isinstance(doc, IndexDocument) and doc.ok, (relpath, doc.error)
             for entry in doc.entries:
                 found.add((tuple(t.text for t in entry.triggers),
-                           tuple(budget.resolve_link(relpath, link.target) for link in entry.links)))
+                           tuple(scan.resolve_link(relpath, link.target) for link in entry.links)))
     return found
 
 

@@ -42,6 +42,7 @@ import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memwarden.documents.scan import comment_spans, find_links, front_matter_end, resolve_link, split_target
 from memwarden.errors import UsageError
 
 UNITS = ("chars", "utf16", "bytes", "lines")
@@ -312,31 +313,6 @@ class Measurement:
         return MISSING if worst is None else worst.status
 
 
-def _strip_comments(text: str) -> list[tuple[int, int]]:
-    """Spans of HTML comments, found by plain scanning (linear; an unclosed comment runs to the end)."""
-    spans = []
-    start = text.find("<!--")
-    while start != -1:
-        end = text.find("-->", start + 4)
-        stop = len(text) if end == -1 else end + 3
-        spans.append((start, stop))
-        start = text.find("<!--", stop)
-    return spans
-
-
-def _front_matter_end(text: str) -> int:
-    """Offset just after a leading '---' front-matter block, or 0."""
-    lines = text.split("\n")
-    if not lines or lines[0].rstrip("\r").rstrip() != "---":
-        return 0
-    offset = len(lines[0]) + 1
-    for line in lines[1:]:
-        offset += len(line) + 1
-        if line.rstrip("\r").rstrip() in ("---", "..."):
-            return min(offset, len(text))
-    return 0  # never closed: not front matter
-
-
 def segments(text: str, source: int, strip: bool) -> list[Segment]:
     """The lines of text as the agent counts them."""
     if not text:
@@ -344,10 +320,10 @@ def segments(text: str, source: int, strip: bool) -> list[Segment]:
     keep: list[tuple[int, int]] = [(0, len(text))]
     if strip:
         removed = []
-        end = _front_matter_end(text)
+        end = front_matter_end(text)
         if end:
             removed.append((0, end))
-        removed.extend((a + end, b + end) for a, b in _strip_comments(text[end:]))
+        removed.extend((a + end, b + end) for a, b in comment_spans(text[end:]))
         keep = []
         cursor = 0
         for a, b in sorted(removed):
@@ -581,36 +557,6 @@ class ShelvingPlan:
     fits: bool
 
 
-def _is_local(target: str) -> bool:
-    import re
-
-    return bool(target) and not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", target) and not target.startswith(("#", "//"))
-
-
-def _split_target(target: str) -> tuple[str, str]:
-    for mark in ("#", "?"):
-        if mark in target:
-            cut = target.index(mark)
-            return target[:cut], target[cut:]
-    return target, ""
-
-
-def resolve_link(index_relpath: str, target: str) -> str | None:
-    """A local link target as a workspace path ('..'-prefixed when it leaves the workspace), or None."""
-    from urllib.parse import unquote
-
-    if not _is_local(target):
-        return None
-    path, _ = _split_target(target)
-    if not path:
-        return None
-    path = unquote(path)
-    if path.startswith("/"):
-        return posixpath.normpath(path)
-    base = posixpath.dirname(index_relpath)
-    return posixpath.normpath(posixpath.join(base, path))
-
-
 def plan_shelving(ws, settings: Settings, source: Source) -> ShelvingPlan | None:
     """Move entries out of a startup index into a shelf until it is within budget; never drop one."""
     from memwarden.documents import IndexDocument
@@ -791,7 +737,6 @@ def _shelves_anchor(doc, moving: set[int]) -> int | None:
 
 def _moved_line(doc, entry, shelf: str) -> str:
     """The entry's line as it reads on the shelf: links rewritten relative to the shelf, the shelve mark gone."""
-    from memwarden.documents.markdown import find_links
 
     line = doc.line_text(entry.line)
     shelf_dir = posixpath.dirname(shelf) or "."
@@ -802,7 +747,7 @@ def _moved_line(doc, entry, shelf: str) -> str:
         resolved = resolve_link(doc.relpath, target)
         if resolved is None or target.startswith("/"):
             continue
-        new = posixpath.relpath(resolved, shelf_dir) + _split_target(target)[1]
+        new = posixpath.relpath(resolved, shelf_dir) + split_target(target)[1]
         new = f"<{new}>" if raw != target else new
         target_at = link.start + 1 + len(link.title) + 2  # "[" title "](" comes first
         pieces.append(line[cursor:target_at])

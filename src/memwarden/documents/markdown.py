@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from memwarden.documents.base import Document, ParseError
+from memwarden.documents.scan import find_links, find_quoted
 from memwarden.documents.yamldoc import JsonPath, Span, parse_yaml
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -207,133 +208,8 @@ class MarkdownDocument(Document):
 
 
 _LIST_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])\s+(?P<item>.*)$")
-# The grammar of links and quoted triggers. Read them with find_links / find_quoted, which match
-# exactly what these do but in linear time (the regexes are quadratic on a line of unclosed brackets).
-_LINK = re.compile(r"(?<!!)\[(?P<title>[^\]\n]*)\]\((?P<target><[^>\n]*>|[^)\s]*)(?:\s+\"[^\"\n]*\")?\)")
-_TRIGGER = re.compile(r"\"(?P<a>[^\"\n]+)\"|“(?P<b>[^”\n]+)”|「(?P<c>[^」\n]+)」|『(?P<d>[^』\n]+)』")
 _ARROW = re.compile(r"→|->|⟶|⇒")
 REVERSE_MARKER = re.compile(r"\*\*\s*or the reverse\s*\*\*|\*\*\s*(?:或反過來|或反过来|反之|逆に)\s*\*\*", re.I)
-
-
-_CLOSERS = {'"': '"', "“": "”", "「": "」", "『": "』"}
-_WHITESPACE = re.compile(r"\s")
-_NOT_WHITESPACE = re.compile(r"\S")
-
-
-class _Next:
-    """Where the next occurrence of a character (or a pattern) is, remembered between calls.
-
-    Scanners ask with starts that only grow, so each cached answer is reused
-    until the scan passes it: every search covers new text, and a whole scan
-    stays linear however the brackets and quotes are arranged.
-    """
-
-    def __init__(self, text: str):
-        self.text = text
-        self._cache: dict[object, tuple[int, int]] = {}  # key -> (asked from, found at or -1)
-
-    def find(self, key, start: int) -> int:
-        asked, found = self._cache.get(key, (-1, -2))
-        if found != -2 and asked <= start and (found == -1 or found >= start):
-            return found
-        if isinstance(key, str):
-            found = self.text.find(key, start)
-        else:
-            match = key.search(self.text, start)
-            found = match.start() if match else -1
-        self._cache[key] = (start, found)
-        return found
-
-    def first(self, start: int, *keys) -> int:
-        hits = [pos for pos in (self.find(key, start) for key in keys) if pos != -1]
-        return min(hits) if hits else -1
-
-
-@dataclass(frozen=True)
-class LinkMatch:
-    start: int
-    end: int
-    title: str
-    target: str  # as written, with the angle brackets of <...> targets
-
-
-def find_links(text: str) -> list[LinkMatch]:
-    """The Markdown links of text: the matches of ``_LINK.finditer``, found in linear time.
-
-    The regex tries every '[' again up to the end of the line, so a line of
-    100,000 '[' (or '[a](') takes minutes; every '[' between two ']' shares
-    one outcome, so this scanner decides each such stretch once.
-    """
-    nxt = _Next(text)
-    length = len(text)
-    tails: dict[int, int] = {}  # where a target ends -> where the link ends (-1: no link)
-
-    def tail(at: int) -> int:
-        if at not in tails:
-            end = -1
-            if at < length and text[at] == ")":
-                end = at + 1
-            elif at < length and text[at].isspace():
-                quote = nxt.find(_NOT_WHITESPACE, at)
-                if quote != -1 and text[quote] == '"':
-                    close = nxt.first(quote + 1, '"', "\n")
-                    if close != -1 and text[close] == '"' and text[close + 1 : close + 2] == ")":
-                        end = close + 2
-            tails[at] = end
-        return tails[at]
-
-    found: list[LinkMatch] = []
-    cursor = 0
-    while True:
-        start = text.find("[", cursor)
-        if start == -1:
-            break
-        if start > 0 and text[start - 1] == "!":
-            cursor = start + 1
-            continue
-        close = nxt.first(start + 1, "]", "\n")
-        if close == -1:
-            break
-        if text[close] != "]" or text[close + 1 : close + 2] != "(":
-            cursor = close + 1
-            continue
-        target_start = close + 2
-        end = -1
-        target = ""
-        if text.startswith("<", target_start):
-            angle = nxt.first(target_start + 1, ">", "\n")
-            if angle != -1 and text[angle] == ">":
-                end = tail(angle + 1)
-                target = text[target_start : angle + 1]
-        if end == -1:
-            stop = nxt.first(target_start, ")", _WHITESPACE)
-            if stop != -1:
-                end = tail(stop)
-                target = text[target_start:stop]
-        if end == -1:
-            cursor = close + 1
-            continue
-        found.append(LinkMatch(start, end, text[start + 1 : close], target))
-        cursor = end
-    return found
-
-
-def find_quoted(text: str) -> list[tuple[int, str]]:
-    """(offset, inner text) of each "...", “...”, 「...」, 『...』: the matches of ``_TRIGGER``, in linear time."""
-    nxt = _Next(text)
-    found = []
-    index = 0
-    length = len(text)
-    while index < length:
-        closer = _CLOSERS.get(text[index])
-        if closer is not None:
-            close = nxt.first(index + 1, closer, "\n")
-            if close > index + 1 and text[close] == closer:
-                found.append((index, text[index + 1 : close]))
-                index = close + 1
-                continue
-        index += 1
-    return found
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,8 @@ import posixpath
 import re
 import unicodedata
 
-from memwarden.analysis.budget import resolve_link
 from memwarden.documents import IndexDocument
-from memwarden.documents.markdown import find_links
+from memwarden.documents.scan import find_links, resolve_link
 from memwarden.model import Option, Problem, Scope, Severity
 from memwarden.registry import rule
 from memwarden.analysis.triggers import classify, excerpt
