@@ -65,6 +65,10 @@ class Option:
     default: Any
     type: type | tuple[type, ...]
     help: str
+    # A value several rules share (one rule's fix must respect another's limit) is a
+    # workspace setting: each rule declares the option with the same setting name,
+    # any of their tables may set it, and every one of them reads the one value.
+    setting: str | None = None
 
 
 @dataclass(frozen=True)
@@ -128,3 +132,21 @@ class Summary:
     fixed: int = 0
     fixable: int = 0
     workspaces: list[dict] = field(default_factory=list)
+
+
+class RunMemo:
+    """Results the checks of one run share, built once and dropped with the run.
+
+    The engine makes one per workspace run and hands it to every rule's context,
+    so no rule keeps module-level state keyed on objects of another run.
+    """
+
+    def __init__(self) -> None:
+        self._values: dict = {}
+
+    def get(self, key, build):
+        """The value stored under key, built by ``build()`` the first time it is asked for."""
+        if key not in self._values:
+            self._values[key] = build()
+        return self._values[key]
+

@@ -51,6 +51,7 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     kinds: dict[str, dict[str, Any]] = field(default_factory=dict)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)  # workspace settings shared by several rules
 
     @property
     def label(self) -> str:
@@ -59,6 +60,9 @@ class Config:
     def rule_options(self, rule) -> dict[str, Any]:
         options = {name: option.default for name, option in rule.options.items()}
         options.update(self.rules.get(rule.name, {}))
+        for name, option in rule.options.items():
+            if option.setting is not None and option.setting in self.settings:
+                options[name] = self.settings[option.setting]
         return options
 
 
@@ -150,7 +154,12 @@ def parse(table: dict, path: Path | None) -> Config:
             raise UsageError(f"{where}: kinds.{kind}.format must be one of {', '.join(FORMATS)}")
         config.kinds[kind] = spec
     known_rules = {r.name: r for r in registry.all_rules()}
-    for name, options in (table.get("rules") or {}).items():
+    # In catalog order, so where two rules' tables set one shared setting the later rule's wins.
+    rule_tables = sorted(
+        (table.get("rules") or {}).items(),
+        key=lambda item: (known_rules.get(item[0]) or registry.by_name_or_code(item[0]) or _UNKNOWN).code,
+    )
+    for name, options in rule_tables:
         declared = known_rules.get(name) or registry.by_name_or_code(name)
         if declared is None:
             raise UsageError(f"{where}: rules.{name}: unknown rule{suggest(name, known_rules)}")
@@ -167,7 +176,14 @@ def parse(table: dict, path: Path | None) -> Config:
             if not isinstance(value, spec.type) or (isinstance(value, bool) and spec.type in (int, float)):
                 raise UsageError(f"{where}: rules.{name}.{option} must be {_type_name(spec.type)}")
         config.rules[declared.name] = dict(options)
+        for option, value in options.items():
+            if declared.options[option].setting is not None:
+                config.settings[declared.options[option].setting] = value
     return config
+
+
+class _UNKNOWN:  # sorts an unknown rule's table last; parse() reports it
+    code = "~"
 
 
 def _type_name(kind) -> str:

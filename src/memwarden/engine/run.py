@@ -17,7 +17,7 @@ from memwarden.documents import Document, load
 from memwarden.fixes.apply import apply_edits, overlaps
 from memwarden.fixes.write import write_all_atomic
 from memwarden.discover.globs import matches_any
-from memwarden.model import Applicability, Finding, Fix, Problem, Rule, Scope, Severity
+from memwarden.model import Applicability, Finding, Fix, Problem, Rule, RunMemo, Scope, Severity
 from memwarden.engine.suppress import Suppressions, directives
 from memwarden.discover.workspace import Workspace
 
@@ -54,8 +54,9 @@ class RunOptions:
 class Context:
     """What a rule's check sees: the workspace, its own options, the run's settings."""
 
-    def __init__(self, workspace: Workspace, rule: Rule, run: RunOptions):
+    def __init__(self, workspace: Workspace, rule: Rule, run: RunOptions, memo: RunMemo):
         self.workspace = workspace
+        self.memo = memo  # shared by every rule of this run
         self.rule = rule
         self.options = workspace.config.rule_options(rule)
         self.today = run.today
@@ -110,6 +111,7 @@ class _Checker:
         self.workspace = workspace
         self.run = run
         self.rules = selected_rules(workspace, run)
+        self.memo = RunMemo()  # rules of this run share what they build through it
         self._suppressions: dict[str, Suppressions] = {}
 
     def suppressions(self, relpath: str) -> Suppressions | None:
@@ -153,7 +155,7 @@ class _Checker:
     def _workspace_findings(self, rules: list[Rule]) -> list[Finding]:
         found: list[Finding] = []
         for rule in rules:
-            for problem in rule.check(Context(self.workspace, rule, self.run)):
+            for problem in rule.check(Context(self.workspace, rule, self.run, self.memo)):
                 self._keep(rule, problem, None, found)
         self._hide_secrets(found, scan=True)
         return found
@@ -164,7 +166,7 @@ class _Checker:
         found: list[Finding] = []
         if not rules:
             return found
-        contexts = {rule.name: Context(ws, rule, self.run) for rule in rules}
+        contexts = {rule.name: Context(ws, rule, self.run, self.memo) for rule in rules}
         held = ws.loaded  # documents a workspace rule already read stay cached
         with (progress(len(relpaths)) if progress else _no_progress()) as advance:
             for relpath in relpaths:
