@@ -14,6 +14,8 @@ from pathlib import Path
 from memwarden.discover.globs import matches_any
 
 FORMATS = ("yaml", "jsonl", "markdown", "index")
+# The kinds that hold episodes, in every profile: the live log and its archives.
+EPISODE_KINDS = ("episodic", "episode-archive")
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 from urllib.parse import unquote
 
+from memwarden.discover.profiles import EPISODE_KINDS
 from memwarden.documents import Document, load
 from memwarden.documents.base import MAX_DEPTH, decode
 from memwarden.documents.jsonl import _depth_exceeds
@@ -32,7 +33,6 @@ from memwarden.analysis.tags import normalized_tags
 from memwarden.discover.profiles import Kind
 from memwarden.registry import rule
 
-EPISODE_KINDS = ("episodic", "episode-archive")
 ASSOCIATION_KINDS = ("associations",)
 FACT_KINDS = ("facts",)
 INDEX_KINDS = ("startup-index", "shelf-index")

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from memwarden.discover.profiles import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.documents.markdown import CODE_PLACEHOLDER
 from memwarden.fixes import edits as structured
@@ -33,7 +34,6 @@ from memwarden.analysis.negation import find_claims
 from memwarden.registry import rule
 
 CLAIM_KINDS = ("note", "facts", "episodic", "episode-archive")
-EPISODE_KINDS = ("episodic", "episode-archive")
 EPISODE_TEXT_FIELDS = ("title", "summary", "content", "detail", "lesson")
 # Keys that give a facts mapping its own date, for "expires before the record's own date".
 FACT_DATE_KEYS = ("last_updated", "updated", "date", "created", "since", "verified")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from memwarden.discover.profiles import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Scope, Severity
 from memwarden.registry import rule
 
-EPISODE_KINDS = ("episodic", "episode-archive")
 
 
 @rule(code="MW101", name="unparsable-file", severity=Severity.ERROR, reads_unparsed=True)

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from memwarden.discover.profiles import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument
 from memwarden.fixes import edits as structured
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity
@@ -15,7 +16,6 @@ from memwarden.analysis.tags import normalize_tag
 from memwarden.analysis.tags import normalized_tags as normalized
 from memwarden.registry import rule
 
-EPISODE_KINDS = ("episodic", "episode-archive")
 TAGGED_KINDS = EPISODE_KINDS + ("note",)
 # The fields of an episode that say what it is about, in both profiles' spelling.
 EPISODE_TEXT_FIELDS = ("title", "summary", "content", "detail", "lesson")
