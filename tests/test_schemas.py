@@ -305,4 +305,10 @@ def test_claude_code_note():
     assert error_paths(check, good) == []
     assert error_paths(check, good | {"expires": "2026-06-01", "tags": ["x", "y"]}) == []
     assert [p for p, _ in error_paths(check, good | {"type": "fact"})] == [["type"]]
-    assert error_paths(check, {"name": "n", "description": "d"}) == [([], "required")]
+    # type is required once: at the top (older Claude Code) or under metadata (current Claude Code)
+    assert error_paths(check, {"name": "n", "description": "d"}) == [([], "anyOf")]
+    current = {"name": "n", "description": "d", "metadata": {"node_type": "memory", "type": "project", "originSessionId": "x"}}
+    assert error_paths(check, current) == []
+    assert error_paths(check, current | {"metadata": {"type": "project", "expires": "2026-06-01"}}) == []
+    assert [p for p, _ in error_paths(check, current | {"metadata": {"type": "fact"}})] != []
+    assert error_paths(check, {"name": "n", "description": "d", "metadata": {"node_type": "memory"}}) == [([], "anyOf")]
