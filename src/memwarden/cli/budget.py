@@ -1,6 +1,7 @@
 """`memwarden budget [INDEX]`: a gauge of the startup index against what its agent loads.
 
-The measuring is :mod:`memwarden.analysis.budget`, shared with the rules
+The measuring is :mod:`memwarden.analysis.budget` and the reading
+:mod:`memwarden.discover.startup_index`, shared with the rules
 `index-over-budget`, `index-past-truncation` and `index-missing`.
 """
 
@@ -67,24 +68,23 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
       3  index not found
       4  usage or configuration error
     """
-    from memwarden.analysis import budget as measuring
-    from memwarden.errors import UsageError
+    from memwarden.discover import startup_index
     from memwarden.discover.workspace import find_root, open_workspace
+    from memwarden.errors import UsageError
+    from memwarden.rules.budget import budget_options
 
     try:
-        from memwarden.analysis.budget import _is_dir
-
-        if index is not None and _is_dir(index):
+        if index is not None and startup_index.dir_exists(index):
             workspace_dir, index = index, None
         start = (index.absolute().parent if index is not None else workspace_dir.absolute())
-        if not _is_dir(start):
+        if not startup_index.dir_exists(start):
             _missing(as_json, [str(index if index is not None else workspace_dir)], None)
         ws = open_workspace(find_root(start), profile)
-        settings = measuring.resolve(
-            measuring.configured_options(ws.config), ws.profile.name, ws.root,
+        settings = startup_index.resolve_settings(
+            budget_options(ws.config), ws.profile.name, ws.root,
             preset=preset, unit=unit, max_=max_, edge=edge,
         )
-        measurement = measuring.measure(ws, settings, index)
+        measurement = startup_index.measure(ws, settings, index)
     except UsageError as error:
         click.echo(f"memwarden: error: {error}", err=True)
         sys.exit(EXIT_USAGE)

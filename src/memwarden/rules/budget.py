@@ -1,26 +1,42 @@
 """Index budget: the startup index must fit in what the agent loads, or its newest lines are silently lost.
 
-The measuring lives in :mod:`memwarden.analysis.budget`, shared with `memwarden budget`,
-so `check` and the gauge always agree. Both budget rules take the same options
-(set them under either rule's table); the preset follows the profile.
+The measuring is :mod:`memwarden.analysis.budget` (pure), the finding and
+reading :mod:`memwarden.discover.startup_index`, and the shelving fix
+:mod:`memwarden.fixes.shelve`; `memwarden budget` uses the same three, so
+`check` and the gauge always agree. Both budget rules declare the same
+options as workspace settings (``budget.<name>``): set them under either
+rule's table and both read one value. The preset follows the profile.
 """
 
 from __future__ import annotations
 
+from memwarden import registry
 from memwarden.analysis import budget
+from memwarden.analysis.triggers import excerpt
+from memwarden.discover import startup_index
+from memwarden.fixes.shelve import plan_shelving
 from memwarden.model import Applicability, Fix, Option, Problem, Scope, Severity
 from memwarden.registry import rule
-from memwarden.analysis.triggers import excerpt
+
+DEFAULT_SHELF = "memory/knowledge/INDEX_overflow.md"
 
 BUDGET_OPTIONS = {
-    name: Option(budget.OPTION_DEFAULTS[name], budget.OPTION_TYPES[name], budget.OPTION_HELP[name])
-    for name in budget.OPTION_DEFAULTS
+    "preset": Option("auto", str, "gish, claude-code or codex; 'auto' follows the profile", setting="budget.preset"),
+    "unit": Option("auto", str, "chars, utf16, bytes or lines; 'auto' takes the preset's", setting="budget.unit"),
+    "max": Option(0, int, "the budget in the unit; 0 takes the preset's", setting="budget.max"),
+    "edge": Option(0, int, "the truncation point in the unit; 0 takes the preset's", setting="budget.edge"),
+    "shelf": Option(DEFAULT_SHELF, str, "the shelf index the unsafe fix moves entries into", setting="budget.shelf"),
 }
 
 
-def _settings(ctx) -> budget.Settings:
+def budget_options(config) -> dict:
+    """The budget settings for a caller without a budget rule's context (index-missing, `memwarden budget`)."""
+    return config.rule_options(registry.by_name_or_code("index-past-truncation"))
+
+
+def _settings(ctx, options: dict) -> budget.Settings:
     ws = ctx.workspace
-    return budget.resolve(budget.configured_options(ws.config), ws.profile.name, ws.root)
+    return startup_index.resolve_settings(options, ws.profile.name, ws.root)
 
 
 def _where(measurement: budget.Measurement, at: tuple[int, int] | None) -> tuple[str, int]:
@@ -42,7 +58,7 @@ def _what(measurement: budget.Measurement) -> str:
 def _shelving_fix(ctx, settings: budget.Settings, measurement: budget.Measurement) -> Fix | None:
     if settings.preset.chain or len(measurement.sources) != 1:
         return None
-    plan = budget.plan_shelving(ctx.workspace, settings, measurement.sources[0])
+    plan = plan_shelving(ctx.workspace, settings, measurement.sources[0], ctx.options["shelf"] or DEFAULT_SHELF)
     if plan is None:
         return None
     lines = ", ".join(str(e.line) for e in plan.moved[:8]) + (" ..." if len(plan.moved) > 8 else "")
@@ -56,8 +72,8 @@ def _shelving_fix(ctx, settings: budget.Settings, measurement: budget.Measuremen
 
 
 def _measure(ctx, status: int):
-    settings = _settings(ctx)
-    measurement = budget.measure(ctx.workspace, settings)
+    settings = _settings(ctx, ctx.options)
+    measurement = startup_index.measure(ctx.workspace, settings)
     gauge = measurement.worst
     if gauge is None or gauge.status != status:
         return None
@@ -211,10 +227,10 @@ def index_missing(ctx):
     index; memwarden does not invent one.
     """
     ws = ctx.workspace
-    settings = _settings(ctx)
+    settings = _settings(ctx, budget_options(ws.config))
     if ws.profile.kind("startup-index") is None and not settings.explicit_preset:
         return
-    measurement = budget.measure(ws, settings)
+    measurement = startup_index.measure(ws, settings)
     if measurement.found:
         return
     path = measurement.expected[0] if measurement.expected else "MEMORY.md"
