@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 
 from conftest import REPO, git, write_files
 from memwarden.analysis import budget
+from memwarden.discover import startup_index
 from memwarden.documents import scan
 from memwarden.documents import IndexDocument, JsonlDocument, MarkdownDocument, YamlDocument, load
 from memwarden.documents.base import decode
@@ -41,6 +42,7 @@ from memwarden.engine.run import RunOptions, WorkspaceResult, check_workspace
 from memwarden.analysis.tags import normalized_tags
 from memwarden.discover.profiles import PROFILES
 from memwarden.discover.workspace import open_workspace
+from memwarden.rules.budget import DEFAULT_SHELF, budget_options
 
 EXAMPLES = int(os.environ.get("MEMWARDEN_PROPERTY_EXAMPLES", "60"))
 
@@ -735,7 +737,7 @@ def over_budget_index(draw):
     maximum = draw(st.integers(max(1, total // 2), max(1, total + 5)))
     edge = draw(st.integers(maximum, max(maximum, total * 2)))
     config = f'[rules.index-over-budget]\nunit = "{unit}"\nmax = {maximum}\nedge = {edge}\n'
-    if shelf != budget.DEFAULT_SHELF:
+    if shelf != DEFAULT_SHELF:
         config += f'shelf = "{shelf}"\n'
     files[".memwarden.toml"] = config.encode()
     return files, shelf
@@ -768,8 +770,8 @@ def test_shelving_fix_keeps_every_entry_and_fits_the_budget(case):
         assert is_subsequence(kept, old_lines), "the index lines that stay kept their order"
         if after != before:
             ws = open_workspace(root, profile)
-            settings_ = budget.resolve(budget.configured_options(ws.config), profile, root)
-            assert budget.measure(ws, settings_).worst.status == budget.WITHIN
+            settings_ = startup_index.resolve_settings(budget_options(ws.config), profile, root)
+            assert startup_index.measure(ws, settings_).worst.status == budget.WITHIN
             for relpath in set(after) - {"MEMORY.md"}:
                 if relpath in before:
                     assert after[relpath].startswith(before[relpath]), f"{relpath}: a shelf is only appended to"

@@ -1,6 +1,7 @@
 """`memwarden budget [INDEX]`: a gauge of the startup index against what its agent loads.
 
-The measuring is :mod:`memwarden.analysis.budget`, shared with the rules
+The measuring is :mod:`memwarden.analysis.budget` and the reading
+:mod:`memwarden.discover.startup_index`, shared with the rules
 `index-over-budget`, `index-past-truncation` and `index-missing`.
 """
 
@@ -13,8 +14,11 @@ from pathlib import Path
 
 import click
 
-# Exit codes are the contract: a hook or a script branches on them.
-EXIT_WITHIN, EXIT_OVER, EXIT_PAST, EXIT_MISSING, EXIT_USAGE = 0, 1, 2, 3, 4
+from memwarden.analysis.budget import MISSING, OVER, PAST, STATUS_NAMES, UNIT_NAMES, WITHIN, fmt
+
+# Exit codes are the contract: a hook or a script branches on them. 0 to 3 are the
+# statuses (within, over, past the edge, missing); usage errors take the next one.
+EXIT_USAGE = 4
 GAUGE_WIDTH = 40
 
 
@@ -67,24 +71,23 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
       3  index not found
       4  usage or configuration error
     """
-    from memwarden.analysis import budget as measuring
-    from memwarden.errors import UsageError
+    from memwarden.discover import startup_index
     from memwarden.discover.workspace import find_root, open_workspace
+    from memwarden.errors import UsageError
+    from memwarden.rules.budget import budget_options
 
     try:
-        from memwarden.analysis.budget import _is_dir
-
-        if index is not None and _is_dir(index):
+        if index is not None and startup_index.dir_exists(index):
             workspace_dir, index = index, None
         start = (index.absolute().parent if index is not None else workspace_dir.absolute())
-        if not _is_dir(start):
+        if not startup_index.dir_exists(start):
             _missing(as_json, [str(index if index is not None else workspace_dir)], None)
         ws = open_workspace(find_root(start), profile)
-        settings = measuring.resolve(
-            measuring.configured_options(ws.config), ws.profile.name, ws.root,
+        settings = startup_index.resolve_settings(
+            budget_options(ws.config), ws.profile.name, ws.root,
             preset=preset, unit=unit, max_=max_, edge=edge,
         )
-        measurement = measuring.measure(ws, settings, index)
+        measurement = startup_index.measure(ws, settings, index)
     except UsageError as error:
         click.echo(f"memwarden: error: {error}", err=True)
         sys.exit(EXIT_USAGE)
@@ -118,8 +121,8 @@ def _missing(as_json: bool, expected: list[str], settings) -> None:
             "max": limit.max if limit else None,
             "edge": limit.edge if limit else None,
             "headroom": None,
-            "status": "missing",
-            "exit_code": EXIT_MISSING,
+            "status": STATUS_NAMES[MISSING],
+            "exit_code": MISSING,
             "past_edge": [],
         }, indent=2, ensure_ascii=False))
     else:
@@ -128,8 +131,8 @@ def _missing(as_json: bool, expected: list[str], settings) -> None:
             "gish": " A gish workspace gets one from `gish init`.",
             "codex": " Codex reads AGENTS.md from the git repository root down to the working folder.",
         }.get(settings.preset.name if settings is not None else "", "")
-        click.echo(f"memwarden: {where}: not found (exit 3).{hint}", err=True)
-    sys.exit(EXIT_MISSING)
+        click.echo(f"memwarden: {where}: not found (exit {MISSING}).{hint}", err=True)
+    sys.exit(MISSING)
 
 
 def _color() -> bool:
@@ -165,17 +168,14 @@ def gauge_bar(used: int, limit, width: int = GAUGE_WIDTH, fancy: bool = True) ->
     return "[" + "".join(cells) + "]"
 
 
-_STATUS_TEXT = {
-    0: ("within budget", "green"),
-    1: ("over budget: shorten or shelve entries before adding one", "yellow"),
-    2: ("past the truncation point: the end of the file is never loaded", "red"),
+_STATUS_TEXT = {  # the words and colour of each status in the text report
+    WITHIN: ("within budget", "green"),
+    OVER: ("over budget: shorten or shelve entries before adding one", "yellow"),
+    PAST: ("past the truncation point: the end of the file is never loaded", "red"),
 }
 
 
 def _as_text(measurement, shown, color: bool) -> str:
-    from memwarden.analysis import budget as measuring
-
-    fmt = measuring.fmt
     settings = measurement.settings
     fancy = _can_draw("█▒░┃·")
     sep = " · " if fancy else " / "
@@ -185,10 +185,10 @@ def _as_text(measurement, shown, color: bool) -> str:
     lines.append(f"{title}  ({settings.preset.name} preset)")
     worst = measurement.worst
     for gauge in measurement.gauges:
-        unit = measuring.UNIT_NAMES[gauge.limit.unit]
+        unit = UNIT_NAMES[gauge.limit.unit]
         percent = 100 * gauge.used / gauge.limit.max if gauge.limit.max else 0
         bar = gauge_bar(gauge.used, gauge.limit, fancy=fancy)
-        word, tint = _STATUS_TEXT[gauge.status]
+        tint = _STATUS_TEXT[gauge.status][1]
         if color:
             bar = click.style(bar, fg=tint)
         lines.append(f"  {bar}  {percent:.0f}% of budget")
@@ -198,9 +198,9 @@ def _as_text(measurement, shown, color: bool) -> str:
             f"{sep}headroom {fmt(headroom)}" + ("" if headroom >= 0 else " (over)")
         )
     word, tint = _STATUS_TEXT[worst.status]
-    if worst.status == 2 and worst.used == worst.limit.edge and not worst.past_edge and not worst.other_cut_lines:
+    if worst.status == PAST and worst.used == worst.limit.edge and not worst.past_edge and not worst.other_cut_lines:
         word = "at the truncation point: the next line added will be cut"
-    limit_note = f" ({measuring.UNIT_NAMES[worst.limit.unit]})" if len(measurement.gauges) > 1 else ""
+    limit_note = f" ({UNIT_NAMES[worst.limit.unit]})" if len(measurement.gauges) > 1 else ""
     status = f"status: {word}{limit_note} (exit {worst.status})"
     lines.append(click.style(status, fg=tint, bold=True) if color else status)
     other = worst.other_cut_lines
@@ -234,13 +234,13 @@ def _as_json(measurement, shown) -> dict:
         "max": worst.limit.max,
         "edge": worst.limit.edge,
         "headroom": worst.headroom,
-        "status": {0: "within-budget", 1: "over-budget", 2: "past-edge"}[worst.status],
+        "status": STATUS_NAMES[worst.status],
         "exit_code": worst.status,
         "past_edge": [dict(e.to_json(), path=shown(e.path)) for e in worst.past_edge],
         "other_cut_lines": worst.other_cut_lines,
         "limits": [
             {"unit": g.limit.unit, "used": g.used, "max": g.limit.max, "edge": g.limit.edge, "headroom": g.headroom,
-             "status": {0: "within-budget", 1: "over-budget", 2: "past-edge"}[g.status]}
+             "status": STATUS_NAMES[g.status]}
             for g in measurement.gauges
         ],
         "notes": list(settings.notes),

@@ -1,29 +1,146 @@
 """Index budget: the startup index must fit in what the agent loads, or its newest lines are silently lost.
 
-The measuring lives in :mod:`memwarden.analysis.budget`, shared with `memwarden budget`,
-so `check` and the gauge always agree. Both budget rules take the same options
-(set them under either rule's table); the preset follows the profile.
+The measuring is :mod:`memwarden.analysis.budget` (pure), the finding and
+reading :mod:`memwarden.discover.startup_index`, and the shelving fix
+:mod:`memwarden.fixes.shelve`; `memwarden budget` uses the same three, so
+`check` and the gauge always agree. Both budget rules declare the same
+options as workspace settings (``budget.<name>``): set them under either
+rule's table and both read one value. The preset follows the profile.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from memwarden import registry
 from memwarden.analysis import budget
+from memwarden.analysis.budget import CutEntry, Gauge, Measurement, Settings, fmt
+from memwarden.analysis.triggers import excerpt
+from memwarden.discover import startup_index
+from memwarden.fixes.shelve import plan_shelving
 from memwarden.model import Applicability, Fix, Option, Problem, Scope, Severity
 from memwarden.registry import rule
-from memwarden.analysis.triggers import excerpt
+
+DEFAULT_SHELF = "memory/knowledge/INDEX_overflow.md"
 
 BUDGET_OPTIONS = {
-    name: Option(budget.OPTION_DEFAULTS[name], budget.OPTION_TYPES[name], budget.OPTION_HELP[name])
-    for name in budget.OPTION_DEFAULTS
+    "preset": Option("auto", str, "gish, claude-code or codex; 'auto' follows the profile", setting="budget.preset"),
+    "unit": Option("auto", str, "chars, utf16, bytes or lines; 'auto' takes the preset's", setting="budget.unit"),
+    "max": Option(0, int, "the budget in the unit; 0 takes the preset's", setting="budget.max"),
+    "edge": Option(0, int, "the truncation point in the unit; 0 takes the preset's", setting="budget.edge"),
+    "shelf": Option(DEFAULT_SHELF, str, "the shelf index the unsafe fix moves entries into", setting="budget.shelf"),
 }
 
 
-def _settings(ctx) -> budget.Settings:
+def budget_options(config) -> dict:
+    """The budget settings for a caller without a budget rule's context (index-missing, `memwarden budget`)."""
+    return config.rule_options(registry.by_name_or_code("index-past-truncation"))
+
+
+# -- violations ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IndexOverBudget:
+    measured: str  # the file, or the AGENTS.md chain
+    used: int
+    unit: str  # as shown: "chars", "UTF-16 units", ...
+    budget: int
+    edge: int
+    preset: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f"{self.measured} is {fmt(self.used)} {self.unit}, over its budget of {fmt(self.budget)} "
+            f"({self.preset}; cut at {fmt(self.edge)}, {fmt(self.edge - self.used)} {self.unit} from now): "
+            "shorten or shelve entries before adding one"
+        )
+
+
+@dataclass(frozen=True)
+class IndexPastTruncation:
+    measured: str
+    used: int
+    unit: str
+    edge: int
+    preset: str
+    cut: tuple[CutEntry, ...]  # the entries (or, in a file without entries, the lines) past the edge
+    other_cut_lines: int
+    first_cut_line: int  # where the cut starts, when no entry is cut
+
+    @property
+    def message(self) -> str:
+        head = (
+            f"{self.measured} is {fmt(self.used)} {self.unit}, "
+            f"{'at' if self.used == self.edge else 'past'} the truncation point of "
+            f"{fmt(self.edge)} ({self.preset})"
+        )
+        cut = self.cut
+        if not cut and self.other_cut_lines == 0:
+            return f"{head}: nothing is cut yet, but the next line added will be"
+        shown = [excerpt(entry.label(), 50) for entry in cut[:3]]
+        more = len(cut) - len(shown)
+        number = len(cut) if cut else self.other_cut_lines
+        noun = ("entry" if number == 1 else "entries") if cut and (cut[0].triggers or cut[0].title) else (
+            "line" if number == 1 else "lines"
+        )
+        tail = (
+            f"{number} {noun} from line {cut[0].line if cut else self.first_cut_line} on "
+            f"{'is' if number == 1 else 'are'} never loaded"
+        )
+        if shown:
+            tail += ": " + "; ".join(shown) + (f"; and {more} more" if more > 0 else "")
+        return f"{head}: {tail}"
+
+
+@dataclass(frozen=True)
+class ShelveEntries:
+    """The unsafe fix both budget rules offer."""
+
+    lines: tuple[int, ...]  # of the moved entries, in the index
+    shelf: str
+    index: str
+
+    @property
+    def fix_title(self) -> str:
+        count = len(self.lines)
+        shown = ", ".join(str(line) for line in self.lines[:8]) + (" ..." if count > 8 else "")
+        return (
+            f"move {count} entr{'y' if count == 1 else 'ies'} (line{'s' if count > 1 else ''} {shown}) to {self.shelf} "
+            f"and point to it from {self.index}"
+        )
+
+
+@dataclass(frozen=True)
+class IndexMissing:
+    path: str
+    codex: bool  # the codex preset: the AGENTS.md chain is missing
+    gish: bool  # a ghost-in-shell workspace, where `gish init` writes one
+
+    @property
+    def message(self) -> str:
+        if self.codex:
+            return "no AGENTS.md from the repository root down to this folder: Codex starts every session without one"
+        if self.gish:
+            return (
+                f"no {self.path} at the workspace root: every session starts without a startup index, so no trigger "
+                "leads it to a note (`gish init` writes a first index)"
+            )
+        return (
+            f"no {self.path} at the workspace root: the agent loads nothing at start-up and finds none of the memory files"
+        )
+
+
+# -- shared by the rules ------------------------------------------------------------------
+
+
+def _settings(ctx, options: dict) -> Settings:
     ws = ctx.workspace
-    return budget.resolve(budget.configured_options(ws.config), ws.profile.name, ws.root)
+    return startup_index.resolve_settings(options, ws.profile.name, ws.root)
 
 
-def _where(measurement: budget.Measurement, at: tuple[int, int] | None) -> tuple[str, int]:
+def _where(measurement: Measurement, at: tuple[int, int] | None) -> tuple[str, int]:
     """The file to report on (the last one measured: the one the user edits) and the line in it."""
     last = len(measurement.sources) - 1
     path = measurement.sources[last].relpath
@@ -32,40 +149,34 @@ def _where(measurement: budget.Measurement, at: tuple[int, int] | None) -> tuple
     return path, 1
 
 
-def _what(measurement: budget.Measurement) -> str:
+def _measured(measurement: Measurement) -> str:
     sources = measurement.sources
     if len(sources) > 1:
         return f"the AGENTS.md chain ({len(sources)} files, root first)"
     return sources[0].relpath
 
 
-def _shelving_fix(ctx, settings: budget.Settings, measurement: budget.Measurement) -> Fix | None:
+def _shelving_fix(ctx, settings: Settings, measurement: Measurement) -> Fix | None:
     if settings.preset.chain or len(measurement.sources) != 1:
         return None
-    plan = budget.plan_shelving(ctx.workspace, settings, measurement.sources[0])
+    index = measurement.sources[0]
+    plan = plan_shelving(ctx.workspace, settings, index, ctx.options["shelf"] or DEFAULT_SHELF)
     if plan is None:
         return None
-    lines = ", ".join(str(e.line) for e in plan.moved[:8]) + (" ..." if len(plan.moved) > 8 else "")
-    count = len(plan.moved)
-    return Fix(
-        Applicability.UNSAFE,
-        f"move {count} entr{'y' if count == 1 else 'ies'} (line{'s' if count > 1 else ''} {lines}) to {plan.shelf} "
-        f"and point to it from {measurement.sources[0].relpath}",
-        tuple(plan.edits),
-    )
+    title = ShelveEntries(tuple(entry.line for entry in plan.moved), plan.shelf, index.relpath).fix_title
+    return Fix(Applicability.UNSAFE, title, tuple(plan.edits))
 
 
-def _measure(ctx, status: int):
-    settings = _settings(ctx)
-    measurement = budget.measure(ctx.workspace, settings)
+def _measure(ctx, status: int) -> tuple[Settings, Measurement, Gauge] | None:
+    settings = _settings(ctx, ctx.options)
+    measurement = startup_index.measure(ctx.workspace, settings)
     gauge = measurement.worst
     if gauge is None or gauge.status != status:
         return None
     return settings, measurement, gauge
 
 
-def _unit(gauge: budget.Gauge) -> str:
-    return budget.UNIT_NAMES[gauge.limit.unit]
+# -- rules --------------------------------------------------------------------------------
 
 
 @rule(
@@ -120,16 +231,11 @@ def index_over_budget(ctx):
         return
     settings, measurement, gauge = found
     path, line = _where(measurement, gauge.first_over_line)
-    unit = _unit(gauge)
-    yield Problem(
-        line,
-        1,
-        f"{_what(measurement)} is {budget.fmt(gauge.used)} {unit}, over its budget of {budget.fmt(gauge.limit.max)} "
-        f"({settings.preset.name}; cut at {budget.fmt(gauge.limit.edge)}, {budget.fmt(gauge.to_edge)} {unit} from now): "
-        "shorten or shelve entries before adding one",
-        path=path,
-        fix=_shelving_fix(ctx, settings, measurement),
+    violation = IndexOverBudget(
+        _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.max, gauge.limit.edge,
+        settings.preset.name,
     )
+    yield Problem(line, 1, violation.message, path=path, fix=_shelving_fix(ctx, settings, measurement))
 
 
 @rule(
@@ -167,26 +273,11 @@ def index_past_truncation(ctx):
         return
     settings, measurement, gauge = found
     path, line = _where(measurement, gauge.first_cut_line)
-    unit = _unit(gauge)
-    head = (
-        f"{_what(measurement)} is {budget.fmt(gauge.used)} {unit}, "
-        f"{'at' if gauge.used == gauge.limit.edge else 'past'} the truncation point of "
-        f"{budget.fmt(gauge.limit.edge)} ({settings.preset.name})"
+    violation = IndexPastTruncation(
+        _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.edge,
+        settings.preset.name, tuple(gauge.past_edge), gauge.other_cut_lines, line,
     )
-    cut = gauge.past_edge
-    if not cut and gauge.other_cut_lines == 0:
-        tail = "nothing is cut yet, but the next line added will be"
-    else:
-        what = [excerpt(entry.label(), 50) for entry in cut[:3]]
-        more = len(cut) - len(what)
-        number = len(cut) if cut else gauge.other_cut_lines
-        noun = ("entry" if number == 1 else "entries") if cut and (cut[0].triggers or cut[0].title) else (
-            "line" if number == 1 else "lines"
-        )
-        tail = f"{number} {noun} from line {cut[0].line if cut else line} on {'is' if number == 1 else 'are'} never loaded"
-        if what:
-            tail += ": " + "; ".join(what) + (f"; and {more} more" if more > 0 else "")
-    yield Problem(line, 1, f"{head}: {tail}", path=path, fix=_shelving_fix(ctx, settings, measurement))
+    yield Problem(line, 1, violation.message, path=path, fix=_shelving_fix(ctx, settings, measurement))
 
 
 @rule(code="MW503", name="index-missing", severity=Severity.ERROR, scope=Scope.WORKSPACE)
@@ -211,20 +302,12 @@ def index_missing(ctx):
     index; memwarden does not invent one.
     """
     ws = ctx.workspace
-    settings = _settings(ctx)
+    settings = _settings(ctx, budget_options(ws.config))
     if ws.profile.kind("startup-index") is None and not settings.explicit_preset:
         return
-    measurement = budget.measure(ws, settings)
+    measurement = startup_index.measure(ws, settings)
     if measurement.found:
         return
     path = measurement.expected[0] if measurement.expected else "MEMORY.md"
-    if settings.preset.chain:
-        message = "no AGENTS.md from the repository root down to this folder: Codex starts every session without one"
-    elif ws.profile.name == "ghost-in-shell":
-        message = (
-            f"no {path} at the workspace root: every session starts without a startup index, so no trigger "
-            "leads it to a note (`gish init` writes a first index)"
-        )
-    else:
-        message = f"no {path} at the workspace root: the agent loads nothing at start-up and finds none of the memory files"
-    yield Problem(1, 1, message, path=path)
+    violation = IndexMissing(path, settings.preset.chain, ws.profile.name == "ghost-in-shell")
+    yield Problem(1, 1, violation.message, path=path)

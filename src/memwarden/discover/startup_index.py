@@ -1,0 +1,182 @@
+"""Finding and reading a workspace's startup index, and the limits the workspace sets for it.
+
+The measuring itself is pure (:mod:`memwarden.analysis.budget`); this is the
+side that touches the disk: gish's ``.gish/config.yml`` limit, the git root,
+Codex's chain of AGENTS.md files, the profile's index files, and the
+workspace overlay (staged or in-memory contents that win over the disk).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from memwarden.analysis import budget
+from memwarden.analysis.budget import Limit, Measurement, Settings, Source
+from memwarden.discover.profiles import Kind
+from memwarden.documents import IndexDocument, load
+from memwarden.documents.base import decode
+
+CODEX_FILES = ("AGENTS.override.md", "AGENTS.md")
+
+
+def file_exists(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system is simply not there
+        return False
+
+
+def dir_exists(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+# -- the limits ----------------------------------------------------------------------
+
+
+def gish_limit(root: Path) -> tuple[Limit | None, str | None]:
+    """The chars limit from .gish/config.yml, or (None, why not)."""
+    path = root / ".gish" / "config.yml"
+    if not file_exists(path):
+        return None, None
+    doc = load(root, ".gish/config.yml", Kind("workspace-config", "yaml", (".gish/config.yml",), "gish config"))
+    if not doc.ok or not isinstance(getattr(doc, "data", None), dict):
+        return None, ".gish/config.yml cannot be read; the gish defaults are used"
+    index = doc.data.get("index")
+    if not isinstance(index, dict):
+        return None, None
+    default = budget.PRESETS["gish"].limits[0]
+    values = []
+    for key, fallback in (("max_chars", default.max), ("truncate_edge_chars", default.edge)):
+        value = index.get(key, fallback)
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            return None, f".gish/config.yml index.{key} is not a positive whole number; the gish defaults are used"
+        values.append(value)
+    if values[0] > values[1]:
+        return None, ".gish/config.yml sets index.max_chars above index.truncate_edge_chars; the gish defaults are used"
+    return Limit("chars", values[0], values[1]), None
+
+
+def resolve_settings(
+    options: dict,
+    profile_name: str,
+    root: Path,
+    *,
+    preset: str | None = None,
+    unit: str | None = None,
+    max_: int | None = None,
+    edge: int | None = None,
+) -> Settings:
+    """The limits to measure with: flags over options over the workspace's gish config over the preset."""
+    chosen, explicit = budget.choose_preset(options, profile_name, preset)
+    limits, notes = chosen.limits, []
+    if chosen.name == "gish":
+        from_config, why = gish_limit(root)
+        if from_config is not None:
+            limits = (from_config,)
+        if why:
+            notes.append(why)
+    return budget.resolve(
+        chosen, limits, options, explicit=explicit, notes=notes, unit=unit, max_=max_, edge=edge
+    )
+
+
+# -- the files -----------------------------------------------------------------------
+
+
+def git_root(start: Path) -> Path | None:
+    for directory in [start, *start.parents]:
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def codex_chain(directory: Path) -> list[Path]:
+    """The AGENTS files Codex reads for a working directory: repository root first."""
+    directory = directory.resolve()
+    top = git_root(directory) or directory
+    chain = []
+    folders = [directory, *directory.parents]
+    folders = folders[: folders.index(top) + 1] if top in folders else [directory]
+    for folder in reversed(folders):
+        for name in CODEX_FILES:
+            candidate = folder / name
+            if file_exists(candidate):
+                chain.append(candidate)
+                break
+    return chain
+
+
+def startup_index_paths(ws) -> list[str]:
+    """Where the profile's startup index lives (its globs are plain names at the root)."""
+    kind = ws.profile.kind("startup-index")
+    names = list(kind.globs) if kind is not None else ["MEMORY.md"]
+    return [name for name in names if not any(ch in name for ch in "*?[")] or ["MEMORY.md"]
+
+
+def _relpath(path: Path, root: Path) -> str:
+    return Path(os.path.relpath(path, root)).as_posix()
+
+
+def locate(ws, settings: Settings, index: Path | None = None) -> tuple[list[Path], list[str]]:
+    """The files to measure, and (when none exist) what was looked for."""
+    if settings.preset.chain:
+        if index is not None:
+            index = index.absolute()
+            chain = codex_chain(index.parent)
+            chain = [p for p in chain if p.parent.resolve() != index.parent.resolve()]
+            return (chain + [index] if file_exists(index) else []), [_relpath(index, ws.root)]
+        chain = codex_chain(ws.root)
+        return chain, [name for name in CODEX_FILES[1:]]
+    if index is not None:
+        return ([index] if file_exists(index) else []), [_relpath(index.absolute(), ws.root)]
+    names = startup_index_paths(ws)
+    found = [
+        ws.root / name for name in names if name in ws.overlay or file_exists(ws.root / name)
+    ]
+    return found[:1], names
+
+
+def _read(ws, path: Path) -> Source:
+    relpath = _relpath(path, ws.root)
+    raw = ws.overlay.get(relpath)
+    if raw is None:
+        raw = path.read_bytes()
+    text = decode(raw)[0]
+    decoded = text is not None
+    if text is None:
+        text = raw.decode("utf-8", "replace")
+    return Source(relpath, text, None, decoded)
+
+
+def _as_index(ws, source: Source) -> IndexDocument | None:
+    """The file read as an index (its linked list items), or None."""
+    doc = ws.document(source.relpath) if not source.relpath.startswith("../") else None
+    if not isinstance(doc, IndexDocument):
+        kind = Kind("startup-index", "index", (source.relpath,), "measured index")
+        doc = load(ws.root, source.relpath, kind, source.text.encode("utf-8"))
+    return doc if isinstance(doc, IndexDocument) and doc.ok else None
+
+
+def measure(ws, settings: Settings, index: Path | None = None) -> Measurement:
+    """Find and read the startup index (or the given file) and measure it against the settings."""
+    paths, expected = locate(ws, settings, index)
+    sources = []
+    for path in paths:
+        try:
+            sources.append(_read(ws, path))
+        except OSError:
+            continue
+    result = Measurement(settings, sources, expected if not sources else [])
+    if not sources:
+        return result
+    for source in sources:
+        if not settings.preset.chain:
+            source.index = _as_index(ws, source)
+        if not source.decoded:
+            settings.notes.append(f"{source.relpath} is not valid UTF-8; measured with replacement characters")
+    result.gauges = budget.gauges(settings, sources)
+    return result
