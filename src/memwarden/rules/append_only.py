@@ -25,7 +25,7 @@ from urllib.parse import unquote
 from memwarden.discover.profiles import EPISODE_KINDS
 from memwarden.documents import Document, load
 from memwarden.documents.base import MAX_DEPTH, decode
-from memwarden.documents.jsonl import _depth_exceeds
+from memwarden.documents.jsonl import depth_exceeds
 from memwarden.documents.yamldoc import format_json_path
 from memwarden.errors import UsageError
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Scope, Severity
@@ -331,7 +331,7 @@ def _line_values(line: str) -> list[tuple[int, int, Any]]:
 
     A line nested deeper than any memory record is not a record (unparsable-file reports it).
     """
-    if _depth_exceeds(line, MAX_DEPTH):
+    if depth_exceeds(line, MAX_DEPTH):
         return []
     values = []
     i, n = 0, len(line)
