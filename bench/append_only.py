@@ -67,7 +67,7 @@ def baseline(root: Path) -> float:
 def comparison_only(root: Path, staged: bool) -> tuple[float, int]:
     """The append-only comparison in-process, without start-up or other rules: (seconds, losses)."""
     from memwarden.git import Repo
-    from memwarden.rules import append_only
+    from memwarden.analysis import history as append_only
     from memwarden.discover.workspace import open_workspace
 
     ws = open_workspace(root)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import git, run_memwarden, write_files
-from memwarden.rules import append_only
+from memwarden.analysis.history import snapshots, textdiff
 
 RULES = "deleted-record,rewritten-record,deleted-note"
 
@@ -690,7 +690,7 @@ _lines = st.lists(st.sampled_from(["{}", '{"a": 1}', '{"a": 2}', "x", "", " y ",
 def test_the_lines_outside_the_differing_span_are_the_same_in_both_texts(old_lines, new_lines, old_end, new_end):
     old = "\n".join(old_lines) + ("\n" if old_end else "")
     new = "\n".join(new_lines) + ("\n" if new_end else "")
-    (old_start, old_stop), (new_start, new_stop) = append_only._differing_lines(old, new)
+    (old_start, old_stop), (new_start, new_stop) = textdiff.differing_lines(old, new)
     assert old_start == new_start and old[:old_start] == new[:new_start]
     assert old[old_stop:] == new[new_stop:]
     assert old_start <= old_stop and new_start <= new_stop
@@ -701,9 +701,9 @@ def test_the_lines_outside_the_differing_span_are_the_same_in_both_texts(old_lin
         assert old[old_start:old_stop] == new[new_start:new_stop]
 
 
-@pytest.mark.parametrize("budget", [append_only.SEARCH_BUDGET, 0], ids=["targeted", "read-everything"])
+@pytest.mark.parametrize("budget", [textdiff.SEARCH_BUDGET, 0], ids=["targeted", "read-everything"])
 def test_the_targeted_search_and_reading_everything_agree(gish, cli, monkeypatch, budget):
-    monkeypatch.setattr(append_only, "SEARCH_BUDGET", budget)
+    monkeypatch.setattr(textdiff, "SEARCH_BUDGET", budget)
     many = [episode(n) for n in range(1, 60)]
     write(gish, "memory/episodic.jsonl", log(*many))
     git(gish, "commit", "-q", "-am", "more")
@@ -725,7 +725,7 @@ def test_the_targeted_search_and_reading_everything_agree(gish, cli, monkeypatch
 def test_blob_ids_are_the_ones_git_gives(tmp_path, data):
     path = tmp_path / "blob"
     path.write_bytes(data)
-    assert append_only.blob_id(data) == git(tmp_path, "hash-object", "--no-filters", str(path)).strip()
+    assert snapshots.blob_id(data) == git(tmp_path, "hash-object", "--no-filters", str(path)).strip()
 
 
 def test_memwardens_own_safe_fixes_are_not_rewrites(git_repo, cli):

@@ -12,9 +12,6 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-# The empty tree: what there was before the first commit.
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-
 _BLOB_MODES = ("100644", "100755")  # symlinks (120000) and submodules (160000) hold no memory
 
 

@@ -56,10 +56,10 @@ def history(base_ref, path, output_format, profile):
 
 
 def _walk(base_ref: str, path: Path, profile: str | None) -> dict:
+    from memwarden.analysis.history import open_repo, resolve_base
     from memwarden.discover import workspace as workspace_module
-    from memwarden.git import GitError
-    from memwarden.rules import append_only
     from memwarden.errors import UsageError
+    from memwarden.git import GitError
 
     workspaces, notes = workspace_module.collect([path], profile, None)
     for note in notes:
@@ -68,11 +68,11 @@ def _walk(base_ref: str, path: Path, profile: str | None) -> dict:
     commits_seen: set[str] = set()
     total = lost = 0
     for ws in workspaces:
-        repo = append_only.open_repo(ws, "history")
+        repo = open_repo(ws, "history")
         try:
             if not repo.has_head():
                 raise UsageError("HEAD has no commit yet: there is no history to walk")
-            base_sha, label = append_only.resolve_base(repo, base_ref)
+            base_sha, label = resolve_base(repo, base_ref)
             result = _walk_workspace(ws, repo, base_sha, label)
         except GitError as error:
             raise UsageError(str(error)) from None
@@ -92,22 +92,25 @@ def _walk(base_ref: str, path: Path, profile: str | None) -> dict:
 
 
 def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
-    from memwarden.rules import append_only
+    from memwarden import registry
+    from memwarden.analysis.history import Comparison, EmptySnapshot, GitSnapshot, Snapshot
+    from memwarden.rules.append_only import mutable_fields, violation_of
 
-    fields = append_only.mutable_fields(ws)
+    # The setting every append-only rule shares, however the config spells it.
+    fields = mutable_fields(ws.config.rule_options(registry.by_name_or_code("rewritten-record")))
     cache: dict = {}
-    snapshots: dict[str, append_only.Snapshot] = {}
+    snapshots: dict[str, Snapshot] = {}
 
-    def snapshot(sha: str | None, name: str) -> append_only.Snapshot:
+    def snapshot(sha: str | None, name: str) -> Snapshot:
         if sha is None:
-            return append_only.EmptySnapshot(ws)
+            return EmptySnapshot(ws)
         if sha not in snapshots:
-            snapshots[sha] = append_only.GitSnapshot(ws, repo, name, repo.tree_files(sha, repo.prefix), cache)
+            snapshots[sha] = GitSnapshot(ws, repo, name, repo.tree_files(sha, repo.prefix), cache)
         return snapshots[sha]
 
     commits = repo.commits(base_sha, "HEAD", first_parent=True)
     head = repo.resolve("HEAD")
-    net = append_only.Comparison(ws, snapshot(base_sha, label), snapshot(head, "HEAD"), fields).losses()
+    net = Comparison(ws, snapshot(base_sha, label), snapshot(head, "HEAD"), fields).losses()
     net_keys = {loss.key for loss in net}
     per_commit = []
     last_loss_of: dict[str, int] = {}
@@ -115,7 +118,7 @@ def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
         parent = commit.first_parent
         before = snapshot(parent, repo.short(parent) if parent else "the empty tree")
         after = snapshot(commit.sha, commit.short)
-        losses = append_only.Comparison(ws, before, after, fields).losses()
+        losses = Comparison(ws, before, after, fields).losses()
         for loss in losses:
             last_loss_of[loss.key] = position
         per_commit.append((commit, losses))
@@ -126,14 +129,15 @@ def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
         return Path(os.path.relpath(ws.root / relpath, cwd)).as_posix()
 
     def finding(loss, lost_at_head: bool) -> dict:
+        violation = violation_of(loss, ws, fields)
         data = {
-            "code": RULE_CODES[loss.rule],
-            "name": loss.rule,
+            "code": RULE_CODES[violation.rule],
+            "name": violation.rule,
             "severity": "error",
             "path": shown(loss.path),
             "line": loss.line,
             "column": loss.column,
-            "message": loss.message,
+            "message": violation.message,
             "key": loss.key,
             "lost_at_head": lost_at_head,
         }

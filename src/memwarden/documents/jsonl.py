@@ -42,7 +42,7 @@ def _pairs_hook(pairs):
     return dict(pairs)
 
 
-def _depth_exceeds(text: str, limit: int) -> bool:
+def depth_exceeds(text: str, limit: int) -> bool:
     if text.count("[") + text.count("{") <= limit:
         return False
     depth = 0
@@ -160,7 +160,7 @@ class JsonlDocument(Document):
         while i < content_end:
             record = Record(line=line_number, column=i - start + 1, start=i, end=content_end, shares_line=not first)
             segment = text[i:content_end]
-            if _depth_exceeds(segment, MAX_DEPTH):
+            if depth_exceeds(segment, MAX_DEPTH):
                 record.error = ParseError(f"JSON nested deeper than {MAX_DEPTH} levels", line_number, record.column)
                 self.records.append(record)
                 return

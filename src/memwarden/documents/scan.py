@@ -183,3 +183,28 @@ def resolve_link(index_relpath: str, target: str) -> str | None:
         return posixpath.normpath(path)
     base = posixpath.dirname(index_relpath)
     return posixpath.normpath(posixpath.join(base, path))
+
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def has_scheme(target: str) -> bool:
+    """Whether a link target is a URL (`https:`, `mailto:`...) rather than a path."""
+    return bool(_SCHEME.match(target))
+
+
+def resolve_from(base_dir: str, target: str) -> str:
+    """Where a link target points from a folder: a URL as written, else a normalised workspace path.
+
+    Unlike resolve_link, every target gets an answer (an anchor-only link names
+    the folder itself), so two links can be compared by where they point.
+    """
+    target = target.strip().strip("<>")
+    if has_scheme(target):
+        return target
+    target = unquote(target.split("#", 1)[0].split("?", 1)[0])
+    if not target:
+        return base_dir
+    if target.startswith("/"):
+        return posixpath.normpath(target.lstrip("/"))
+    return posixpath.normpath(posixpath.join(base_dir, target))

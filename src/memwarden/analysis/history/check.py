@@ -1,0 +1,96 @@
+"""The comparison a check runs: which commit is the base, which state is current, and what was lost between."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable
+
+from memwarden.analysis.history.compare import Comparison, Loss
+from memwarden.analysis.history.snapshots import EmptySnapshot, GitSnapshot, WorktreeSnapshot, same_files
+from memwarden.errors import UsageError
+
+if TYPE_CHECKING:
+    from memwarden.git import Repo
+
+
+def open_repo(ws, why: str) -> "Repo":
+    # memwarden.git (and subprocess) load only when a check compares with git: start-up stays fast.
+    from memwarden.git import GitError, Repo
+
+    try:
+        repo = Repo.discover(ws.root)
+    except GitError as error:
+        raise UsageError(f"{why} needs git: {error}") from None
+    if repo is None:
+        raise UsageError(f"{why} compares with git history, but {ws.root} is not inside a git working tree")
+    return repo
+
+
+def resolve_base(repo: "Repo", ref: str) -> tuple[str, str]:
+    """(commit, label) to compare with for --base REF: its merge base with HEAD, like `git diff REF...`."""
+    if ref.startswith("-"):
+        raise UsageError(f"--base {ref!r}: a ref cannot start with '-'")
+    sha = repo.resolve(ref)
+    if sha is None and not repo.has_head():
+        raise UsageError(f"--base {ref}: no such commit: this repository has no commit yet")
+    if sha is None:
+        shallow = " This clone is shallow." if repo.is_shallow() else ""
+        raise UsageError(
+            f"--base {ref}: no such commit in this repository.{shallow} CI checkouts are often shallow or fetch "
+            "one branch only: fetch more history first (`git fetch --unshallow`, or `git fetch origin "
+            "<branch>`; with GitHub's actions/checkout set `fetch-depth: 0`)"
+        )
+    if not repo.has_head():
+        return sha, ref
+    base = repo.merge_base(sha, "HEAD")
+    if base is None:
+        if repo.is_shallow():
+            raise UsageError(
+                f"--base {ref}: cannot find where HEAD forked from it, because this clone is shallow: fetch "
+                "more history (`git fetch --unshallow`; with actions/checkout set `fetch-depth: 0`)"
+            )
+        return sha, ref  # unrelated histories: compare with the ref itself
+    if base == sha:
+        return sha, ref
+    return base, f"{ref} (merge base {repo.short(base)})"
+
+
+@dataclass
+class ChangesSinceBase:
+    label: str  # the base, as messages name it
+    losses: list[Loss]
+    staged: bool
+    restored_in_worktree: set[str] = field(default_factory=set)  # keys of staged losses the working tree has back
+
+
+def changes_since_base(ws, base_ref: str | None, staged: bool, mutable_fields: Iterable[str]) -> ChangesSinceBase:
+    """What the base (--base REF, else HEAD) held that the index (--staged) or the working tree lost."""
+    from memwarden.git import GitError
+
+    fields = tuple(mutable_fields)
+    flag = "--staged" if staged and not base_ref else "--base"
+    repo = open_repo(ws, flag)
+    cache: dict = {}
+    try:
+        if base_ref:
+            sha, label = resolve_base(repo, base_ref)
+            base = GitSnapshot(ws, repo, label, repo.tree_files(sha, repo.prefix), cache)
+        elif repo.has_head():
+            base = GitSnapshot(ws, repo, "HEAD", repo.tree_files("HEAD", repo.prefix), cache)
+        else:
+            base = EmptySnapshot(ws, "the empty tree (no commit yet)")
+        if staged:
+            current = GitSnapshot(ws, repo, "the index", repo.index_files(repo.prefix), cache)
+        else:
+            current = WorktreeSnapshot(ws, repo)
+        losses = Comparison(ws, base, current, fields).losses() if base.files else []
+        changes = ChangesSinceBase(base.label, losses, staged)
+        if losses and staged:
+            # The fix writes the working tree: what is back there already needs only `git add`.
+            worktree = WorktreeSnapshot(ws, repo)
+            if not same_files(current, worktree):
+                still_lost = {loss.key for loss in Comparison(ws, base, worktree, fields).losses()}
+                changes.restored_in_worktree = {loss.key for loss in losses if loss.key not in still_lost}
+    except GitError as error:
+        raise UsageError(str(error)) from None
+    return changes
