@@ -130,6 +130,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
           today, exit_zero, strict, profile, config_file, quiet, no_cache):
     """Check memory files (default: the workspace in the current directory)."""
     from memwarden import registry, report
+    from memwarden.engine import fixing
     from memwarden.engine import run as engine
     from memwarden.discover import workspace
     from memwarden.errors import UsageError
@@ -175,7 +176,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
     findings.sort(key=lambda f: f.sort_key())
 
     if diff:
-        text = "".join(engine.unified_diff(ws, change, Path.cwd()) for ws, change in changes)
+        text = "".join(fixing.unified_diff(ws, change, Path.cwd()) for ws, change in changes)
         _emit(text, output)
         if changes and not quiet:
             click.echo(f"Would fix {fixed} problem{'s' if fixed != 1 else ''} in {len(changes)} file(s).", err=True)
