@@ -75,26 +75,19 @@ LAZY_COMMANDS = {
 
 
 class LazyGroup(click.Group):
+    """Commands of LAZY_COMMANDS load when run; one that does not import is an error, never a missing command."""
+
     def list_commands(self, ctx):
-        return sorted(set(super().list_commands(ctx)) | {n for n in LAZY_COMMANDS if self._load(n)})
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
 
     def get_command(self, ctx, name):
-        return super().get_command(ctx, name) or self._load(name)
-
-    @staticmethod
-    def _load(name):
         import importlib
 
-        target = LAZY_COMMANDS.get(name)
-        if target is None:
-            return None
-        module, _, attribute = target.partition(":")
-        try:
-            return getattr(importlib.import_module(module), attribute)
-        except ModuleNotFoundError as error:
-            if error.name == module:
-                return None  # not written yet
-            raise
+        command = super().get_command(ctx, name)
+        if command is not None or name not in LAZY_COMMANDS:
+            return command
+        module, _, attribute = LAZY_COMMANDS[name].partition(":")
+        return getattr(importlib.import_module(module), attribute)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
