@@ -14,42 +14,11 @@ from pathlib import Path
 import click
 
 from memwarden import __version__
-
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+from memwarden.cli.exits import EXIT_FINDINGS, EXIT_OK, guarded
 
 
 def _split(values) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
-
-
-def _fail(message: str) -> None:
-    click.echo(f"memwarden: error: {message}", err=True)
-    sys.exit(EXIT_ERROR)
-
-
-def _guarded(function):
-    """Turn a UsageError into exit 2 with one clear line; never show a traceback."""
-    import functools
-
-    @functools.wraps(function)
-    def wrapper(*args, **kwargs):
-        from memwarden.errors import UsageError
-
-        try:
-            return function(*args, **kwargs)
-        except UsageError as error:
-            _fail(str(error))
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
-            raise
-        except KeyboardInterrupt:
-            click.echo("memwarden: interrupted", err=True)
-            sys.exit(130)
-        except Exception as error:  # the promise: never a traceback
-            if os.environ.get("MEMWARDEN_DEBUG"):
-                raise
-            _fail(f"internal error: {type(error).__name__}: {error} (set MEMWARDEN_DEBUG=1 for details)")
-
-    return wrapper
 
 
 def _date(ctx, param, value):
@@ -118,7 +87,7 @@ def main():
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="Use this config file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write .memwarden_cache/ (also: MEMWARDEN_NO_CACHE=1).")
-@_guarded
+@guarded
 def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, ignore, output_format, output,
           today, exit_zero, strict, profile, config_file, quiet, no_cache):
     """Check memory files (default: the workspace in the current directory)."""
@@ -179,19 +148,13 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         click.echo(f"Fixing {Path(os.path.relpath(ws.root / change.relpath, Path.cwd())).as_posix()}", err=True)
     summary = report.summarize(findings, files, fixed)
     summary.workspaces = summary_workspaces
-    fmt = output_format or _default_format()
-    if fmt == "json":
-        text = report.render_json(findings, summary)
-    elif fmt == "sarif":
-        text = report.render_sarif(findings, summary, registry.all_rules())
-    elif fmt == "github":
-        text = report.render_github(findings, summary)
-    else:
-        color = output is None and report.use_color(sys.stdout)
-        text = report.render_text(findings, summary, color=color, unsafe_fixes=unsafe_fixes)
-        if quiet:
-            text = "".join(line + "\n" for line in text.splitlines() if line.count(":") >= 3 and not line.startswith(("Found", "[*")))
-    _emit(text, output)
+    options = report.ReportOptions(
+        color=output is None and report.use_color(sys.stdout),
+        unsafe_fixes=unsafe_fixes,
+        quiet=quiet,
+        rules=tuple(registry.all_rules()),
+    )
+    _emit(report.render(output_format or _default_format(), findings, summary, options), output)
     failing = summary.errors + (summary.warnings if strict else 0)
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
 
@@ -229,7 +192,7 @@ def _emit(text: str, output: Path | None) -> None:
 
 @main.command()
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text")
-@_guarded
+@guarded
 def rules(output_format):
     """List every rule: code, name, severity, fix (markdown: the full reference, docs/rules.md)."""
     from memwarden import registry
@@ -258,7 +221,7 @@ def rules(output_format):
 
 @main.command()
 @click.argument("name")
-@_guarded
+@guarded
 def explain(name):
     """Show a rule's documentation: what it does, why, an example, fix safety."""
     from memwarden import registry
@@ -281,7 +244,7 @@ def explain(name):
 @main.command()
 @click.argument("kind")
 @click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="The profile whose kind to print.")
-@_guarded
+@guarded
 def schema(kind, profile):
     """Print the JSON Schema of a kind (KIND or PROFILE/KIND)."""
     import json
