@@ -439,7 +439,7 @@ def test_diff_shows_the_move_and_writes_nothing(workspace, cli):
 
 def test_plan_is_refused_as_a_whole_when_one_file_is_refused(workspace):
     """The engine applies a multi-file fix whole or not at all."""
-    from memwarden.engine import run as engine
+    from memwarden.engine import fixing as engine
     from memwarden.model import Applicability, Edit, Finding, Fix, Rule, Scope, Severity
     from memwarden.discover.workspace import open_workspace
 

@@ -73,7 +73,7 @@ def test_parallel_and_serial_checks_report_the_same(workspace, tmp_path):
     import subprocess
     import sys
 
-    from memwarden.engine.run import PARALLEL_MIN_FILES
+    from memwarden.engine.parallel import PARALLEL_MIN_FILES
 
     token = "ghp_" + "R2f8Kd9Lq3Zx7Wm1Nc4Vb6Tj0Hs5Ya8Pe2Ug"
     files = {"MEMORY.md": "# Memory\n- [x](memory/knowledge/user/n0.md) no trigger\n",

@@ -20,7 +20,9 @@ import pytest
 
 from memwarden.analysis.secrets import hide_secrets, scan
 from memwarden.analysis.secrets import baseline as baseline_file
-from memwarden.analysis.secrets.scanner import OVERLAP, WINDOW, ScanStats, _thin_keywords, scan_text
+from memwarden.analysis.secrets.lines import OVERLAP, WINDOW
+from memwarden.analysis.secrets.lines import thin_keywords as _thin_keywords
+from memwarden.analysis.secrets.scanner import ScanStats, scan_text
 
 DATA = Path(__file__).resolve().parent / "data" / "secrets"
 MANIFEST = json.loads((DATA / "manifest.json").read_text("utf-8"))

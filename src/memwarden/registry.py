@@ -14,9 +14,11 @@ from typing import Callable, Iterable, Mapping
 
 from memwarden.model import Applicability, Option, Rule, Scope, Severity
 
-# Every module that declares rules, in catalog order. Adding a rule family means
-# adding its module here; nothing else lists rules.
-LINTER_MODULES = (
+# The catalog: every module that declares rules. Adding a rule family means adding
+# its module here; nothing else lists rules. They are imported on first use (as
+# names, since each imports this module for @rule), and one that does not import
+# is an error: a renamed module must never quietly take its rules with it.
+RULE_MODULES = (
     "memwarden.rules.format",
     "memwarden.rules.tags",
     "memwarden.rules.claims",
@@ -78,13 +80,8 @@ def _load() -> None:
     global _loaded
     if _loaded:
         return
-    for module in LINTER_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as error:
-            # A rule family that is not written yet is simply absent.
-            if error.name != module:
-                raise
+    for module in RULE_MODULES:
+        importlib.import_module(module)
     _loaded = True
 
 

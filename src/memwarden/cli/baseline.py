@@ -13,7 +13,8 @@ from pathlib import Path
 
 import click
 
-EXIT_OK, EXIT_ERROR = 0, 2
+from memwarden.cli.exits import EXIT_OK, guarded
+
 RULE = "secret-in-memory"
 
 
@@ -26,6 +27,7 @@ RULE = "secret-in-memory"
 )
 @click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="Use this config file.")
+@guarded
 def baseline(paths, output, profile, config_file):
     """Accept the current secret-in-memory findings: write or update the secrets baseline.
 
@@ -42,13 +44,10 @@ def baseline(paths, output, profile, config_file):
     from memwarden.errors import UsageError
 
     try:
-        sys.exit(_write_baselines(paths, output, profile, config_file))
-    except UsageError as error:
-        click.echo(f"memwarden: error: {error}", err=True)
-        sys.exit(EXIT_ERROR)
+        code = _write_baselines(paths, output, profile, config_file)
     except OSError as error:
-        click.echo(f"memwarden: error: cannot write the baseline: {error.filename or ''}: {error.strerror}", err=True)
-        sys.exit(EXIT_ERROR)
+        raise UsageError(f"cannot write the baseline: {error.filename or ''}: {error.strerror}") from None
+    sys.exit(code)
 
 
 def _write_baselines(paths, output, profile, config_file) -> int:

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from memwarden import __version__
+from memwarden.cli.exits import guarded
 
 REPO_URL = "https://github.com/memwarden/memwarden"
 
@@ -62,6 +63,7 @@ def _write_new(path: Path, content: str) -> bool:
 @click.command()
 @click.argument("directory", default=".", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.option("--pre-commit", "write_pre_commit", is_flag=True, help="Also write .pre-commit-config.yaml (never overwritten).")
+@guarded
 def init(directory: Path, write_pre_commit: bool):
     """Write a commented .memwarden.toml for the workspace, and show (or write) a pre-commit config.
 

@@ -14,42 +14,11 @@ from pathlib import Path
 import click
 
 from memwarden import __version__
-
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+from memwarden.cli.exits import EXIT_FINDINGS, EXIT_OK, guarded
 
 
 def _split(values) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
-
-
-def _fail(message: str) -> None:
-    click.echo(f"memwarden: error: {message}", err=True)
-    sys.exit(EXIT_ERROR)
-
-
-def _guarded(function):
-    """Turn a UsageError into exit 2 with one clear line; never show a traceback."""
-    import functools
-
-    @functools.wraps(function)
-    def wrapper(*args, **kwargs):
-        from memwarden.errors import UsageError
-
-        try:
-            return function(*args, **kwargs)
-        except UsageError as error:
-            _fail(str(error))
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
-            raise
-        except KeyboardInterrupt:
-            click.echo("memwarden: interrupted", err=True)
-            sys.exit(130)
-        except Exception as error:  # the promise: never a traceback
-            if os.environ.get("MEMWARDEN_DEBUG"):
-                raise
-            _fail(f"internal error: {type(error).__name__}: {error} (set MEMWARDEN_DEBUG=1 for details)")
-
-    return wrapper
 
 
 def _date(ctx, param, value):
@@ -75,26 +44,19 @@ LAZY_COMMANDS = {
 
 
 class LazyGroup(click.Group):
+    """Commands of LAZY_COMMANDS load when run; one that does not import is an error, never a missing command."""
+
     def list_commands(self, ctx):
-        return sorted(set(super().list_commands(ctx)) | {n for n in LAZY_COMMANDS if self._load(n)})
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
 
     def get_command(self, ctx, name):
-        return super().get_command(ctx, name) or self._load(name)
-
-    @staticmethod
-    def _load(name):
         import importlib
 
-        target = LAZY_COMMANDS.get(name)
-        if target is None:
-            return None
-        module, _, attribute = target.partition(":")
-        try:
-            return getattr(importlib.import_module(module), attribute)
-        except ModuleNotFoundError as error:
-            if error.name == module:
-                return None  # not written yet
-            raise
+        command = super().get_command(ctx, name)
+        if command is not None or name not in LAZY_COMMANDS:
+            return command
+        module, _, attribute = LAZY_COMMANDS[name].partition(":")
+        return getattr(importlib.import_module(module), attribute)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -125,11 +87,12 @@ def main():
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="Use this config file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write .memwarden_cache/ (also: MEMWARDEN_NO_CACHE=1).")
-@_guarded
+@guarded
 def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, ignore, output_format, output,
           today, exit_zero, strict, profile, config_file, quiet, no_cache):
     """Check memory files (default: the workspace in the current directory)."""
     from memwarden import registry, report
+    from memwarden.engine import fixing
     from memwarden.engine import run as engine
     from memwarden.discover import workspace
     from memwarden.errors import UsageError
@@ -175,7 +138,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
     findings.sort(key=lambda f: f.sort_key())
 
     if diff:
-        text = "".join(engine.unified_diff(ws, change, Path.cwd()) for ws, change in changes)
+        text = "".join(fixing.unified_diff(ws, change, Path.cwd()) for ws, change in changes)
         _emit(text, output)
         if changes and not quiet:
             click.echo(f"Would fix {fixed} problem{'s' if fixed != 1 else ''} in {len(changes)} file(s).", err=True)
@@ -185,19 +148,13 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         click.echo(f"Fixing {Path(os.path.relpath(ws.root / change.relpath, Path.cwd())).as_posix()}", err=True)
     summary = report.summarize(findings, files, fixed)
     summary.workspaces = summary_workspaces
-    fmt = output_format or _default_format()
-    if fmt == "json":
-        text = report.render_json(findings, summary)
-    elif fmt == "sarif":
-        text = report.render_sarif(findings, summary, registry.all_rules())
-    elif fmt == "github":
-        text = report.render_github(findings, summary)
-    else:
-        color = output is None and report.use_color(sys.stdout)
-        text = report.render_text(findings, summary, color=color, unsafe_fixes=unsafe_fixes)
-        if quiet:
-            text = "".join(line + "\n" for line in text.splitlines() if line.count(":") >= 3 and not line.startswith(("Found", "[*")))
-    _emit(text, output)
+    options = report.ReportOptions(
+        color=output is None and report.use_color(sys.stdout),
+        unsafe_fixes=unsafe_fixes,
+        quiet=quiet,
+        rules=tuple(registry.all_rules()),
+    )
+    _emit(report.render(output_format or _default_format(), findings, summary, options), output)
     failing = summary.errors + (summary.warnings if strict else 0)
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
 
@@ -235,7 +192,7 @@ def _emit(text: str, output: Path | None) -> None:
 
 @main.command()
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text")
-@_guarded
+@guarded
 def rules(output_format):
     """List every rule: code, name, severity, fix (markdown: the full reference, docs/rules.md)."""
     from memwarden import registry
@@ -264,7 +221,7 @@ def rules(output_format):
 
 @main.command()
 @click.argument("name")
-@_guarded
+@guarded
 def explain(name):
     """Show a rule's documentation: what it does, why, an example, fix safety."""
     from memwarden import registry
@@ -287,7 +244,7 @@ def explain(name):
 @main.command()
 @click.argument("kind")
 @click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="The profile whose kind to print.")
-@_guarded
+@guarded
 def schema(kind, profile):
     """Print the JSON Schema of a kind (KIND or PROFILE/KIND)."""
     import json

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from memwarden.decoding import decode
 from memwarden.discover.globs import matches_any
 
 FORMATS = ("yaml", "jsonl", "markdown", "index")
@@ -121,8 +122,6 @@ def _first_json_line(path: Path) -> dict:
 
 
 def _head(path: Path, size: int = 4096) -> str:
-    from memwarden.documents.base import decode
-
     try:
         with path.open("rb") as handle:
             raw = handle.read(size)

@@ -131,6 +131,10 @@ class Workspace:
     def is_target(self, relpath: str) -> bool:
         return self.targets is None or relpath in self.targets
 
+    def display_path(self, relpath: str, cwd: Path) -> str:
+        """A workspace path as the user sees it: relative to the folder memwarden runs in."""
+        return Path(os.path.relpath(self.root / relpath, cwd)).as_posix()
+
     def forget(self, relpath: str) -> None:
         """Drop a cached document after its content changed."""
         self._docs.pop(relpath, None)

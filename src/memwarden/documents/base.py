@@ -2,67 +2,21 @@
 
 Every document keeps its raw bytes, the BOM, the encoding and the newline
 style, so a fixer can change a few characters and write back a file that
-differs in exactly those bytes.
+differs in exactly those bytes. Decoding itself is :mod:`memwarden.decoding`
+(discovery reads a file's head with it too); its names are re-exported here.
 """
 
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
 from pathlib import Path
 
+from memwarden.decoding import ParseError, decode, detect_newline
 from memwarden.discover.profiles import Kind
-
-_BOMS = (
-    (b"\xef\xbb\xbf", "utf-8"),
-    (b"\xff\xfe\x00\x00", "utf-32-le"),
-    (b"\x00\x00\xfe\xff", "utf-32-be"),
-    (b"\xff\xfe", "utf-16-le"),
-    (b"\xfe\xff", "utf-16-be"),
-)
 
 # Deeper than this, a memory file is not a memory file: we stop before any
 # recursive walker (ours, jsonschema's) can exhaust the stack.
 MAX_DEPTH = 64
-
-
-@dataclass(frozen=True)
-class ParseError:
-    message: str
-    line: int = 1
-    column: int = 1
-
-
-def decode(raw: bytes) -> tuple[str | None, str, bytes, ParseError | None]:
-    """(text, encoding, bom, error). Text is None when the bytes cannot be read as text."""
-    bom = b""
-    encoding = "utf-8"
-    for mark, name in _BOMS:
-        if raw.startswith(mark):
-            bom, encoding = mark, name
-            break
-    body = raw[len(bom):]
-    try:
-        text = body.decode(encoding)
-    except UnicodeDecodeError as error:
-        good = body[: error.start]
-        line = good.count(b"\n") + 1
-        column = len(good[good.rfind(b"\n") + 1 :].decode(encoding, "replace")) + 1
-        what = "UTF-8" if encoding == "utf-8" else encoding.upper()
-        return None, encoding, bom, ParseError(
-            f"invalid {what}: byte 0x{body[error.start]:02x} cannot be decoded", line, column
-        )
-    nul = text.find("\x00")
-    if nul != -1:
-        line = text.count("\n", 0, nul) + 1
-        column = nul - (text.rfind("\n", 0, nul) + 1) + 1
-        return None, encoding, bom, ParseError("NUL byte: this is a binary file, not text", line, column)
-    return text, encoding, bom, None
-
-
-def detect_newline(text: str) -> str:
-    crlf = text.count("\r\n")
-    return "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
 
 
 class Document:

@@ -31,10 +31,6 @@ class Record:
         return doc.text[self.start : self.end]
 
 
-class _DuplicateSeen(Exception):
-    pass
-
-
 def _pairs_hook(pairs):
     keys = [k for k, _ in pairs]
     if len(set(keys)) != len(keys):
@@ -229,7 +225,3 @@ class JsonlDocument(Document):
         if found is None:
             return None
         return record.start + found[0], record.start + found[1]
-
-    @property
-    def good_records(self) -> list[Record]:
-        return [r for r in self.records if r.ok]

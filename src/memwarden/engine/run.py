@@ -1,27 +1,28 @@
-"""Running rules over workspaces, applying their fixes, and collecting findings.
+"""Running the selected rules over a workspace and collecting what they find.
 
-discover (workspace) -> parse (documents) -> rules -> fixes -> findings for report/.
+discover (workspace) -> parse (documents) -> rules -> findings for report/;
+engine/fixing.py applies the fixes and engine/parallel.py spreads a big
+workspace's files over processes. Every finding's message is cleared of any
+secret found in its file, whichever rules run.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import difflib
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from memwarden import registry
-from memwarden.documents import Document, load
-from memwarden.fixes.apply import apply_edits, overlaps
-from memwarden.fixes.write import write_all_atomic
 from memwarden.discover.globs import matches_any
-from memwarden.model import Applicability, Finding, Fix, Problem, Rule, RunMemo, Scope, Severity
-from memwarden.engine.suppress import Suppressions, directives
 from memwarden.discover.workspace import Workspace
+from memwarden.documents import Document
+from memwarden.engine import parallel
+from memwarden.engine.directives import Suppressions, directives
+from memwarden.engine.fixing import FileChange, fix_rounds, write_changes
+from memwarden.model import Applicability, Finding, Fix, Problem, Rule, RunMemo, Scope
 
-MAX_FIX_ROUNDS = 10
+SECRET_RULE = "secret-in-memory"  # its options say how the engine scans for secrets to hide
 
 
 @dataclass
@@ -56,7 +57,7 @@ class Context:
 
     def __init__(self, workspace: Workspace, rule: Rule, run: RunOptions, memo: RunMemo):
         self.workspace = workspace
-        self.memo = memo  # shared by every rule of this run
+        self.memo = memo  # shared by every rule of this pass over the workspace
         self.rule = rule
         self.options = workspace.config.rule_options(rule)
         self.today = run.today
@@ -69,13 +70,6 @@ class Context:
 
     def is_target(self, relpath: str) -> bool:
         return self.workspace.is_target(relpath)
-
-
-@dataclass
-class FileChange:
-    relpath: str
-    before: bytes | None
-    after: bytes
 
 
 @dataclass
@@ -102,16 +96,19 @@ def selected_rules(workspace: Workspace, run: RunOptions) -> list[Rule]:
     return [r for r in rules if r.name in chosen]
 
 
-def _display_path(workspace: Workspace, relpath: str, cwd: Path) -> str:
-    return Path(os.path.relpath(workspace.root / relpath, cwd)).as_posix()
+class Checker:
+    """The selected rules of one workspace; each call of :meth:`findings` is one pass over its files."""
 
-
-class _Checker:
     def __init__(self, workspace: Workspace, run: RunOptions):
+        from memwarden.analysis.secrets import SecretScans
+
         self.workspace = workspace
         self.run = run
         self.rules = selected_rules(workspace, run)
-        self.memo = RunMemo()  # rules of this run share what they build through it
+        secret_options = workspace.config.rule_options(registry.by_name_or_code(SECRET_RULE))
+        # Kept across passes: scans are keyed by content, so a fixing round re-scans only what it changed.
+        self.secret_scans = SecretScans.from_options(workspace.root, secret_options)
+        self.memo = RunMemo()
         self._suppressions: dict[str, Suppressions] = {}
 
     def suppressions(self, relpath: str) -> Suppressions | None:
@@ -136,42 +133,60 @@ class _Checker:
         )
 
     def findings(self) -> list[Finding]:
-        self._suppressions.clear()
+        self.start_pass()
         ws = self.workspace
         document_rules = [r for r in self.rules if r.scope is Scope.DOCUMENT]
         workspace_rules = [r for r in self.rules if r.scope is Scope.WORKSPACE]
         relpaths = sorted(ws.files) if ws.targets is None else sorted(ws.targets)
         found: list[Finding] = []
-        jobs = _jobs(len(relpaths)) if document_rules and not (self.run.fix or self.run.diff) else 1
+        jobs = parallel.jobs_for(len(relpaths)) if document_rules and not (self.run.fix or self.run.diff) else 1
         if jobs > 1:
-            found.extend(self._document_findings_in_parallel(relpaths, jobs))
+            spec = (
+                str(ws.root), ws.profile.name, str(ws.config.path) if ws.config.path else None,
+                {relpath: kind.name for relpath, kind in ws.files.items()}, self.run,
+            )
+            found.extend(parallel.run_in_pool(_check_chunk, spec, ws.root, relpaths, jobs, self.run.progress))
             found.extend(self._workspace_findings(workspace_rules))
         else:
             found.extend(self._workspace_findings(workspace_rules))
-            found.extend(self._document_findings(document_rules, relpaths, self.run.progress))
+            found.extend(self.document_findings(document_rules, relpaths, self.run.progress))
         found.sort(key=Finding.sort_key)
         return found
+
+    def start_pass(self) -> None:
+        """A pass sees the files as they are now: nothing a rule built in an earlier pass survives it."""
+        self._suppressions.clear()
+        self.memo = RunMemo()
+        self.secret_scans.share_with(self.memo)
+
+    def _context(self, rule: Rule) -> Context:
+        return Context(self.workspace, rule, self.run, self.memo)
 
     def _workspace_findings(self, rules: list[Rule]) -> list[Finding]:
         found: list[Finding] = []
         for rule in rules:
-            for problem in rule.check(Context(self.workspace, rule, self.run, self.memo)):
+            for problem in rule.check(self._context(rule)):
                 self._keep(rule, problem, None, found)
-        self._hide_secrets(found, scan=True)
+        if found:
+            # They may point at files this process has not scanned (workers did): scan those in one go.
+            docs = [self.workspace.document(p) for p in sorted({f.workspace_path for f in found})]
+            self.secret_scans.scan_all([d for d in docs if d is not None])
+            self.secret_scans.hide_in(self.workspace, found)
         return found
 
-    def _document_findings(self, rules: list[Rule], relpaths: list[str], progress=None) -> list[Finding]:
+    def document_findings(self, rules: list[Rule], relpaths: list[str], progress=None) -> list[Finding]:
         """Document rules, one file at a time (so a big workspace is never all in memory at once)."""
         ws = self.workspace
         found: list[Finding] = []
         if not rules:
             return found
-        contexts = {rule.name: Context(ws, rule, self.run, self.memo) for rule in rules}
+        contexts = {rule.name: self._context(rule) for rule in rules}
         held = ws.loaded  # documents a workspace rule already read stay cached
-        with (progress(len(relpaths)) if progress else _no_progress()) as advance:
+        with (progress(len(relpaths)) if progress else parallel.no_progress()) as advance:
             for relpath in relpaths:
                 doc = ws.document(relpath)
                 if doc is not None:
+                    first = len(found)
                     for rule in rules:
                         if rule.kinds is not None and doc.kind.name not in rule.kinds:
                             continue
@@ -179,46 +194,12 @@ class _Checker:
                             continue
                         for problem in rule.check(doc, contexts[rule.name]):
                             self._keep(rule, problem, doc, found)
-                    self._hide_secrets([f for f in found if f.workspace_path == relpath])
+                    self.secret_scans.hide_in(ws, found[first:])
                     if relpath not in held and not self.run.fix and not self.run.diff:
                         ws.forget(relpath)
                         self._suppressions.pop(relpath, None)
                 advance(1)
         return found
-
-    def _document_findings_in_parallel(self, relpaths: list[str], jobs: int) -> list[Finding]:
-        import concurrent.futures
-        import multiprocessing
-
-        ws = self.workspace
-        chunks = _balanced_chunks(ws, relpaths, jobs * 4)
-        spec = (
-            str(ws.root), ws.profile.name, str(ws.config.path) if ws.config.path else None,
-            {relpath: kind.name for relpath, kind in ws.files.items()}, self.run,
-        )
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        found: list[Finding] = []
-        context = multiprocessing.get_context(method)
-        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            progress = self.run.progress
-            with (progress(len(relpaths)) if progress else _no_progress()) as advance:
-                futures = {pool.submit(_check_chunk, spec, chunk): len(chunk) for chunk in chunks}
-                for future in concurrent.futures.as_completed(futures):
-                    found.extend(future.result())
-                    advance(futures[future])
-        return found
-
-    def _hide_secrets(self, found: list[Finding], scan: bool = False) -> None:
-        """Another rule's message may quote a secret: hide every one the secrets rule detects."""
-        if not found:
-            return
-        from memwarden.analysis.secrets import hide_in_findings, prefetch
-
-        if scan and any(r.name == "secret-in-memory" for r in self.rules):
-            # Workspace findings may point at files this process has not scanned (workers did).
-            docs = [self.workspace.document(p) for p in sorted({f.workspace_path for f in found})]
-            prefetch([d for d in docs if d is not None])
-        hide_in_findings(self.workspace, found)
 
     def _keep(self, rule: Rule, problem: Problem, doc: Document | None, found: list[Finding]) -> None:
         relpath = problem.path or (doc.relpath if doc is not None else "")
@@ -232,7 +213,7 @@ class _Checker:
         found.append(
             Finding(
                 rule=rule,
-                path=_display_path(self.workspace, relpath, self.run.cwd),
+                path=self.workspace.display_path(relpath, self.run.cwd),
                 line=max(problem.line, 1),
                 column=max(problem.column, 1),
                 message=problem.message,
@@ -242,44 +223,6 @@ class _Checker:
                 workspace_path=relpath,
             )
         )
-
-
-# Below this many files a process pool costs more than it saves.
-PARALLEL_MIN_FILES = 300
-
-
-def _jobs(files: int) -> int:
-    configured = os.environ.get("MEMWARDEN_JOBS")
-    if configured and configured.isdigit():
-        return max(1, int(configured))
-    if files < PARALLEL_MIN_FILES:
-        return 1
-    return min(os.cpu_count() or 1, 8)
-
-
-class _no_progress:
-    def __enter__(self):
-        return lambda n: None
-
-    def __exit__(self, *exc):
-        return False
-
-
-def _balanced_chunks(ws: Workspace, relpaths: list[str], count: int) -> list[list[str]]:
-    """Split files into chunks of about equal bytes, biggest first, so no worker idles at the end."""
-    sizes = []
-    for relpath in relpaths:
-        try:
-            sizes.append((os.path.getsize(ws.root / relpath), relpath))
-        except OSError:
-            sizes.append((0, relpath))
-    chunks: list[list[str]] = [[] for _ in range(max(1, min(count, len(relpaths))))]
-    loads = [0] * len(chunks)
-    for size, relpath in sorted(sizes, reverse=True):
-        smallest = loads.index(min(loads))
-        chunks[smallest].append(relpath)
-        loads[smallest] += size + 1
-    return [chunk for chunk in chunks if chunk]
 
 
 def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
@@ -292,9 +235,10 @@ def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
     ws = open_workspace(Path(root), profile_name, Path(config_path) if config_path else None)
     ws.use_files({relpath: ws.profile.kind(name) for relpath, name in files.items() if ws.profile.kind(name)})
     ws.targets = set(chunk)
-    checker = _Checker(ws, replace(run, progress=None))
+    checker = Checker(ws, replace(run, progress=None))
+    checker.start_pass()
     rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
-    return checker._document_findings(rules, sorted(chunk))
+    return checker.document_findings(rules, sorted(chunk))
 
 
 def _resolve_quietly(name: str) -> set[str]:
@@ -305,131 +249,23 @@ def _resolve_quietly(name: str) -> set[str]:
 
 
 def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
-    checker = _Checker(workspace, run)
+    checker = Checker(workspace, run)
     if run.cacheable:
         from memwarden.engine.cache import RunCache
 
         cache = RunCache(workspace.root)
         key = cache.key(workspace, checker.rules, run)
         by_name = {rule.name: rule for rule in checker.rules}
-        cached = cache.load(key, by_name, lambda relpath: _display_path(workspace, relpath, run.cwd))
+        cached = cache.load(key, by_name, lambda relpath: workspace.display_path(relpath, run.cwd))
         if cached is not None:
             return WorkspaceResult(workspace, cached)
         findings = checker.findings()
         cache.store(key, findings)
         return WorkspaceResult(workspace, findings)
     findings = checker.findings()
-    result = WorkspaceResult(workspace, findings)
     if not (run.fix or run.diff):
-        return result
-    originals: dict[str, bytes | None] = {}
-    for _ in range(MAX_FIX_ROUNDS):
-        fixable = [f for f in findings if run.allows(f.fix)]
-        if not fixable:
-            break
-        applied = _apply_round(workspace, fixable, originals, result.errors)
-        if not applied:
-            break
-        result.fixed += applied
-        findings = checker.findings()
-    result.findings = findings
-    for relpath, before in originals.items():
-        after = workspace.overlay[relpath]
-        if after != before:
-            result.changes.append(FileChange(relpath, before, after))
+        return WorkspaceResult(workspace, findings)
+    outcome = fix_rounds(workspace, findings, checker.findings, run.allows)
     if run.fix and not run.diff:
-        # All or nothing: a fix that moves lines between files must never land in one file only.
-        write_all_atomic([(workspace.root / change.relpath, change.after) for change in result.changes])
-    return result
-
-
-def _apply_round(workspace: Workspace, fixable: list[Finding], originals: dict, errors: list[str]) -> int:
-    """Apply every fix that does not collide with one already taken; the rest wait a round.
-
-    A fix is applied whole or not at all: when one of the files it edits is
-    refused, its edits to every other file are dropped too (a fix that moves
-    lines from one file to another must never only delete them).
-    """
-    taken: dict[str, list[tuple[int, int]]] = {}
-    chosen: list[tuple[set[str], list]] = []  # the files each chosen fix touches, and its edits
-    for finding in fixable:
-        edits = [(edit.path or finding.workspace_path, edit) for edit in finding.fix.edits]
-        if any(overlaps((e.start, e.end), span) for path, e in edits for span in taken.get(path, [])):
-            continue
-        if not _no_self_overlap(edits):
-            continue
-        for path, edit in edits:
-            taken.setdefault(path, []).append((edit.start, edit.end))
-        chosen.append(({path for path, _ in edits}, edits))
-    refused: set[str] = set()
-    while True:
-        per_file: dict[str, list] = {}
-        for paths, edits in chosen:
-            if paths & refused:
-                continue
-            for path, edit in edits:
-                per_file.setdefault(path, []).append(edit)
-        results = {relpath: _fixed_bytes(workspace, relpath, edits, errors) for relpath, edits in per_file.items()}
-        newly = {relpath for relpath, result in results.items() if result is None}
-        if not newly:
-            break
-        refused |= newly
-    for relpath, (before, data) in results.items():
-        originals.setdefault(relpath, before)
-        workspace.overlay[relpath] = data
-        workspace.forget(relpath)
-    return sum(1 for paths, _ in chosen if not paths & refused)
-
-
-def _fixed_bytes(workspace: Workspace, relpath: str, edits: list, errors: list[str]):
-    """(bytes before, bytes after) for one file's edits, or None when the file must not be touched."""
-    doc = workspace.document(relpath)
-    before = workspace.current_bytes(relpath)
-    if before is None and not os.path.lexists(workspace.root / relpath):
-        doc = None  # a file the edit creates: nothing there yet, and it must parse once written
-    if doc is not None and not doc.ok and doc.kind.format != "jsonl":
-        return None  # fixers never touch a file that does not parse
-    text = doc.text if doc is not None and doc.decoded else ""
-    new_text = apply_edits(text, edits)
-    data = doc.encode(new_text) if doc is not None and doc.decoded else new_text.encode("utf-8")
-    kind = doc.kind if doc is not None else workspace.profile.classify(relpath)
-    if kind is not None:
-        checked = load(workspace.root, relpath, kind, data)
-        was_ok = doc is None or doc.ok
-        if was_ok and not checked.ok:
-            errors.append(f"{relpath}: a fix would leave the file unparsable ({checked.error.message}); not applied")
-            return None
-        if checked.ok and kind.format == "jsonl" and _bad_records(checked) > (_bad_records(doc) if doc else 0):
-            errors.append(f"{relpath}: a fix would break a record of the log; not applied")
-            return None
-    return before, data
-
-
-def _bad_records(doc) -> int:
-    return sum(1 for record in getattr(doc, "records", []) if not record.ok)
-
-
-def _no_self_overlap(edits) -> bool:
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for path, edit in edits:
-        span = (edit.start, edit.end)
-        if any(overlaps(span, other) for other in spans.get(path, [])):
-            return False
-        spans.setdefault(path, []).append(span)
-    return True
-
-
-def unified_diff(workspace: Workspace, change: FileChange, cwd: Path) -> str:
-    shown = _display_path(workspace, change.relpath, cwd)
-    from memwarden.analysis.secrets import hide_secrets  # a diff never shows a secret, whichever rule's fix moved it
-
-    kind = workspace.kind_of(change.relpath)
-    fmt = kind.format if kind is not None else "text"
-    before = hide_secrets((change.before or b"").decode("utf-8", "replace"), fmt).splitlines(keepends=True)
-    after = hide_secrets(change.after.decode("utf-8", "replace"), fmt).splitlines(keepends=True)
-    return "".join(difflib.unified_diff(before, after, f"a/{shown}", f"b/{shown}"))
-
-
-def severity_counts(findings: list[Finding]) -> tuple[int, int]:
-    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
-    return errors, len(findings) - errors
+        write_changes(workspace, outcome.changes)
+    return WorkspaceResult(workspace, outcome.findings, outcome.fixed, outcome.changes, outcome.errors)

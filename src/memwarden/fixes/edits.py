@@ -53,8 +53,12 @@ def yaml_scalar(value: str, style: str | None = None) -> str:
     return json.dumps(value, ensure_ascii=False)  # a JSON string is a valid YAML double-quoted scalar
 
 
-class _SpanIndex:
-    """Children of every path of a span table, built once so each helper call stays linear in its own subtree."""
+class SpanIndex:
+    """Children of every path of a span table.
+
+    Building it reads the whole table once; a caller that asks about many paths
+    of one document builds it once and passes it to :func:`child_spans`.
+    """
 
     def __init__(self, spans: dict):
         self.spans = spans
@@ -71,21 +75,14 @@ class _SpanIndex:
             stack.extend(self.children.get(current, ()))
 
 
-_last_index: list = []  # [(spans, index)]: the table the last call used (a fix touches one document at a time)
-
-
-def _index(spans: dict) -> _SpanIndex:
-    if not _last_index or _last_index[0][0] is not spans:
-        _last_index[:] = [(spans, _SpanIndex(spans))]
-    return _last_index[0][1]
-
-
-def child_spans(spans: dict, path: tuple) -> list[tuple[tuple, object]]:
+def child_spans(spans: dict, path: tuple, index: SpanIndex | None = None) -> list[tuple[tuple, object]]:
     """Direct children of path, in source order, leaving out keys pulled in by a merge (<<)."""
     path = tuple(path)
     parent = spans.get(path)
+    if index is None:
+        index = SpanIndex(spans)
     found = []
-    for child_path in _index(spans).children.get(path, ()):
+    for child_path in index.children.get(path, ()):
         span = spans[child_path]
         anchor = span.key_offset if span.key_offset is not None else span.start_offset
         if parent is not None and anchor < parent.start_offset:
@@ -96,14 +93,13 @@ def child_spans(spans: dict, path: tuple) -> list[tuple[tuple, object]]:
 
 
 
-def _leaf_end(spans: dict, path: tuple, floor: int) -> int:
+def _leaf_end(spans: dict, path: tuple, floor: int, index: SpanIndex) -> int:
     """Where the last text of the node at path ends: the furthest scalar or flow node inside it.
 
     Block collections end where the next token starts (past comments and blank
     lines), so only their leaves are trusted. Nodes before ``floor`` are aliases
     resolved to their anchor and are ignored.
     """
-    index = _index(spans)
     end = floor
     for child_path in index.descendants(path):
         span = spans.get(child_path)
@@ -160,7 +156,8 @@ def yaml_insert_key(text: str, spans: dict, path: tuple, key: str, value: str, n
     if mapping is None:
         return None
     path = tuple(path)
-    children = [(p, s) for p, s in child_spans(spans, path) if isinstance(p[-1], str)]
+    index = SpanIndex(spans)
+    children = [(p, s) for p, s in child_spans(spans, path, index) if isinstance(p[-1], str)]
     if mapping.flow:
         if not children:
             brace = text.find("{", mapping.start_offset, mapping.end_offset)
@@ -177,15 +174,15 @@ def yaml_insert_key(text: str, spans: dict, path: tuple, key: str, value: str, n
         return None
     last_path, last = children[-1]
     floor = last.key_offset if last.key_offset is not None else last.start_offset
-    end = max(_leaf_end(spans, last_path, floor), floor)
+    end = max(_leaf_end(spans, last_path, floor, index), floor)
     if any(
         _keeps_trailing_lines(text, spans[child]) and spans[child].end_offset >= end
-        for child in _index(spans).descendants(last_path)
+        for child in index.descendants(last_path)
     ):
         return None
     at = _line_end(text, end)
     if at == len(text) and any(
-        spans[child].style in ("|", ">") for child in [last_path, *_index(spans).descendants(last_path)] if child in spans
+        spans[child].style in ("|", ">") for child in [last_path, *index.descendants(last_path)] if child in spans
     ):
         # A block scalar that ends the file with no newline would gain one if a line followed it
         # (its value would change): the new key goes before the last key instead.
@@ -239,7 +236,7 @@ def yaml_append_items(text: str, spans: dict, path: tuple, values: list[str], ne
     if not items:
         return None
     last_index = len(items) - 1
-    end = _leaf_end(spans, path + (last_index,), items[-1].start_offset)
+    end = _leaf_end(spans, path + (last_index,), items[-1].start_offset, SpanIndex(spans))
     end = max(end, items[-1].end_offset)
     if any(_keeps_trailing_lines(text, item) for item in items[-1:]):
         return None

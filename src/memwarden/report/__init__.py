@@ -1,14 +1,19 @@
-"""Output formats for findings: text, json, sarif, github."""
+"""Output formats for findings: text, json, sarif, github.
+
+:data:`REPORTERS` maps each format's name to its renderer; :func:`render` is
+what the command line calls.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
+from typing import Callable
 
 from memwarden import __version__
 from memwarden.model import Finding, Rule, Severity, Summary
 
-FORMATS = ("text", "json", "sarif", "github")
 JSON_VERSION = 1
 INFORMATION_URI = "https://github.com/memwarden/memwarden"
 
@@ -41,7 +46,10 @@ def _paint(text: str, color: str, on: bool) -> str:
     return f"\x1b[{_COLORS[color]}m{text}\x1b[0m" if on else text
 
 
-def render_text(findings: list[Finding], summary: Summary, color: bool = False, unsafe_fixes: bool = False) -> str:
+def render_text(
+    findings: list[Finding], summary: Summary, color: bool = False, unsafe_fixes: bool = False, quiet: bool = False
+) -> str:
+    """One line per finding, then the summary (left out when quiet)."""
     lines = []
     for f in findings:
         location = _paint(f"{f.path}:{f.line}:{f.column}:", "bold", color)
@@ -51,6 +59,8 @@ def render_text(findings: list[Finding], summary: Summary, color: bool = False, 
             marker = " [*]" if f.fix.applicability.value == "safe" or unsafe_fixes else " [*unsafe]"
         level = "" if f.severity is f.rule.severity else f" ({f.severity.value})"
         lines.append(f"{location} {code} {_paint(f.rule.name, 'cyan', color)}{level} {f.message}{marker}")
+    if quiet:
+        return "".join(line + "\n" for line in lines)
     total = summary.errors + summary.warnings
     if total == 0 and summary.fixed == 0:
         lines.append(f"All checks passed ({summary.files} file{'s' if summary.files != 1 else ''}).")
@@ -190,3 +200,29 @@ def render_github(findings: list[Finding], summary: Summary) -> str:
         )
         lines.append(f"::{command} {props}::{escape_data(f.message)}")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+# -- the table -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    color: bool = False  # text: ANSI colours
+    unsafe_fixes: bool = False  # text: unsafe fixes count as applicable
+    quiet: bool = False  # text: findings only, no summary
+    rules: tuple[Rule, ...] = ()  # sarif: the rule catalog, for its table of rules
+
+
+REPORTERS: dict[str, Callable[[list[Finding], Summary, ReportOptions], str]] = {
+    "text": lambda findings, summary, options: render_text(
+        findings, summary, color=options.color, unsafe_fixes=options.unsafe_fixes, quiet=options.quiet
+    ),
+    "json": lambda findings, summary, options: render_json(findings, summary),
+    "sarif": lambda findings, summary, options: render_sarif(findings, summary, list(options.rules)),
+    "github": lambda findings, summary, options: render_github(findings, summary),
+}
+FORMATS = tuple(REPORTERS)
+
+
+def render(fmt: str, findings: list[Finding], summary: Summary, options: ReportOptions) -> str:
+    return REPORTERS[fmt](findings, summary, options)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from memwarden import registry
 from memwarden.model import Problem, Severity
 from memwarden.registry import rule
-from memwarden.engine.suppress import ACTIONS, directives
+from memwarden.engine.directives import ACTIONS, directives
 
 
 @rule(code="MW901", name="invalid-suppression", severity=Severity.WARNING)

@@ -77,16 +77,16 @@ def secret_in_memory(doc, ctx):
     Redacting is not enough: the secret is still in git history and wherever
     memory was synced, so rotate it.
     """
-    from memwarden.analysis.secrets import baseline as baseline_file
-    from memwarden.analysis.secrets import prefetch, redaction, scan_document
+    from memwarden.analysis.secrets import SecretScans, redaction
 
-    if not getattr(ctx, "secrets_prefetched", False):
+    scans = SecretScans.of_run(ctx.memo, ctx.workspace.root, ctx.options)
+    if not scans.targets_scanned:
         # One detect-secrets settings context for the whole run, not one per file.
-        prefetch(ctx.workspace.target_documents(), high_entropy=ctx.options["high_entropy"])
-        ctx.secrets_prefetched = True
-    accepted = baseline_file.load(baseline_file.resolve(ctx.workspace.root, ctx.options["baseline"]))
+        scans.scan_all(ctx.workspace.target_documents())
+        scans.targets_scanned = True
+    accepted = scans.baseline  # read before any detection, so a broken baseline fails every run of the rule
     fixable = doc.ok and doc.decoded
-    for found in scan_document(doc, high_entropy=ctx.options["high_entropy"]):
+    for found in scans.of(doc):
         if found.allowed or accepted.accepts(doc.relpath, found.baseline_hash):
             continue
         fix = None

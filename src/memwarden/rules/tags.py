@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import weakref
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -96,9 +95,6 @@ def _shown(tag: str) -> str:
 
 # -- vocabulary ----------------------------------------------------------------
 
-_vocabularies: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 @dataclass
 class Vocabulary:
     """The workspace's tags: how many entries use each, and how to find each in a text."""
@@ -116,21 +112,22 @@ class Vocabulary:
 
 
 def vocabulary(ctx) -> Vocabulary:
-    """Every normalised tag of the workspace's episodes and notes (built once per run of the rule)."""
-    cached = _vocabularies.get(ctx)
-    if cached is None:
-        uses: Counter = Counter()
-        for doc in ctx.documents(*TAGGED_KINDS):
-            if not doc.ok:
-                continue
-            for entry in tag_lists(doc):
-                uses.update(normalized(entry.tags))
-        patterns = {
-            tag: None if _CJK.search(tag) else re.compile(r"(?<![\w-])" + re.escape(tag) + r"(?![\w-])", re.IGNORECASE)
-            for tag in uses
-        }
-        cached = _vocabularies[ctx] = Vocabulary(uses, patterns)
-    return cached
+    """Every normalised tag of the workspace's episodes and notes (built once per run, shared by its rules)."""
+    return ctx.memo.get(Vocabulary, lambda: _build_vocabulary(ctx))
+
+
+def _build_vocabulary(ctx) -> Vocabulary:
+    uses: Counter = Counter()
+    for doc in ctx.documents(*TAGGED_KINDS):
+        if not doc.ok:
+            continue
+        for entry in tag_lists(doc):
+            uses.update(normalized(entry.tags))
+    patterns = {
+        tag: None if _CJK.search(tag) else re.compile(r"(?<![\w-])" + re.escape(tag) + r"(?![\w-])", re.IGNORECASE)
+        for tag in uses
+    }
+    return Vocabulary(uses, patterns)
 
 
 def suggested_tags(entry: TagList, have: list[str], needed: int, ctx) -> list[str]:

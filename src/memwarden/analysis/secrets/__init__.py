@@ -2,7 +2,10 @@
 
 This package is light to import; detect-secrets loads only when a scan runs.
 
-- :func:`scan` lists the :class:`Detection` s of a text (cached by content).
+- :func:`scan` lists the :class:`Detection` s of a text.
+- :class:`SecretScans` holds one run's detections, each document's text scanned
+  once, shared by the engine (which hides them in every finding) and the
+  ``secret-in-memory`` rule (which reports them).
 - :func:`hide_secrets` returns a text with every detected secret replaced by a
   marker that names its type and short hash, for anything that must print file
   content (``--diff``).
@@ -15,51 +18,97 @@ import dataclasses
 import hashlib
 import json
 import re
-from collections import OrderedDict
+from pathlib import Path
 
+from memwarden.analysis.secrets import baseline as baseline_file
 from memwarden.analysis.secrets.scanner import Detection, ScanStats
 
-__all__ = ["Detection", "ScanStats", "hide_in_findings", "hide_secrets", "prefetch", "redaction", "scan", "scan_document"]
-
-_CACHE: OrderedDict = OrderedDict()
-_CACHE_SIZE = 4096  # documents; a Detection is small and holds no secret
-
-
-def _key(text: str, fmt: str, high_entropy: bool) -> tuple:
-    return (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), fmt, high_entropy)
+__all__ = ["Detection", "ScanStats", "SecretScans", "hide_secrets", "marker", "redaction", "scan", "scan_document"]
 
 
 def scan(text: str, fmt: str, *, high_entropy: bool = True) -> list[Detection]:
     """Every secret in a memory file's decoded text; ``fmt`` is its kind's format (yaml, jsonl, markdown, index)."""
     from memwarden.analysis.secrets.scanner import scan_text
 
-    key = _key(text, fmt, high_entropy)
-    if key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]
-    found = scan_text(text, fmt, high_entropy=high_entropy)
-    _CACHE[key] = found
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return found
+    return scan_text(text, fmt, high_entropy=high_entropy)
 
 
-def prefetch(docs, *, high_entropy: bool = True) -> None:
-    """Scan the documents not scanned yet in one go (one detect-secrets settings context for all)."""
-    from memwarden.analysis.secrets.scanner import scan_texts
+class SecretScans:
+    """The secrets one run has found: each distinct text is scanned once, however many ask.
 
-    todo = {}
-    for doc in docs:
+    Keyed by content, so a fixing round re-scans only the files a fix changed.
+    The baseline is read on first use, so a run that never asks what is
+    accepted never reads it (nor fails on a broken one).
+    """
+
+    def __init__(self, *, high_entropy: bool, baseline_path: Path):
+        self.high_entropy = high_entropy
+        self.baseline_path = baseline_path
+        self._found: dict[tuple, list[Detection]] = {}
+        self._baseline: baseline_file.Baseline | None = None
+        self.targets_scanned = False  # the rule scans every target at once, on its first document
+
+    @classmethod
+    def from_options(cls, root: Path, options: dict) -> "SecretScans":
+        """Scans as the secret-in-memory rule's options (``high_entropy``, ``baseline``) ask."""
+        return cls(high_entropy=options["high_entropy"], baseline_path=baseline_file.resolve(root, options["baseline"]))
+
+    @classmethod
+    def of_run(cls, memo, root: Path, options: dict) -> "SecretScans":
+        """The scans the engine shares with a run's rules through their memo (made from options if none)."""
+        return memo.get(cls, lambda: cls.from_options(root, options))
+
+    def share_with(self, memo) -> None:
+        """Make these the scans every rule of a run sees through its memo."""
+        memo.get(SecretScans, lambda: self)
+
+    def _key(self, text: str, fmt: str) -> tuple:
+        return (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), fmt)
+
+    def of(self, doc) -> list[Detection]:
+        """The detections in a document (accepted ones too)."""
         text = document_text(doc)
-        key = _key(text, doc.kind.format, high_entropy)
-        if key not in _CACHE and key not in todo:
-            todo[key] = (text, doc.kind.format)
-    if not todo:
-        return
-    for key, found in zip(todo, scan_texts(list(todo.values()), high_entropy=high_entropy)):
-        _CACHE[key] = found
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+        key = self._key(text, doc.kind.format)
+        if key not in self._found:
+            self._found[key] = scan(text, doc.kind.format, high_entropy=self.high_entropy)
+        return self._found[key]
+
+    def scan_all(self, docs) -> None:
+        """Scan the documents not scanned yet in one go (one detect-secrets settings context for all)."""
+        from memwarden.analysis.secrets.scanner import scan_texts
+
+        todo = {}
+        for doc in docs:
+            text = document_text(doc)
+            key = self._key(text, doc.kind.format)
+            if key not in self._found and key not in todo:
+                todo[key] = (text, doc.kind.format)
+        if todo:
+            self._found.update(zip(todo, scan_texts(list(todo.values()), high_entropy=self.high_entropy)))
+
+    @property
+    def baseline(self) -> baseline_file.Baseline:
+        """The findings accepted as not secret, read once per run."""
+        if self._baseline is None:
+            self._baseline = baseline_file.load(self.baseline_path)
+        return self._baseline
+
+    def hide_in(self, workspace, findings) -> None:
+        """Hide every secret found in a finding's file wherever its message, fix or JSON path quotes it.
+
+        Rules quote what they judge (a sentence, a tag, a key, an id); when that
+        text holds a secret it is replaced by the marker the diff shows. The
+        secret-in-memory rule's own findings never quote the secret.
+        """
+        known: dict[str, list[tuple[str, str]]] = {}
+        for finding in findings:
+            if finding.rule.name == "secret-in-memory":
+                continue
+            relpath = finding.workspace_path
+            if relpath not in known:
+                doc = workspace.document(relpath)
+                known[relpath] = _quotable(document_text(doc), self.of(doc)) if doc is not None else []
+            _hide_in_finding(finding, known[relpath])
 
 
 def document_text(doc) -> str:
@@ -79,6 +128,11 @@ def redaction(detection: Detection) -> str:
     return f"[REDACTED:{detection.type.slug}]"
 
 
+def marker(detection: Detection) -> str:
+    """What is shown in place of a secret: its type and short hash, never the value."""
+    return f"[SECRET:{detection.type.slug} sha256:{detection.short_hash}]"
+
+
 def hide_secrets(text: str, fmt: str) -> str:
     """The text with every detected secret, accepted ones too, replaced by ``[SECRET:<type> sha256:<hash>]``."""
     if not text:
@@ -93,7 +147,7 @@ def hide_secrets(text: str, fmt: str) -> str:
     cursor = 0
     for detection in found:
         pieces.append(text[cursor : detection.start])
-        pieces.append(f"[SECRET:{detection.type.slug} sha256:{detection.short_hash}]")
+        pieces.append(marker(detection))
         cursor = detection.end
     pieces.append(text[cursor:])
     return "".join(pieces)
@@ -105,50 +159,22 @@ _TOKEN = re.compile(r"[^\s'\"`()\[\]{},;<>]+")
 _TRAILING = ".…:!?"
 
 
-def hide_in_findings(workspace, findings) -> None:
-    """Hide any detected secret that another rule's message, fix description or JSON path quotes.
-
-    Rules quote what they judge (a sentence, a tag, a key, an id). When that text
-    holds a secret this run has detected, it is replaced by the same marker the
-    diff shows. Only secrets already found in this run are known here, so this
-    never loads detect-secrets itself: with `secret-in-memory` not selected it
-    does nothing.
-    """
-    known: dict[str, list[tuple[str, str]]] = {}
-    for finding in findings:
-        if finding.rule.name == "secret-in-memory":
-            continue
-        relpath = finding.workspace_path
-        if relpath not in known:
-            known[relpath] = _known_secrets(workspace, relpath)
-        secrets = known[relpath]
-        if not secrets:
-            continue
-        finding.message = _hide_tokens(finding.message, secrets)
-        if finding.json_path:
-            finding.json_path = _hide_tokens(finding.json_path, secrets)
-        if finding.fix is not None:
-            hidden = _hide_tokens(finding.fix.description, secrets)
-            if hidden != finding.fix.description:
-                finding.fix = dataclasses.replace(finding.fix, description=hidden)
+def _hide_in_finding(finding, secrets: list[tuple[str, str]]) -> None:
+    if not secrets:
+        return
+    finding.message = _hide_tokens(finding.message, secrets)
+    if finding.json_path:
+        finding.json_path = _hide_tokens(finding.json_path, secrets)
+    if finding.fix is not None:
+        hidden = _hide_tokens(finding.fix.description, secrets)
+        if hidden != finding.fix.description:
+            finding.fix = dataclasses.replace(finding.fix, description=hidden)
 
 
-def _known_secrets(workspace, relpath: str) -> list[tuple[str, str]]:
-    """(lowercased value, marker) for each secret this run detected in a file; [] if it was not scanned."""
-    doc = workspace.document(relpath)
-    if doc is None:
-        return []
-    text = document_text(doc)
-    found = None
-    for high_entropy in (True, False):
-        found = _CACHE.get(_key(text, doc.kind.format, high_entropy))
-        if found is not None:
-            break
-    if not found:
-        return []
+def _quotable(text: str, found: list[Detection]) -> list[tuple[str, str]]:
+    """(lowercased value, marker) for each way a rule's message may quote each detected secret."""
     secrets = []
     for detection in found:
-        marker = f"[SECRET:{detection.type.slug} sha256:{detection.short_hash}]"
         raw = text[detection.start : detection.end]
         values = {raw}
         if "\\" in raw:
@@ -157,7 +183,7 @@ def _known_secrets(workspace, relpath: str) -> list[tuple[str, str]]:
             except ValueError:
                 pass
         values.update(line.strip() for line in raw.splitlines() if len(line.strip()) >= 12)
-        secrets.extend((value.lower(), marker) for value in values if value)
+        secrets.extend((value.lower(), marker(detection)) for value in values if value)
     return secrets
 
 
@@ -171,9 +197,9 @@ def _hide_tokens(text: str, secrets: list[tuple[str, str]]) -> str:
         lowered = core.lower()
         if len(core) < 4:
             return token
-        for value, marker in secrets:
+        for value, shown in secrets:
             if value in lowered or (len(core) >= 12 and lowered in value):
-                return marker + token[len(core) :]
+                return shown + token[len(core) :]
         return token
 
     return _TOKEN.sub(replace, text)

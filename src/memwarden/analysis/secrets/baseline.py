@@ -34,9 +34,6 @@ DESCRIPTION = (
     "keyed by file and the first 16 hex digits of the value's sha256. Update with `memwarden baseline`."
 )
 
-_cache: dict[tuple, "Baseline"] = {}
-
-
 @dataclass
 class Baseline:
     path: Path
@@ -64,22 +61,16 @@ def resolve(root: Path, option: str | None) -> Path:
 def load(path: Path) -> Baseline:
     """Read a baseline; a missing file is an empty one. A malformed file is a usage error (exit 2)."""
     try:
-        stat = path.stat()
+        path.stat()
     except OSError:
         return Baseline(path)
-    key = (str(path), stat.st_mtime_ns, stat.st_size)
-    if key in _cache:
-        return _cache[key]
     try:
         data = json.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"{path}: cannot read the secrets baseline: {error}") from None
     except ValueError as error:
         raise UsageError(f"{path}: the secrets baseline is not valid JSON ({error}); fix it or delete it and run `memwarden baseline`") from None
-    baseline = Baseline(path, _entries(data, path))
-    _cache.clear()
-    _cache[key] = baseline
-    return baseline
+    return Baseline(path, _entries(data, path))
 
 
 def _entries(data, path: Path) -> dict[str, dict[str, dict]]:

@@ -24,9 +24,11 @@ from dataclasses import dataclass, field
 
 from memwarden.analysis.secrets import patterns
 from memwarden.analysis.secrets.patterns import SecretType
+from memwarden.analysis.secrets.lines import (
+    assigned_occurrence, decode_json_literal, dotted_url_password, extend_jwt, inside, json_literals, key_identity,
+    looks_like_path, non_overlapping, pieces, secret_span, sublines, thin_keywords, url_user, windows,
+)
 
-WINDOW = 4096  # the most characters any detector sees at once
-OVERLAP = 512  # windows overlap by this much, so a secret on a boundary is seen whole
 MAX_PER_LINE = 200  # a line with more detections than this is not scanned further
 MAX_RESCANS = 16  # keyword detection finds one match per search; search again after it
 
@@ -38,15 +40,7 @@ ENTROPY_PLUGINS = frozenset({"Base64HighEntropyString", "HexHighEntropyString"})
 # (NpmDetector's '//.+/:_authToken' backtracks quadratically on a line full of '//').
 REQUIRED_LITERAL = {"NpmDetector": "_authToken"}
 
-_KEYWORD_NAMES = re.compile(
-    r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key|client_?key|"
-    r"db_?pass|database_?pass|key_?pass|password|passwd|pwd|secret|contrase(?:ñ|n)a",
-    re.IGNORECASE,
-)
-_KEYWORD_STEMS = ("key", "pass", "pwd", "secret", "contrase")  # every name in _KEYWORD_NAMES holds one
-_LONG_WORD = re.compile(r"\w{64,}")
-_SPLIT_ASSIGNMENT = re.compile(r"=(?=[^=])")
-_NO_BACKSLASH = re.compile(r"[^\\]+")
+_KEYWORD_STEMS = ("key", "pass", "pwd", "secret", "contrase")  # every secret-like name lines.thin_keywords knows holds one
 # What every detector needs somewhere on a line: a 16-character token run (every token format,
 # high-entropy strings, JWTs), '://' (URLs with passwords), a secret-like word (keyword and
 # credential-name detection, npm's _authToken), a PEM or PuTTY header, Slack's 'xox', a CJK
@@ -215,7 +209,7 @@ class _Scan:
         found: list[_Hit] = []
         if not _MAY_HOLD_SECRET.search(line):
             return found
-        for window_start, window in _windows(line):
+        for window_start, window in windows(line):
             self.stats.windows += 1
             self.stats.characters += len(window)
             self.stats.longest_window = max(self.stats.longest_window, len(window))
@@ -247,11 +241,11 @@ class _Scan:
                     continue  # escaped content: the decoded pass sees it as it really is
                 if patterns.is_placeholder(value):
                     continue
-                if patterns.is_reference(value) and not _dotted_url_password(detector, value):
+                if patterns.is_reference(value) and not dotted_url_password(detector, value):
                     continue
                 if detector.needs_mixed and not (len(value) >= 6 and patterns.has_mixed_classes(value)):
                     continue
-                if detector.type.slug == "url-password" and _url_user(window, start) == value:
+                if detector.type.slug == "url-password" and url_user(window, start) == value:
                     continue
                 hits.append(_Hit(detector.type, offset + start, offset + end, value))
         return hits
@@ -300,7 +294,7 @@ class _Scan:
         hits = []
         for regex in plugin.denylist:
             for match in regex.finditer(window):
-                start, end = _secret_span(match)
+                start, end = secret_span(match)
                 value = window[start:end]
                 if not value:
                     continue
@@ -317,10 +311,10 @@ class _Scan:
                 if secret_type.slug == "artifactory-token" and not (len(value) >= 20 and patterns.has_mixed_classes(value)):
                     continue  # its 'AP...' pattern also matches words like APACHEKAFKACLUSTER
                 if secret_type.slug == "jwt":
-                    end = _extend_jwt(window, end)
+                    end = extend_jwt(window, end)
                 if secret_type.slug == "azure-storage-key" and value.startswith("AccountKey="):
                     start += len("AccountKey=")
-                if secret_type.slug == "url-password" and _url_user(window, start) == value:
+                if secret_type.slug == "url-password" and url_user(window, start) == value:
                     continue  # postgres:postgres@localhost, guest:guest@: a default, not a secret
                 hits.append(_Hit(secret_type, offset + start, offset + end, window[start:end]))
                 if len(hits) > MAX_PER_LINE:
@@ -339,7 +333,7 @@ class _Scan:
         pattern, so search again after each; a pattern that found nothing in the rest of the window
         finds nothing in a shorter rest either (none is anchored), so it is not run again."""
         hits = []
-        searched = _thin_keywords(window)
+        searched = thin_keywords(window)
         active = dict(_config_regexes())
         cursor = 0
         for _ in range(MAX_RESCANS):
@@ -350,7 +344,7 @@ class _Scan:
                 if not values:
                     del active[regex]
                     continue
-                start = _assigned_occurrence(part, values[0])
+                start = assigned_occurrence(part, values[0])
                 if start is not None and (found is None or start < found[0]):
                     found = (start, values[0])
             if found is None:
@@ -405,7 +399,7 @@ class _Scan:
             if run_start == -1:
                 continue
             cursor = run_start + len(run)
-            for piece, piece_start in _pieces(run, run_start):
+            for piece, piece_start in pieces(run, run_start):
                 if len(piece) < 16 or plugin.calculate_shannon_entropy(piece) <= plugin.entropy_limit:
                     continue
                 hit = self.entropy_value(window, piece, piece_start, hex_plugin)
@@ -434,7 +428,7 @@ class _Scan:
                 return None
             if patterns.is_ulid(piece) or window[max(0, start - 7) : start].lower().endswith("base64,"):
                 return None
-            if _looks_like_path(piece) or piece.lower().startswith(("sha256-", "sha384-", "sha512-")):
+            if looks_like_path(piece) or piece.lower().startswith(("sha256-", "sha384-", "sha512-")):
                 return None
             if patterns.PUBLIC_KEY_PREFIX.search(window[max(0, start - 40) : start]):
                 return None  # an SSH public key: meant to be shared
@@ -448,16 +442,16 @@ class _Scan:
         for number, line_start, line in self.lines():
             if "\\" not in line:
                 continue
-            for literal_start, literal_end in _json_literals(line):
+            for literal_start, literal_end in json_literals(line):
                 literal = line[literal_start:literal_end]
                 if "\\" not in literal:
                     continue
-                decoded = _decode_json_literal(literal)
+                decoded = decode_json_literal(literal)
                 if decoded is None:
                     continue
                 value, raw_index = decoded
                 base = line_start + literal_start
-                for sub_start, sub_line in _sublines(value):
+                for sub_start, sub_line in sublines(value):
                     if len(sub_line.strip()) < 8:
                         continue  # nothing that short holds a name and a secret
                     for hit in self.scan_line(sub_line, 0):
@@ -478,8 +472,8 @@ class _Scan:
         public = self.public_blocks()
         if public:
             # The body of a public key or certificate is random-looking and meant to be shared.
-            hits = [h for h in hits if h.type.priority > patterns.HIGH_ENTROPY.priority or not _inside(h, public)]
-        chosen = _non_overlapping(sorted(hits, key=lambda h: (-h.type.priority, -(h.end - h.start), h.start)))
+            hits = [h for h in hits if h.type.priority > patterns.HIGH_ENTROPY.priority or not inside(h, public)]
+        chosen = non_overlapping(sorted(hits, key=lambda h: (-h.type.priority, -(h.end - h.start), h.start)))
         detections = []
         for hit in chosen:
             line, column = self.line_col(hit.start)
@@ -514,7 +508,7 @@ class _Scan:
                 raw_end = self.text.find(end_match.group(0), hit.start, line_end)
                 if raw_end != -1:
                     hit.end = raw_end + len(end_match.group(0))
-                hit.extra["identity"] = _key_identity(body)
+                hit.extra["identity"] = key_identity(body)
             return
         text = self.text
         end_match = self.private_key_end(hit.end)
@@ -523,7 +517,7 @@ class _Scan:
             if "\\n" in body or "\\r" in body:
                 body = body.replace("\\r", "").replace("\\n", "\n").replace("\\/", "/")
             hit.end = end_match.end()
-            hit.extra["identity"] = _key_identity(body)
+            hit.extra["identity"] = key_identity(body)
             return
         # No END line: take the key body that follows on the line (in JSON, across its \n escapes),
         # then any base64 lines below it, so the body is redacted too.
@@ -535,7 +529,7 @@ class _Scan:
             while next_line <= len(self.line_starts) and patterns.BASE64_LINE.match(self.line_text(next_line)):
                 hit.end = self.line_starts[next_line - 1] + len(self.line_text(next_line))
                 next_line += 1
-        hit.extra["identity"] = _key_identity(text[hit.start : hit.end])
+        hit.extra["identity"] = key_identity(text[hit.start : hit.end])
 
     def private_key_end(self, start: int):
         """The first END line within reach of ``start``; remembers its last answer, since a line of
@@ -554,64 +548,6 @@ class _Scan:
         return match
 
 
-# -- helpers -------------------------------------------------------------------------
-
-
-def _non_overlapping(ranked: list[_Hit]) -> list[_Hit]:
-    """Take hits in rank order, skipping any that overlaps one already taken; result sorted by start."""
-    import bisect
-
-    starts: list[int] = []
-    taken: list[_Hit] = []
-    for hit in ranked:
-        index = bisect.bisect_right(starts, hit.start)
-        if index > 0 and taken[index - 1].end > hit.start:
-            continue
-        if index < len(taken) and taken[index].start < hit.end:
-            continue
-        starts.insert(index, hit.start)
-        taken.insert(index, hit)
-    return taken
-
-
-def _windows(line: str):
-    """(offset, window) pieces of a line, each at most WINDOW long, overlapping by OVERLAP."""
-    if len(line) <= WINDOW:
-        yield 0, line
-        return
-    step = WINDOW - OVERLAP
-    start = 0
-    while True:
-        yield start, line[start : start + WINDOW]
-        if start + WINDOW >= len(line):
-            return
-        start += step
-
-
-def _thin_keywords(window: str) -> str:
-    """The window with all but the first secret-like name in each long word blanked out.
-
-    detect-secrets' keyword regexes try every such name as a start and run to the
-    end of the word each time, which is quadratic in a long word full of them.
-    The result has the same length, so offsets still point into the original.
-    """
-    if not _LONG_WORD.search(window):
-        return window
-    pieces = []
-    cursor = 0
-    for word in _LONG_WORD.finditer(window):
-        names = list(_KEYWORD_NAMES.finditer(word.group(0)))
-        if len(names) < 2:
-            continue
-        for name in names[1:]:
-            start, end = word.start() + name.start(), word.start() + name.end()
-            pieces.append(window[cursor:start])
-            pieces.append("x" * (end - start))
-            cursor = end
-    pieces.append(window[cursor:])
-    return "".join(pieces)
-
-
 _CONFIG_REGEXES = None
 
 
@@ -623,162 +559,3 @@ def _config_regexes():
 
         _CONFIG_REGEXES = {**keyword.CONFIG_DENYLIST_REGEX_TO_GROUP, **keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP}
     return _CONFIG_REGEXES
-
-
-def _occurrences(window: str, value: str, bounded: bool = True) -> list[int]:
-    """Where value occurs in the window; if bounded, prefer places not inside a longer word."""
-    found = []
-    index = window.find(value)
-    while index != -1 and len(found) < MAX_PER_LINE:
-        found.append(index)
-        index = window.find(value, index + max(len(value), 1))
-    if not bounded:
-        return found
-    edges = [
-        i for i in found
-        if (i == 0 or not window[i - 1].isalnum()) and (i + len(value) >= len(window) or not window[i + len(value)].isalnum())
-    ]
-    return edges or found
-
-
-def _assigned_occurrence(part: str, value: str) -> int | None:
-    """Where the keyword regex's value sits: the first occurrence right after an assignment."""
-    index = part.find(value)
-    while index != -1:
-        if patterns.key_before(part, index) is not None or (index > 0 and part[index - 1] in "\"'`"):
-            return index
-        index = part.find(value, index + 1)
-    index = part.find(value)
-    return index if index != -1 else None
-
-
-def _pieces(run: str, run_start: int):
-    """A base64-charset run split at assignments (`token=abc` -> `abc`) and at backslashes
-    (detect-secrets' charset holds '\\', so a JSON `\\"` would stick to the string), with offsets."""
-    for segment in _NO_BACKSLASH.finditer(run):
-        position = segment.start()
-        for part in _SPLIT_ASSIGNMENT.split(segment.group(0)):
-            yield part, run_start + position
-            position += len(part) + 1
-
-
-def _url_user(window: str, password_start: int) -> str | None:
-    """The user name of a `scheme://user:password@` URL, given where its password starts."""
-    scheme = window.rfind("://", max(0, password_start - 140), password_start)
-    if scheme == -1 or window[password_start - 1 : password_start] != ":":
-        return None
-    return window[scheme + 3 : password_start - 1]
-
-
-def _looks_like_path(piece: str) -> bool:
-    if "/" not in piece:
-        return False
-    segments = [s for s in piece.split("/") if s]
-    return len(segments) >= 2 and all(len(s) <= 24 for s in segments)
-
-
-def _inside(hit: _Hit, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= hit.start and hit.end <= end for start, end in spans)
-
-
-def _secret_span(match: re.Match) -> tuple[int, int]:
-    """The part of a detector's match that is the secret: its longest group, unless that is a mere
-    prefix (GitHub's '(ghp|gho|...)_...' captures only 'ghp'); delimiters around it trimmed."""
-    start, end = match.span()
-    groups = [i for i in range(1, (match.re.groups or 0) + 1) if match.group(i)]
-    if groups:
-        best = max(groups, key=lambda i: len(match.group(i)))
-        if len(match.group(best)) >= 8:
-            start, end = match.span(best)
-    text = match.string
-    while start < end and (text[start].isspace() or text[start] in "\"'=:,"):
-        start += 1
-    while end > start and (text[end - 1].isspace() or text[end - 1] in "\"',"):
-        end -= 1
-    return start, end
-
-
-def _extend_jwt(window: str, end: int) -> int:
-    """detect-secrets' JWT pattern stops before the signature; take it too."""
-    if end < len(window) and window[end] == ".":
-        end += 1
-    while end < len(window) and (window[end].isalnum() or window[end] in "-_="):
-        end += 1
-    return end
-
-
-def _key_identity(body: str) -> str:
-    """A private key's identity: the base64 of its body, wherever and however it is written."""
-    return "private-key:" + "".join(c for c in body if c.isalnum() or c in "+/=")
-
-
-def _json_literals(line: str):
-    """(start, end) of each JSON string literal in a line, quotes included. Linear."""
-    index = line.find('"')
-    special = re.compile(r'["\\]')
-    while index != -1:
-        cursor = index + 1
-        while True:
-            match = special.search(line, cursor)
-            if match is None:
-                return
-            if match.group(0) == "\\":
-                cursor = match.end() + 1
-                continue
-            yield index, match.end()
-            index = line.find('"', match.end())
-            break
-
-
-_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-
-
-def _decode_json_literal(literal: str) -> tuple[str, list[int]] | None:
-    """(value, raw index of each value character plus one past the last) for a JSON string literal."""
-    out: list[str] = []
-    starts: list[int] = []
-    i, last = 1, len(literal) - 1
-    while i < last:
-        char = literal[i]
-        if char != "\\":
-            out.append(char)
-            starts.append(i)
-            i += 1
-            continue
-        escape = literal[i + 1] if i + 1 < last else ""
-        if escape in _SIMPLE_ESCAPES:
-            out.append(_SIMPLE_ESCAPES[escape])
-            starts.append(i)
-            i += 2
-            continue
-        if escape != "u" or not re.fullmatch(r"[0-9a-fA-F]{4}", literal[i + 2 : i + 6]):
-            return None
-        code = int(literal[i + 2 : i + 6], 16)
-        width = 6
-        if 0xD800 <= code < 0xDC00 and literal[i + 6 : i + 8] == "\\u" and re.fullmatch(r"[0-9a-fA-F]{4}", literal[i + 8 : i + 12]):
-            low = int(literal[i + 8 : i + 12], 16)
-            if 0xDC00 <= low < 0xE000:
-                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                width = 12
-        out.append(chr(code))
-        starts.append(i)
-        i += width
-    starts.append(last)
-    return "".join(out), starts
-
-
-def _sublines(value: str):
-    """(offset, line) of each line of a decoded string."""
-    start = 0
-    for piece in re.split(r"(\r\n|\r|\n)", value):
-        if piece in ("\r\n", "\r", "\n"):
-            start += len(piece)
-            continue
-        yield start, piece
-        start += len(piece)
-
-
-def _dotted_url_password(detector, value: str) -> bool:
-    """`user:ocbK88.eEsSr41@host`: in a URL's password slot, a dotted word with digits is a password,
-    not a `settings.KEY` reference."""
-    return detector.type.slug == "url-password" and "." in value and any(c.isdigit() for c in value)

@@ -1,4 +1,9 @@
-"""Inline suppressions: ``<!-- memwarden: disable=NAME -->`` in Markdown, ``# memwarden: ...`` in YAML.
+"""Parsing ``memwarden:`` directives, and which findings they silence where.
+
+The engine reads them to drop silenced findings; the ``invalid-suppression``
+rule (rules/meta.py) reads them to report an unknown action or rule name.
+A directive is ``<!-- memwarden: disable=NAME -->`` in Markdown or
+``# memwarden: ...`` in YAML.
 
 Actions: ``disable-line`` (this line), ``disable-next-line``, ``disable`` (from
 here until ``enable``, or the end of the file) and ``disable-file``. Without
@@ -30,6 +35,7 @@ class Directive:
 
 
 def directives(doc) -> list[Directive]:
+    """Every ``memwarden:`` directive of a document, as written (unknown actions and names too)."""
     patterns = []
     if doc.format == "yaml":
         patterns = [_DIRECTIVE["yaml"]]

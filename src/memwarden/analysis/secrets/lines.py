@@ -1,0 +1,228 @@
+"""Reading a line the way the secret scanner needs it.
+
+Bounded, overlapping windows of a long line; long words with their extra
+secret-like names blanked (detect-secrets' keyword regexes are quadratic on
+them); JSON string literals found and decoded with a map back to the raw
+characters; where, inside a detector's match, the secret itself sits; and
+which of the overlapping hits to keep.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memwarden.analysis.secrets import patterns
+
+WINDOW = 4096  # the most characters any detector sees at once
+OVERLAP = 512  # windows overlap by this much, so a secret on a boundary is seen whole
+
+_KEYWORD_NAMES = re.compile(
+    r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key|client_?key|"
+    r"db_?pass|database_?pass|key_?pass|password|passwd|pwd|secret|contrase(?:ñ|n)a",
+    re.IGNORECASE,
+)
+_LONG_WORD = re.compile(r"\w{64,}")
+_SPLIT_ASSIGNMENT = re.compile(r"=(?=[^=])")
+_NO_BACKSLASH = re.compile(r"[^\\]+")
+
+
+def windows(line: str):
+    """(offset, window) pieces of a line, each at most WINDOW long, overlapping by OVERLAP."""
+    if len(line) <= WINDOW:
+        yield 0, line
+        return
+    step = WINDOW - OVERLAP
+    start = 0
+    while True:
+        yield start, line[start : start + WINDOW]
+        if start + WINDOW >= len(line):
+            return
+        start += step
+
+
+def thin_keywords(window: str) -> str:
+    """The window with all but the first secret-like name in each long word blanked out.
+
+    detect-secrets' keyword regexes try every such name as a start and run to the
+    end of the word each time, which is quadratic in a long word full of them.
+    The result has the same length, so offsets still point into the original.
+    """
+    if not _LONG_WORD.search(window):
+        return window
+    pieces = []
+    cursor = 0
+    for word in _LONG_WORD.finditer(window):
+        names = list(_KEYWORD_NAMES.finditer(word.group(0)))
+        if len(names) < 2:
+            continue
+        for name in names[1:]:
+            start, end = word.start() + name.start(), word.start() + name.end()
+            pieces.append(window[cursor:start])
+            pieces.append("x" * (end - start))
+            cursor = end
+    pieces.append(window[cursor:])
+    return "".join(pieces)
+
+
+def assigned_occurrence(part: str, value: str) -> int | None:
+    """Where the keyword regex's value sits: the first occurrence right after an assignment."""
+    index = part.find(value)
+    while index != -1:
+        if patterns.key_before(part, index) is not None or (index > 0 and part[index - 1] in "\"'`"):
+            return index
+        index = part.find(value, index + 1)
+    index = part.find(value)
+    return index if index != -1 else None
+
+
+def pieces(run: str, run_start: int):
+    """A base64-charset run split at assignments (`token=abc` -> `abc`) and at backslashes
+    (detect-secrets' charset holds '\\', so a JSON `\\"` would stick to the string), with offsets."""
+    for segment in _NO_BACKSLASH.finditer(run):
+        position = segment.start()
+        for part in _SPLIT_ASSIGNMENT.split(segment.group(0)):
+            yield part, run_start + position
+            position += len(part) + 1
+
+
+def url_user(window: str, password_start: int) -> str | None:
+    """The user name of a `scheme://user:password@` URL, given where its password starts."""
+    scheme = window.rfind("://", max(0, password_start - 140), password_start)
+    if scheme == -1 or window[password_start - 1 : password_start] != ":":
+        return None
+    return window[scheme + 3 : password_start - 1]
+
+
+def looks_like_path(piece: str) -> bool:
+    if "/" not in piece:
+        return False
+    segments = [s for s in piece.split("/") if s]
+    return len(segments) >= 2 and all(len(s) <= 24 for s in segments)
+
+
+def secret_span(match: re.Match) -> tuple[int, int]:
+    """The part of a detector's match that is the secret: its longest group, unless that is a mere
+    prefix (GitHub's '(ghp|gho|...)_...' captures only 'ghp'); delimiters around it trimmed."""
+    start, end = match.span()
+    groups = [i for i in range(1, (match.re.groups or 0) + 1) if match.group(i)]
+    if groups:
+        best = max(groups, key=lambda i: len(match.group(i)))
+        if len(match.group(best)) >= 8:
+            start, end = match.span(best)
+    text = match.string
+    while start < end and (text[start].isspace() or text[start] in "\"'=:,"):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in "\"',"):
+        end -= 1
+    return start, end
+
+
+def extend_jwt(window: str, end: int) -> int:
+    """detect-secrets' JWT pattern stops before the signature; take it too."""
+    if end < len(window) and window[end] == ".":
+        end += 1
+    while end < len(window) and (window[end].isalnum() or window[end] in "-_="):
+        end += 1
+    return end
+
+
+def key_identity(body: str) -> str:
+    """A private key's identity: the base64 of its body, wherever and however it is written."""
+    return "private-key:" + "".join(c for c in body if c.isalnum() or c in "+/=")
+
+
+def json_literals(line: str):
+    """(start, end) of each JSON string literal in a line, quotes included. Linear."""
+    index = line.find('"')
+    special = re.compile(r'["\\]')
+    while index != -1:
+        cursor = index + 1
+        while True:
+            match = special.search(line, cursor)
+            if match is None:
+                return
+            if match.group(0) == "\\":
+                cursor = match.end() + 1
+                continue
+            yield index, match.end()
+            index = line.find('"', match.end())
+            break
+
+
+_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def decode_json_literal(literal: str) -> tuple[str, list[int]] | None:
+    """(value, raw index of each value character plus one past the last) for a JSON string literal."""
+    out: list[str] = []
+    starts: list[int] = []
+    i, last = 1, len(literal) - 1
+    while i < last:
+        char = literal[i]
+        if char != "\\":
+            out.append(char)
+            starts.append(i)
+            i += 1
+            continue
+        escape = literal[i + 1] if i + 1 < last else ""
+        if escape in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[escape])
+            starts.append(i)
+            i += 2
+            continue
+        if escape != "u" or not re.fullmatch(r"[0-9a-fA-F]{4}", literal[i + 2 : i + 6]):
+            return None
+        code = int(literal[i + 2 : i + 6], 16)
+        width = 6
+        if 0xD800 <= code < 0xDC00 and literal[i + 6 : i + 8] == "\\u" and re.fullmatch(r"[0-9a-fA-F]{4}", literal[i + 8 : i + 12]):
+            low = int(literal[i + 8 : i + 12], 16)
+            if 0xDC00 <= low < 0xE000:
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                width = 12
+        out.append(chr(code))
+        starts.append(i)
+        i += width
+    starts.append(last)
+    return "".join(out), starts
+
+
+def sublines(value: str):
+    """(offset, line) of each line of a decoded string."""
+    start = 0
+    for piece in re.split(r"(\r\n|\r|\n)", value):
+        if piece in ("\r\n", "\r", "\n"):
+            start += len(piece)
+            continue
+        yield start, piece
+        start += len(piece)
+
+
+def dotted_url_password(detector, value: str) -> bool:
+    """`user:ocbK88.eEsSr41@host`: in a URL's password slot, a dotted word with digits is a password,
+    not a `settings.KEY` reference."""
+    return detector.type.slug == "url-password" and "." in value and any(c.isdigit() for c in value)
+
+
+# -- hits ----------------------------------------------------------------------------
+
+
+def non_overlapping(ranked: list) -> list:
+    """Take hits in rank order, skipping any that overlaps one already taken; result sorted by start."""
+    import bisect
+
+    starts: list[int] = []
+    taken: list = []
+    for hit in ranked:
+        index = bisect.bisect_right(starts, hit.start)
+        if index > 0 and taken[index - 1].end > hit.start:
+            continue
+        if index < len(taken) and taken[index].start < hit.end:
+            continue
+        starts.insert(index, hit.start)
+        taken.insert(index, hit)
+    return taken
+
+
+def inside(hit, spans: list[tuple[int, int]]) -> bool:
+    """The hit (anything with start and end) lies within one of the spans."""
+    return any(start <= hit.start and hit.end <= end for start, end in spans)

@@ -1,0 +1,157 @@
+"""Applying fixes in rounds until nothing more can be fixed.
+
+Each round takes every fix whose edits do not collide with one already taken
+(the rest wait for the next round, after the files are parsed again), refuses
+a fix that would leave a file unparsable, and applies a fix to all the files
+it touches or to none. Fixed bytes stay in the workspace's overlay; only
+:func:`write_changes` touches the disk, all files or none.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from memwarden.discover.workspace import Workspace
+from memwarden.documents import load
+from memwarden.fixes.apply import apply_edits, overlaps
+from memwarden.fixes.write import write_all_atomic
+from memwarden.model import Finding, Fix
+
+MAX_FIX_ROUNDS = 10
+
+
+@dataclass
+class FileChange:
+    relpath: str
+    before: bytes | None  # None: the fix created the file
+    after: bytes
+
+
+@dataclass
+class FixOutcome:
+    findings: list[Finding]  # what is left after the last round
+    fixed: int = 0
+    changes: list[FileChange] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # fixes refused, and why
+
+
+def fix_rounds(
+    workspace: Workspace,
+    findings: list[Finding],
+    recheck: Callable[[], list[Finding]],
+    allows: Callable[[Fix | None], bool],
+) -> FixOutcome:
+    """Apply the allowed fixes round by round, rechecking the workspace after each round."""
+    outcome = FixOutcome(findings)
+    originals: dict[str, bytes | None] = {}
+    for _ in range(MAX_FIX_ROUNDS):
+        fixable = [f for f in outcome.findings if allows(f.fix)]
+        if not fixable:
+            break
+        applied = _apply_round(workspace, fixable, originals, outcome.errors)
+        if not applied:
+            break
+        outcome.fixed += applied
+        outcome.findings = recheck()
+    for relpath, before in originals.items():
+        after = workspace.overlay[relpath]
+        if after != before:
+            outcome.changes.append(FileChange(relpath, before, after))
+    return outcome
+
+
+def write_changes(workspace: Workspace, changes: list[FileChange]) -> None:
+    # All or nothing: a fix that moves lines between files must never land in one file only.
+    write_all_atomic([(workspace.root / change.relpath, change.after) for change in changes])
+
+
+def unified_diff(workspace: Workspace, change: FileChange, cwd: Path) -> str:
+    """The change as a unified diff; a diff never shows a secret, whichever rule's fix moved it."""
+    from memwarden.analysis.secrets import hide_secrets
+
+    shown = workspace.display_path(change.relpath, cwd)
+    kind = workspace.kind_of(change.relpath)
+    fmt = kind.format if kind is not None else "text"
+    before = hide_secrets((change.before or b"").decode("utf-8", "replace"), fmt).splitlines(keepends=True)
+    after = hide_secrets(change.after.decode("utf-8", "replace"), fmt).splitlines(keepends=True)
+    return "".join(difflib.unified_diff(before, after, f"a/{shown}", f"b/{shown}"))
+
+
+def _apply_round(workspace: Workspace, fixable: list[Finding], originals: dict, errors: list[str]) -> int:
+    """Apply every fix that does not collide with one already taken; the rest wait a round.
+
+    A fix is applied whole or not at all: when one of the files it edits is
+    refused, its edits to every other file are dropped too (a fix that moves
+    lines from one file to another must never only delete them).
+    """
+    taken: dict[str, list[tuple[int, int]]] = {}
+    chosen: list[tuple[set[str], list]] = []  # the files each chosen fix touches, and its edits
+    for finding in fixable:
+        edits = [(edit.path or finding.workspace_path, edit) for edit in finding.fix.edits]
+        if any(overlaps((e.start, e.end), span) for path, e in edits for span in taken.get(path, [])):
+            continue
+        if not _no_self_overlap(edits):
+            continue
+        for path, edit in edits:
+            taken.setdefault(path, []).append((edit.start, edit.end))
+        chosen.append(({path for path, _ in edits}, edits))
+    refused: set[str] = set()
+    while True:
+        per_file: dict[str, list] = {}
+        for paths, edits in chosen:
+            if paths & refused:
+                continue
+            for path, edit in edits:
+                per_file.setdefault(path, []).append(edit)
+        results = {relpath: _fixed_bytes(workspace, relpath, edits, errors) for relpath, edits in per_file.items()}
+        newly = {relpath for relpath, result in results.items() if result is None}
+        if not newly:
+            break
+        refused |= newly
+    for relpath, (before, data) in results.items():
+        originals.setdefault(relpath, before)
+        workspace.overlay[relpath] = data
+        workspace.forget(relpath)
+    return sum(1 for paths, _ in chosen if not paths & refused)
+
+
+def _fixed_bytes(workspace: Workspace, relpath: str, edits: list, errors: list[str]):
+    """(bytes before, bytes after) for one file's edits, or None when the file must not be touched."""
+    doc = workspace.document(relpath)
+    before = workspace.current_bytes(relpath)
+    if before is None and not os.path.lexists(workspace.root / relpath):
+        doc = None  # a file the edit creates: nothing there yet, and it must parse once written
+    if doc is not None and not doc.ok and doc.kind.format != "jsonl":
+        return None  # fixers never touch a file that does not parse
+    text = doc.text if doc is not None and doc.decoded else ""
+    new_text = apply_edits(text, edits)
+    data = doc.encode(new_text) if doc is not None and doc.decoded else new_text.encode("utf-8")
+    kind = doc.kind if doc is not None else workspace.profile.classify(relpath)
+    if kind is not None:
+        checked = load(workspace.root, relpath, kind, data)
+        was_ok = doc is None or doc.ok
+        if was_ok and not checked.ok:
+            errors.append(f"{relpath}: a fix would leave the file unparsable ({checked.error.message}); not applied")
+            return None
+        if checked.ok and kind.format == "jsonl" and _bad_records(checked) > (_bad_records(doc) if doc else 0):
+            errors.append(f"{relpath}: a fix would break a record of the log; not applied")
+            return None
+    return before, data
+
+
+def _bad_records(doc) -> int:
+    return sum(1 for record in getattr(doc, "records", []) if not record.ok)
+
+
+def _no_self_overlap(edits) -> bool:
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for path, edit in edits:
+        span = (edit.start, edit.end)
+        if any(overlaps(span, other) for other in spans.get(path, [])):
+            return False
+        spans.setdefault(path, []).append(span)
+    return True
