@@ -10,7 +10,7 @@ from __future__ import annotations
 from memwarden.analysis import budget
 from memwarden.model import Applicability, Fix, Option, Problem, Scope, Severity
 from memwarden.registry import rule
-from memwarden.analysis.triggers import excerpt
+from memwarden.text import excerpt
 
 BUDGET_OPTIONS = {
     name: Option(budget.OPTION_DEFAULTS[name], budget.OPTION_TYPES[name], budget.OPTION_HELP[name])

@@ -32,6 +32,7 @@ from memwarden.fixes import edits as structured
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity
 from memwarden.analysis.negation import find_claims
 from memwarden.registry import rule
+from memwarden.text import excerpt
 
 CLAIM_KINDS = ("note", "facts", "episodic", "episode-archive")
 EPISODE_TEXT_FIELDS = ("title", "summary", "content", "detail", "lesson")
@@ -71,10 +72,10 @@ def quote(sentence: str, inline_code: bool = False) -> str:
     In Markdown prose, inline code was replaced by a placeholder before the
     detector read it; the quote shows it as `…` rather than the placeholder word.
     """
-    text = " ".join(sentence.split())
     if inline_code:
-        text = re.sub(rf"\b{CODE_PLACEHOLDER}\b", "`…`", text)
-    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rstrip() + "…"
+        sentence = re.sub(rf"\b{CODE_PLACEHOLDER}\b", "`…`", sentence)
+    # A claim's paths and versions are its point, so long runs are not masked here.
+    return excerpt(sentence, QUOTE_CHARS, mask_tokens=False)
 
 
 # -- where a record keeps its expiry ----------------------------------------------

@@ -27,7 +27,8 @@ from memwarden.documents import IndexDocument
 from memwarden.documents.scan import find_links, resolve_link
 from memwarden.model import Option, Problem, Scope, Severity
 from memwarden.registry import rule
-from memwarden.analysis.triggers import classify, excerpt
+from memwarden.analysis.triggers import classify
+from memwarden.text import excerpt
 
 INDEX_KINDS = ("startup-index", "shelf-index")
 # Profiles whose index lines carry no quoted trigger, by design.
