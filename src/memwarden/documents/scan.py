@@ -183,3 +183,14 @@ def resolve_link(index_relpath: str, target: str) -> str | None:
         return posixpath.normpath(path)
     base = posixpath.dirname(index_relpath)
     return posixpath.normpath(posixpath.join(base, path))
+
+
+def opens_front_matter(text: str) -> bool:
+    """Whether text starts with a '---' line: front matter, closed or not (front_matter_end says which)."""
+    return text.split("\n", 1)[0].rstrip("\r").rstrip() == "---"
+
+
+def comment_end(text: str, start: int) -> int:
+    """Where the HTML comment opened at start ends: just after its '-->', or the end of text when unclosed."""
+    end = text.find("-->", start + 4)
+    return len(text) if end == -1 else end + 3
