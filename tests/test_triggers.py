@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from conftest import REPO
-from memwarden.analysis.triggers import CAUSE, LANGUAGES, MAX_CHARS, SYMPTOM, classify, detect_language, excerpt
+from memwarden.analysis.triggers import CAUSE, LANGUAGES, MAX_CHARS, SYMPTOM, classify, detect_language
+from memwarden.text import excerpt
 
 TABLE = REPO / "tests" / "data" / "triggers_table.tsv"
 

@@ -295,23 +295,3 @@ def advice(text: str, kind: str, language: str) -> str:
             skip = "應該不用" if language == "zh-Hant" else "应该不用"
             return f"say what the agent thinks when it skips this, e.g. 「{seen}，{skip}{do.group(1)}吧」"
     return f"{topic}say what the agent sees or thinks when this bites, e.g. {example}"
-
-
-# -- showing a trigger in a message -------------------------------------------------------
-
-# A long unbroken run of letters and digits mixed is how keys and tokens look: never echo one.
-_TOKEN_LIKE = re.compile(r"[A-Za-z0-9_\-+/=]{24,}")
-
-
-def excerpt(text: str, width: int = 80) -> str:
-    """Text for a message: one line, at most width characters, anything token-like masked."""
-    text = " ".join(text[: width * 4].split())
-
-    def mask(match: re.Match) -> str:
-        token = match.group(0)
-        has_digit = any(ch.isdigit() for ch in token)
-        has_alpha = any(ch.isalpha() for ch in token)
-        return "[…]" if has_digit and has_alpha else token
-
-    text = _TOKEN_LIKE.sub(mask, text)
-    return text if len(text) <= width else text[: width - 1] + "…"

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from memwarden.documents.base import Document, ParseError
-from memwarden.documents.scan import find_links, find_quoted
+from memwarden.documents.scan import comment_end, find_links, find_quoted, front_matter_end, opens_front_matter
 from memwarden.documents.yamldoc import JsonPath, Span, parse_yaml
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -40,23 +40,21 @@ class MarkdownDocument(Document):
         self.body_offset = 0
         self._prose: list[ProseSpan] | None = None
         self._hidden: set[int] | None = None
-        lines = self.text.split("\n")
-        if not lines or lines[0].rstrip("\r").rstrip() != "---":
+        text = self.text
+        if not opens_front_matter(text):
             return
-        for index in range(1, len(lines)):
-            if lines[index].rstrip("\r").rstrip() in ("---", "..."):
-                break
-        else:
+        body_offset = front_matter_end(text)
+        if not body_offset:
             self.error = ParseError("front matter opened with '---' on line 1 is never closed", 1, 1)
             return
-        start = len(lines[0]) + 1
-        end = sum(len(line) + 1 for line in lines[:index])
-        yaml_text = self.text[start:end]
-        data, tree, error = parse_yaml(self, yaml_text, line_offset=1, char_offset=start)
+        start = text.find("\n") + 1
+        end = text.rfind("\n", 0, body_offset - 1) + 1  # where the closing '---' line starts
+        closing_line = text.count("\n", 0, end) + 1
+        data, tree, error = parse_yaml(self, text[start:end], line_offset=1, char_offset=start)
         self.front_matter_tree = tree
-        self.front_matter_lines = (1, index + 1)
-        self.body_line = index + 2
-        self.body_offset = min(end + len(lines[index]) + 1, len(self.text))
+        self.front_matter_lines = (1, closing_line)
+        self.body_line = closing_line + 1
+        self.body_offset = body_offset
         if error is not None:
             self.error = error
             return
@@ -104,8 +102,11 @@ class MarkdownDocument(Document):
             if self.front_matter_lines:
                 hidden.update(range(self.front_matter_lines[0], self.front_matter_lines[1] + 1))
             fence: str | None = None
-            in_comment = False
+            comment_last_line = 0  # the line a comment that spans lines closes on
             for number in range(self.body_line, self.line_count + 1):
+                if number <= comment_last_line:
+                    hidden.add(number)
+                    continue
                 line = self.line_text(number)
                 if fence is not None:
                     hidden.add(number)
@@ -113,21 +114,21 @@ class MarkdownDocument(Document):
                     if stripped.startswith(fence) and set(stripped) <= set(fence[0]):
                         fence = None
                     continue
-                if in_comment:
-                    hidden.add(number)
-                    if "-->" in line:
-                        in_comment = False
-                    continue
                 match = _FENCE.match(line)
                 if match:
                     fence = match.group(1)
                     hidden.add(number)
                     continue
                 start = line.find("<!--")
-                if start != -1 and "-->" not in line[start:]:
-                    in_comment = True
-                    if not line[:start].strip():
-                        hidden.add(number)
+                if start == -1:
+                    continue
+                line_start = self.line_starts[number - 1]
+                stop = comment_end(self.text, line_start + start)
+                if stop <= line_start + len(line) and self.text.endswith("-->", 0, stop):
+                    continue  # closed on its own line: hides nothing
+                comment_last_line = self.line_col(stop - 1)[0]
+                if not line[:start].strip():
+                    hidden.add(number)
             self._hidden = hidden
         return self._hidden
 

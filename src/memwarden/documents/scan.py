@@ -208,3 +208,14 @@ def resolve_from(base_dir: str, target: str) -> str:
     if target.startswith("/"):
         return posixpath.normpath(target.lstrip("/"))
     return posixpath.normpath(posixpath.join(base_dir, target))
+
+
+def opens_front_matter(text: str) -> bool:
+    """Whether text starts with a '---' line: front matter, closed or not (front_matter_end says which)."""
+    return text.split("\n", 1)[0].rstrip("\r").rstrip() == "---"
+
+
+def comment_end(text: str, start: int) -> int:
+    """Where the HTML comment opened at start ends: just after its '-->', or the end of text when unclosed."""
+    end = text.find("-->", start + 4)
+    return len(text) if end == -1 else end + 3

@@ -110,6 +110,27 @@ def _key_text(node) -> str:
     return str(value)
 
 
+class SpanTable(dict):
+    """JSON path -> Span, that also knows each path's children (built on first ask, again after growth).
+
+    Fixes ask for the children of many paths of one document; keeping the index
+    with the table it describes makes that one pass over the table, not one a question.
+    """
+
+    _children: dict | None = None
+    _children_size = -1
+
+    @property
+    def children(self) -> dict[JsonPath, list[JsonPath]]:
+        if self._children is None or self._children_size != len(self):
+            children: dict[JsonPath, list[JsonPath]] = {}
+            for path in self:
+                if path:
+                    children.setdefault(path[:-1], []).append(path)
+            self._children, self._children_size = children, len(self)
+        return self._children
+
+
 class YamlTree:
     """Plain data plus spans, built from one composed YAML node tree."""
 
@@ -117,7 +138,7 @@ class YamlTree:
         self.doc = doc
         self.line_offset = line_offset
         self.char_offset = char_offset
-        self.spans: dict[JsonPath, Span] = {}
+        self.spans: SpanTable = SpanTable()
         self.duplicates: list[DuplicateKey] = []
         self._built = 0
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 
+from memwarden.documents.yamldoc import SpanTable
 from memwarden.model import Edit
 
 # -- YAML scalars --------------------------------------------------------------
@@ -62,6 +63,9 @@ class SpanIndex:
 
     def __init__(self, spans: dict):
         self.spans = spans
+        if isinstance(spans, SpanTable):
+            self.children = spans.children  # the table keeps its own index: no pass per question
+            return
         self.children: dict[tuple, list[tuple]] = {}
         for path in spans:
             if path:

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from memwarden import registry
 from memwarden.analysis import budget
 from memwarden.analysis.budget import CutEntry, Gauge, Measurement, Settings, fmt
-from memwarden.analysis.triggers import excerpt
 from memwarden.discover import startup_index
 from memwarden.fixes.shelve import plan_shelving
 from memwarden.model import Applicability, Fix, Option, Problem, Scope, Severity
 from memwarden.registry import rule
+from memwarden.text import excerpt
 
 DEFAULT_SHELF = "memory/knowledge/INDEX_overflow.md"
 

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 
 from memwarden.discover.profiles import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
-from memwarden.model import Applicability, Edit, Fix, Option, Problem, Scope, Severity
+from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
 from memwarden.registry import rule
 
+
+@dataclass(frozen=True)
+class UnparsableRecord:
+    line: int
+    reason: str
+
+    @property
+    def message(self) -> str:
+        return f"line {self.line}: {self.reason}"
 
 
 @rule(code="MW101", name="unparsable-file", severity=Severity.ERROR, reads_unparsed=True)
@@ -43,7 +53,7 @@ def unparsable_file(doc, ctx):
     if isinstance(doc, JsonlDocument):
         for record in doc.records:
             if record.error is not None:
-                yield Problem(record.error.line, record.error.column, f"line {record.line}: {record.error.message}")
+                yield Problem(record.error.line, record.error.column, UnparsableRecord(record.line, record.error.message).message)
 
 
 # -- schema-violation -----------------------------------------------------------
@@ -111,6 +121,42 @@ def describe(error) -> str:
     return f"fails '{keyword}'"
 
 
+@dataclass(frozen=True)
+class SchemaViolation:
+    json_path: str
+    description: str  # from describe(): never echoes a long string
+
+    @property
+    def message(self) -> str:
+        return f"{self.json_path}: {self.description}"
+
+
+@dataclass(frozen=True)
+class MissingRequiredKeys:
+    json_path: str
+    keys: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        listed = ", ".join(f"'{k}'" for k in self.keys)
+        return f"{self.json_path}: missing required key{'s' if len(self.keys) > 1 else ''} {listed}"
+
+
+@dataclass(frozen=True)
+class TooDeeplyNested:
+    message = "too deeply nested to validate"
+
+
+@dataclass(frozen=True)
+class EmptyYamlFile:
+    message = "the file is empty; a mapping of keys to values is expected"
+
+
+@dataclass(frozen=True)
+class NoteWithoutFrontMatter:
+    message = "no front matter: a note starts with a '---' block of name, description, ..."
+
+
 def _schema_problems(validator, instance, locate, base_path=()):
     from jsonschema.exceptions import best_match
 
@@ -118,7 +164,7 @@ def _schema_problems(validator, instance, locate, base_path=()):
         errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
     except RecursionError:
         line, column = locate(())
-        yield Problem(line, column, "too deeply nested to validate", json_path="$")
+        yield Problem(line, column, TooDeeplyNested().message, json_path="$")
         return
     missing: dict[tuple, list[str]] = {}  # one finding per object, naming every missing key
     for error in errors:
@@ -130,14 +176,11 @@ def _schema_problems(validator, instance, locate, base_path=()):
         path = tuple(base_path) + tuple(error.absolute_path)
         line, column = locate(tuple(error.absolute_path))
         where = format_json_path(path)
-        yield Problem(line, column, f"{where}: {describe(error)}", json_path=where)
+        yield Problem(line, column, SchemaViolation(where, describe(error)).message, json_path=where)
     for parent, keys in missing.items():
         line, column = locate(parent)
         where = format_json_path(tuple(base_path) + parent)
-        listed = ", ".join(f"'{k}'" for k in keys)
-        yield Problem(
-            line, column, f"{where}: missing required key{'s' if len(keys) > 1 else ''} {listed}", json_path=where
-        )
+        yield Problem(line, column, MissingRequiredKeys(where, tuple(keys)).message, json_path=where)
 
 
 @rule(code="MW102", name="schema-violation", severity=Severity.ERROR)
@@ -179,14 +222,14 @@ def schema_violation(doc, ctx):
         return
     if isinstance(doc, YamlDocument):
         if doc.data is None:
-            yield Problem(1, 1, "the file is empty; a mapping of keys to values is expected", json_path="$")
+            yield Problem(1, 1, EmptyYamlFile().message, json_path="$")
             return
         yield from _schema_problems(validator, doc.data, doc.locate)
         return
     if isinstance(doc, MarkdownDocument):
         if doc.front_matter is None:
             if doc.kind.name == "note":
-                yield Problem(1, 1, "no front matter: a note starts with a '---' block of name, description, ...")
+                yield Problem(1, 1, NoteWithoutFrontMatter().message)
             return
         yield from _schema_problems(validator, doc.front_matter, doc.locate)
 
@@ -198,6 +241,30 @@ def _validator_for(doc, ctx):
 
 
 # -- duplicate-key ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DuplicateJsonKey:
+    key: str
+    parent: str  # the JSON path of the object
+
+    @property
+    def message(self) -> str:
+        return f"key '{self.key}' appears twice in {self.parent}; JSON loaders keep only the last value"
+
+
+@dataclass(frozen=True)
+class DuplicateYamlKey:
+    key: str
+    parent: str
+    first_line: int
+
+    @property
+    def message(self) -> str:
+        return (
+            f"key '{self.key}' appears twice in {self.parent} (first on line {self.first_line}); "
+            "loaders keep only one value"
+        )
 
 
 @rule(code="MW103", name="duplicate-key", severity=Severity.ERROR)
@@ -225,22 +292,13 @@ def duplicate_key(doc, ctx):
     if isinstance(doc, JsonlDocument):
         for record in doc.records:
             for path, key, column in record.duplicates:
-                yield Problem(
-                    record.line,
-                    column,
-                    f"key '{key}' appears twice in {format_json_path(path[:-1])}; JSON loaders keep only the last value",
-                    json_path=format_json_path(path),
-                )
+                violation = DuplicateJsonKey(key, format_json_path(path[:-1]))
+                yield Problem(record.line, column, violation.message, json_path=format_json_path(path))
         return
     tree = doc.tree if isinstance(doc, YamlDocument) else getattr(doc, "front_matter_tree", None)
     for dup in getattr(tree, "duplicates", []):
-        yield Problem(
-            dup.line,
-            dup.column,
-            f"key '{dup.key}' appears twice in {format_json_path(dup.path[:-1])} (first on line {dup.first_line}); "
-            "loaders keep only one value",
-            json_path=format_json_path(dup.path),
-        )
+        violation = DuplicateYamlKey(dup.key, format_json_path(dup.path[:-1]), dup.first_line)
+        yield Problem(dup.line, dup.column, violation.message, json_path=format_json_path(dup.path))
 
 
 # -- invalid-timestamp -----------------------------------------------------------
@@ -296,6 +354,19 @@ def timestamp_error(value: str, expected: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class InvalidTimestamp:
+    json_path: str
+    value: str
+    problem: str  # from timestamp_error()
+
+    @property
+    def message(self) -> str:
+        # Echo the value only when it looks like a time; anything else could be a pasted secret.
+        shown = f" '{self.value}'" if len(self.value) <= 40 and _TIMELIKE.fullmatch(self.value) else ""
+        return f"{self.json_path}{shown} {self.problem}"
+
+
 def _lookup(data, path):
     for part in path:
         if not isinstance(data, dict) or part not in data:
@@ -348,12 +419,21 @@ def invalid_timestamp(doc, ctx):
             if problem:
                 where = format_json_path(path)
                 line, column = locate(path)
-                # Echo the value only when it looks like a time; anything else could be a pasted secret.
-                shown = f" '{value}'" if len(value) <= 40 and _TIMELIKE.fullmatch(value) else ""
-                yield Problem(line, column, f"{where}{shown} {problem}", json_path=where)
+                yield Problem(line, column, InvalidTimestamp(where, value, problem).message, json_path=where)
 
 
 # -- duplicate-id ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DuplicateId:
+    episode_id: str
+    first_line: int
+    first_where: str  # "above", or "in <path>"
+
+    @property
+    def message(self) -> str:
+        return f"episode id '{self.episode_id}' is already used on line {self.first_line} {self.first_where}"
 
 
 @rule(code="MW105", name="duplicate-id", severity=Severity.ERROR, scope=Scope.WORKSPACE)
@@ -393,18 +473,30 @@ def duplicate_id(ctx):
                 first_path, first_line = seen[key]
                 line, column = doc.locate(record, ("id",))
                 where = "above" if first_path == doc.relpath else f"in {first_path}"
-                yield Problem(
-                    line,
-                    column,
-                    f"episode id '{key}' is already used on line {first_line} {where}",
-                    json_path="$.id",
-                    path=doc.relpath,
-                )
+                yield Problem(line, column, DuplicateId(key, first_line, where).message, json_path="$.id", path=doc.relpath)
             else:
                 seen[key] = (doc.relpath, record.line)
 
 
 # -- malformed-jsonl ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BlankLine:
+    message = "blank line in a JSONL log"
+    fix_title = "remove the blank line"
+
+
+@dataclass(frozen=True)
+class TwoRecordsOnOneLine:
+    message = "a second JSON object on one line; JSONL holds one record a line"
+    fix_title = "move the record onto a line of its own"
+
+
+@dataclass(frozen=True)
+class NoFinalNewline:
+    message = "no newline at the end of the file: the next append will join this line"
+    fix_title = "add the final newline"
 
 
 @rule(
@@ -442,34 +534,20 @@ def malformed_jsonl(doc, ctx):
     for number in doc.blank_lines:
         start = doc.line_starts[number - 1]
         end = doc.line_starts[number] if number < len(doc.line_starts) else len(doc.text)
-        yield Problem(
-            number,
-            1,
-            "blank line in a JSONL log",
-            fix=Fix(Applicability.SAFE, "remove the blank line", (Edit(start, end, ""),)),
-        )
+        violation = BlankLine()
+        yield Problem(number, 1, violation.message, fix=Fix(Applicability.SAFE, violation.fix_title, (Edit(start, end, ""),)))
     previous = None
     for record in doc.records:
         if record.shares_line and record.ok and previous is not None and previous.ok:
-            yield Problem(
-                record.line,
-                record.column,
-                "a second JSON object on one line; JSONL holds one record a line",
-                fix=Fix(
-                    Applicability.SAFE,
-                    "move the record onto a line of its own",
-                    (Edit(previous.end, record.start, newline),),
-                ),
-            )
+            violation = TwoRecordsOnOneLine()
+            fix = Fix(Applicability.SAFE, violation.fix_title, (Edit(previous.end, record.start, newline),))
+            yield Problem(record.line, record.column, violation.message, fix=fix)
         previous = record
     text = doc.text
     if text and not text.endswith("\n") and text.strip():
         last_line = doc.line_count
         if doc.line_text(last_line).strip():
             line, column = last_line, len(doc.line_text(last_line)) + 1
-            yield Problem(
-                line,
-                column,
-                "no newline at the end of the file: the next append will join this line",
-                fix=Fix(Applicability.SAFE, "add the final newline", (Edit(len(text), len(text), newline),)),
-            )
+            violation = NoFinalNewline()
+            fix = Fix(Applicability.SAFE, violation.fix_title, (Edit(len(text), len(text), newline),))
+            yield Problem(line, column, violation.message, fix=fix)

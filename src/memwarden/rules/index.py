@@ -18,16 +18,16 @@ links are not checked.
 
 from __future__ import annotations
 
-import difflib
 import posixpath
-import re
-import unicodedata
+from dataclasses import dataclass
 
+from memwarden.analysis import index_lines
+from memwarden.analysis.triggers import classify
 from memwarden.documents import IndexDocument
-from memwarden.documents.scan import find_links, resolve_link
+from memwarden.documents.scan import resolve_link
 from memwarden.model import Option, Problem, Scope, Severity
 from memwarden.registry import rule
-from memwarden.analysis.triggers import classify, excerpt
+from memwarden.text import excerpt
 
 INDEX_KINDS = ("startup-index", "shelf-index")
 # Profiles whose index lines carry no quoted trigger, by design.
@@ -36,22 +36,6 @@ UNTRIGGERED_PROFILES = {"claude-code"}
 
 def _uses_triggers(ctx) -> bool:
     return ctx.workspace.profile.name not in UNTRIGGERED_PROFILES
-
-
-def _index_documents(ctx) -> list[IndexDocument]:
-    """Every index that parsed: the startup index first, then the shelves in path order."""
-    docs = [d for d in ctx.documents(*INDEX_KINDS) if isinstance(d, IndexDocument) and d.ok]
-    return sorted(docs, key=lambda d: (d.kind.name != "startup-index", d.relpath))
-
-
-def _local_targets(doc, entry) -> list[tuple[object, str]]:
-    """(link, workspace path) for each link of an entry that names a file here."""
-    found = []
-    for link in entry.links:
-        resolved = resolve_link(doc.relpath, link.target)
-        if resolved is not None:
-            found.append((link, resolved))
-    return found
 
 
 def _kind_name(ctx, relpath: str) -> str | None:
@@ -64,6 +48,31 @@ def _target_column(link) -> int:
 
 
 # -- index-entry-without-trigger ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TriggerWithoutArrow:
+    message = "the trigger is not followed by an arrow: write it as `\"trigger\" → [title](target)`"
+
+
+@dataclass(frozen=True)
+class UnquotedTrigger:
+    message = (
+        "the text before the arrow is not quoted, so it is not read as a trigger: "
+        "put it in quotes, `\"...\" → [title](target)`"
+    )
+
+
+@dataclass(frozen=True)
+class EntryWithoutTrigger:
+    title: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f"[{excerpt(self.title, 40)}] has no trigger: start the line with the thought the agent has at the "
+            "moment of the mistake, `- \"...\" → [title](target)`"
+        )
 
 
 @rule(code="MW401", name="index-entry-without-trigger", severity=Severity.WARNING, kinds=INDEX_KINDS)
@@ -98,54 +107,67 @@ def index_entry_without_trigger(doc, ctx):
     if not _uses_triggers(ctx):
         return
     for entry in doc.entries:
-        if not _local_targets(doc, entry):
+        if not index_lines.local_targets(doc, entry):
             continue
         if entry.triggers and entry.arrow:
             continue
-        link = entry.link
         if entry.triggers:
-            message = "the trigger is not followed by an arrow: write it as `\"trigger\" → [title](target)`"
+            violation = TriggerWithoutArrow()
         elif entry.arrow:
-            message = (
-                "the text before the arrow is not quoted, so it is not read as a trigger: "
-                "put it in quotes, `\"...\" → [title](target)`"
-            )
+            violation = UnquotedTrigger()
         else:
-            message = (
-                f"[{excerpt(link.title, 40)}] has no trigger: start the line with the thought the agent has at the "
-                "moment of the mistake, `- \"...\" → [title](target)`"
-            )
-        yield Problem(entry.line, entry.column, message)
+            violation = EntryWithoutTrigger(entry.link.title)
+        yield Problem(entry.line, entry.column, violation.message)
 
 
 # -- broken-index-link ----------------------------------------------------------------
 
-_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
+@dataclass(frozen=True)
+class WindowsPathLink:
+    target: str
+    index_path: str
+
+    @property
+    def message(self) -> str:
+        return f"'{excerpt(self.target, 60)}' is an absolute path outside the workspace; link relative to {self.index_path}"
 
 
-def _outside(ctx, resolved: str) -> bool:
-    if resolved.startswith("/") or resolved == ".." or resolved.startswith("../"):
-        return True
-    root = ctx.workspace.root.resolve()
-    try:
-        (root / resolved).resolve().relative_to(root)
-    except ValueError:
-        return True
-    except (OSError, RuntimeError, ValueError):  # a symlink loop, a name too long: not outside, not a file either
-        return False
-    return False
+@dataclass(frozen=True)
+class LinkOutsideWorkspace:
+    target: str
+    absolute: bool
+    folder: str  # the index's folder, "" at the root
+
+    @property
+    def message(self) -> str:
+        what = "an absolute path" if self.absolute else "outside the workspace"
+        return (
+            f"link target '{excerpt(self.target, 80)}' is {what}: it works on one machine at most; "
+            f"keep notes in the workspace and link relative to {self.folder or 'the root'}"
+        )
 
 
-def _suggestion(ctx, doc, resolved: str) -> str:
-    """A close existing file to link to, as a link from this index."""
-    files = [p for p in ctx.workspace.files if p.endswith(".md") and p != doc.relpath]
-    name = posixpath.basename(resolved)
-    same_name = [p for p in files if posixpath.basename(p) == name]
-    close = same_name or difflib.get_close_matches(resolved, files, n=1, cutoff=0.75)
-    if not close:
-        return ""
-    base = posixpath.dirname(doc.relpath) or "."
-    return f" (did you mean {posixpath.relpath(close[0], base)}?)"
+@dataclass(frozen=True)
+class LinkToFolder:
+    target: str
+
+    @property
+    def message(self) -> str:
+        return f"link target '{excerpt(self.target, 80)}' is a folder, not a note"
+
+
+@dataclass(frozen=True)
+class MissingLinkTarget:
+    target: str
+    resolved: str  # the target as a workspace path
+    index_path: str
+    suggestion: str | None  # a close existing file, as a link from this index
+
+    @property
+    def message(self) -> str:
+        where = "" if self.resolved == self.target else f" (from {self.index_path} that is {self.resolved})"
+        hint = f" (did you mean {self.suggestion}?)" if self.suggestion else ""
+        return f"link target '{excerpt(self.target, 80)}' does not exist{where}{hint}"
 
 
 @rule(code="MW402", name="broken-index-link", severity=Severity.ERROR, kinds=INDEX_KINDS)
@@ -178,40 +200,40 @@ def broken_index_link(doc, ctx):
     for entry in doc.entries:
         for link in entry.links:
             target = link.target
-            if _WINDOWS_PATH.match(target):
-                yield Problem(entry.line, _target_column(link), f"'{excerpt(target, 60)}' is an absolute path outside the workspace; link relative to {doc.relpath}")
+            if index_lines.is_windows_path(target):
+                yield Problem(entry.line, _target_column(link), WindowsPathLink(target, doc.relpath).message)
                 continue
             resolved = resolve_link(doc.relpath, target)
             if resolved is None:
                 continue
-            shown = excerpt(target, 80)
-            if _outside(ctx, resolved):
-                what = "an absolute path" if resolved.startswith("/") else "outside the workspace"
-                yield Problem(
-                    entry.line,
-                    _target_column(link),
-                    f"link target '{shown}' is {what}: it works on one machine at most; "
-                    f"keep notes in the workspace and link relative to {posixpath.dirname(doc.relpath) or 'the root'}",
-                )
+            if index_lines.leaves_workspace(ws.root, resolved):
+                violation = LinkOutsideWorkspace(target, resolved.startswith("/"), posixpath.dirname(doc.relpath))
+                yield Problem(entry.line, _target_column(link), violation.message)
                 continue
-            full = ws.root / resolved
-            try:
-                is_file, is_dir = full.is_file(), full.is_dir()
-            except (OSError, ValueError):  # a name too long for the file system, say
-                is_file = is_dir = False
-            if resolved in ws.overlay or is_file:
+            if resolved in ws.overlay or index_lines.is_file(ws.root, resolved):
                 continue
-            if is_dir:
-                message = f"link target '{shown}' is a folder, not a note"
+            if index_lines.is_folder(ws.root, resolved):
+                violation = LinkToFolder(target)
             else:
-                where = "" if resolved == target else f" (from {doc.relpath} that is {resolved})"
-                message = f"link target '{shown}' does not exist{where}{_suggestion(ctx, doc, resolved)}"
-            yield Problem(entry.line, _target_column(link), message)
+                suggestion = index_lines.closest_note(ws.files, doc.relpath, resolved)
+                violation = MissingLinkTarget(target, resolved, doc.relpath, suggestion)
+            yield Problem(entry.line, _target_column(link), violation.message)
 
 
 # -- cause-style-trigger ------------------------------------------------------------------
 
 _KIND_WORDS = {"rule": "a rule", "diagnosis": "a cause", "topic": "a topic"}
+
+
+@dataclass(frozen=True)
+class CauseStyleTrigger:
+    trigger: str
+    kind: str  # the classifier's: "rule", "diagnosis", "topic"
+    advice: str
+
+    @property
+    def message(self) -> str:
+        return f'trigger "{excerpt(self.trigger, 80)}" names {_KIND_WORDS[self.kind]}, not the symptom: {self.advice}'
 
 
 @rule(code="MW403", name="cause-style-trigger", severity=Severity.WARNING, kinds=("startup-index",))
@@ -247,39 +269,40 @@ def cause_style_trigger(doc, ctx):
     if not _uses_triggers(ctx):
         return
     for entry in doc.entries:
-        kinds = {_kind_name(ctx, resolved) for _, resolved in _local_targets(doc, entry)}
+        kinds = {_kind_name(ctx, resolved) for _, resolved in index_lines.local_targets(doc, entry)}
         if "note" not in kinds or "shelf-index" in kinds:
             continue
         for trigger in entry.triggers:
             verdict = classify(trigger.text)
             if verdict.is_cause:
-                yield Problem(
-                    entry.line,
-                    trigger.column,
-                    f'trigger "{excerpt(trigger.text, 80)}" names {_KIND_WORDS[verdict.kind]}, not the symptom: '
-                    f"{verdict.advice}",
-                )
+                yield Problem(entry.line, trigger.column, CauseStyleTrigger(trigger.text, verdict.kind, verdict.advice).message)
 
 
 # -- one-direction-trigger --------------------------------------------------------------------
 
 
-def _may_declare_two_sided(raw: bytes) -> bool:
-    # UTF-16/32 files spell the key with NUL bytes between letters: parse those to be sure.
-    return b"two_sided" in raw or raw[:2] in (b"\xff\xfe", b"\xfe\xff") or raw[:4] == b"\x00\x00\xfe\xff"
+@dataclass(frozen=True)
+class ReverseMarkerWithOneTrigger:
+    message = (
+        "this line has the reverse marker but names one direction only: add the other side's symptom, "
+        '`"A" **or the reverse** "B" → [...]`'
+    )
 
 
-def _declared_two_sided(note) -> bool:
-    data = getattr(note, "front_matter", None)
-    if not isinstance(data, dict):
-        return False
-    metadata = data.get("metadata")
-    return data.get("two_sided") is True or (isinstance(metadata, dict) and metadata.get("two_sided") is True)
+@dataclass(frozen=True)
+class OneDirectionTrigger:
+    note_path: str
+    declared: bool  # by two_sided: true, else by a reverse marker
+    lines: int  # how many index lines point at the note
 
-
-def normalize_trigger(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return " ".join(text.split()).strip(" .,;:!?。、，！？…")
+    @property
+    def message(self) -> str:
+        why = "two_sided: true" if self.declared else "a reverse marker"
+        lines = "its only index line names" if self.lines == 1 else f"its {self.lines} index lines name"
+        return (
+            f"{self.note_path} is a two-sided failure ({why}) but {lines} one direction: add a trigger for the other, "
+            '`"A" **or the reverse** "B" → [...]`'
+        )
 
 
 @rule(code="MW404", name="one-direction-trigger", severity=Severity.WARNING, scope=Scope.WORKSPACE)
@@ -315,64 +338,52 @@ def one_direction_trigger(ctx):
     """
     if not _uses_triggers(ctx):
         return
-    # Only a note whose bytes mention two_sided can declare it: parse just those (a hook stays fast).
-    ws = ctx.workspace
-    notes = {
-        relpath: ws.document(relpath)
-        for relpath, kind in ws.files.items()
-        if kind.name == "note" and _may_declare_two_sided(ws.current_bytes(relpath) or b"")
-    }
+    declarations = index_lines.two_sided_declarations(ctx.workspace)
     pointing: dict[str, list[tuple[IndexDocument, object]]] = {}
     flagged: set[tuple[str, int]] = set()
-    for doc in _index_documents(ctx):
+    for doc in index_lines.in_reading_order(ctx.documents(*INDEX_KINDS)):
         for entry in doc.entries:
-            if entry.reverse and len({normalize_trigger(t.text) for t in entry.triggers}) < 2:
+            if entry.reverse and len({index_lines.normalize_trigger(t.text) for t in entry.triggers}) < 2:
                 flagged.add((doc.relpath, entry.line))
-                yield Problem(
-                    entry.line,
-                    entry.column,
-                    "this line has the reverse marker but names one direction only: add the other side's symptom, "
-                    '`"A" **or the reverse** "B" → [...]`',
-                    path=doc.relpath,
-                )
-            for _, resolved in _local_targets(doc, entry):
-                if resolved in notes or _kind_name(ctx, resolved) == "note":
+                yield Problem(entry.line, entry.column, ReverseMarkerWithOneTrigger().message, path=doc.relpath)
+            for _, resolved in index_lines.local_targets(doc, entry):
+                if resolved in declarations or _kind_name(ctx, resolved) == "note":
                     pointing.setdefault(resolved, []).append((doc, entry))
     for note_path, lines in sorted(pointing.items()):
-        note = notes.get(note_path)
-        declared = note is not None and note.ok and _declared_two_sided(note)
+        declared = declarations.get(note_path, False)
         if not declared and not any(entry.reverse for _, entry in lines):
             continue
-        triggers = {normalize_trigger(t.text) for _, entry in lines for t in entry.triggers}
+        triggers = {index_lines.normalize_trigger(t.text) for _, entry in lines for t in entry.triggers}
         if len(triggers) >= 2 or any((doc.relpath, entry.line) in flagged for doc, entry in lines):
             continue
         doc, entry = lines[0]
-        why = "two_sided: true" if declared else "a reverse marker"
-        count = len(lines)
-        yield Problem(
-            entry.line,
-            entry.column,
-            f"{note_path} is a two-sided failure ({why}) but {'its only index line names' if count == 1 else f'its {count} index lines name'} "
-            "one direction: add a trigger for the other, "
-            '`"A" **or the reverse** "B" → [...]`',
-            path=doc.relpath,
-        )
+        yield Problem(entry.line, entry.column, OneDirectionTrigger(note_path, declared, len(lines)).message, path=doc.relpath)
 
 
 # -- orphan-note ---------------------------------------------------------------------------------
 
 
-def _all_links(doc: IndexDocument):
-    """Every link target in an index outside code and comments, list item or not."""
-    hidden = doc.hidden_lines
-    for number in range(doc.body_line, doc.line_count + 1):
-        if number in hidden:
-            continue
-        line = doc.line_text(number)
-        if "](" not in line:
-            continue
-        for link in find_links(line):
-            yield link.target.strip("<>")
+@dataclass(frozen=True)
+class OrphanNote:
+    message = (
+        "no index links to this note, so no session will read it: add a trigger line to MEMORY.md "
+        "(a mistake the agent would not know it is making) or to a shelf index "
+        "memory/knowledge/INDEX_<shelf>.md, or archive the note"
+    )
+
+
+@dataclass(frozen=True)
+class UnlinkedMemoryFile:
+    """claude-code's orphan: MEMORY.md is its one index, and its lines carry no trigger."""
+
+    name: str  # the file's name, as MEMORY.md would link it
+
+    @property
+    def message(self) -> str:
+        return (
+            "MEMORY.md does not link to this memory file, so the agent never learns it exists: "
+            f"add a line `- [Title]({self.name}) — one-line hook`"
+        )
 
 
 @rule(code="MW405", name="orphan-note", severity=Severity.WARNING, scope=Scope.WORKSPACE)
@@ -402,12 +413,7 @@ def orphan_note(ctx):
     indexes = [d for d in ctx.documents(*INDEX_KINDS)]
     if not indexes or any(not isinstance(d, IndexDocument) or not d.ok for d in indexes):
         return
-    linked = set()
-    for doc in indexes:
-        for target in _all_links(doc):
-            resolved = resolve_link(doc.relpath, target)
-            if resolved is not None:
-                linked.add(resolved)
+    linked = {path for doc in indexes for path in index_lines.linked_paths(doc)}
     claude = ws.profile.name == "claude-code"
     for relpath, kind in sorted(ws.files.items()):
         # Only unlinked notes that will be reported are read: a hook on three files stays fast.
@@ -416,71 +422,35 @@ def orphan_note(ctx):
         note = ws.document(relpath)
         if not note.ok or not note.text.strip():
             continue  # a file that does not parse is unparsable-file's; an empty one holds no lesson to lose
-        if claude:
-            message = (
-                "MEMORY.md does not link to this memory file, so the agent never learns it exists: "
-                "add a line `- [Title](" + posixpath.basename(note.relpath) + ") — one-line hook`"
-            )
-        else:
-            message = (
-                "no index links to this note, so no session will read it: add a trigger line to MEMORY.md "
-                "(a mistake the agent would not know it is making) or to a shelf index "
-                "memory/knowledge/INDEX_<shelf>.md, or archive the note"
-            )
-        yield Problem(1, 1, message, path=note.relpath)
+        violation = UnlinkedMemoryFile(posixpath.basename(note.relpath)) if claude else OrphanNote()
+        yield Problem(1, 1, violation.message, path=note.relpath)
 
 
 # -- content-in-index ---------------------------------------------------------------------------------
 
-_TERMINATOR = re.compile(r"[.!?。！？]+")
-_ABBREVIATIONS = {"e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig", "eg", "ie", "mr", "dr", "st"}
-_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』")
-_WORDY = re.compile(r"[^\W\d_]", re.UNICODE)
+@dataclass(frozen=True)
+class IndexLineTooLong:
+    length: int
+    limit: int
+
+    @property
+    def message(self) -> str:
+        return (
+            f"this index line is {self.length:,} characters (limit {self.limit}): keep one trigger and one link "
+            "here and move the rest into the note"
+        )
 
 
-def sentence_count(text: str) -> int:
-    """How many sentences text holds (a terminator ends one only before a space, a CJK one anywhere)."""
-    count = 0
-    start = 0
-    for match in _TERMINATOR.finditer(text):
-        end = match.end()
-        ascii_only = match.group(0)[0] in ".!?"
-        if ascii_only and end < len(text) and not text[end].isspace():
-            continue  # v5.2, file.md, a.b
-        if match.group(0).startswith("."):
-            word_start = max(text.rfind(" ", start, match.start()), start - 1) + 1
-            if text[word_start : match.start()].lower().rstrip(".") in _ABBREVIATIONS:
-                continue
-        if _WORDY.search(text[start : match.start()]):
-            count += 1
-        start = end
-    if _WORDY.search(text[start:]):
-        count += 1
-    return count
+@dataclass(frozen=True)
+class ContentInIndex:
+    sentences: int  # in the part that holds the most
 
-
-def _without_comments(text: str) -> str:
-    out, cursor = [], 0
-    start = text.find("<!--")
-    while start != -1:
-        end = text.find("-->", start + 4)
-        out.append(text[cursor:start])
-        cursor = len(text) if end == -1 else end + 3
-        start = text.find("<!--", cursor)
-    out.append(text[cursor:])
-    return "".join(out)
-
-
-def visible_text(item: str) -> str:
-    """The entry as read: links replaced by their titles, HTML comments gone."""
-    item = _without_comments(item)
-    pieces, cursor = [], 0
-    for link in find_links(item):
-        pieces.append(item[cursor : link.start])
-        pieces.append(link.title)
-        cursor = link.end
-    pieces.append(item[cursor:])
-    return "".join(pieces).strip()
+    @property
+    def message(self) -> str:
+        return (
+            f"this index line carries content ({self.sentences} sentences in one part): keep one trigger and one link "
+            "here and move the rest into the note"
+        )
 
 
 @rule(
@@ -516,27 +486,31 @@ def content_in_index(doc, ctx):
     """
     limit = ctx.options["max_entry_chars"]
     for entry in doc.entries:
-        visible = visible_text(entry.text)
+        visible = index_lines.visible_text(entry.text)
         if len(visible) > limit:
-            yield Problem(
-                entry.line,
-                entry.column,
-                f"this index line is {len(visible):,} characters (limit {limit}): keep one trigger and one link "
-                "here and move the rest into the note",
-            )
+            yield Problem(entry.line, entry.column, IndexLineTooLong(len(visible), limit).message)
             continue
-        parts = [t.text for t in entry.triggers] + [_QUOTED.sub(" ", visible)]
-        most = max((sentence_count(part) for part in parts), default=0)
+        most = index_lines.most_sentences(entry, visible)
         if most > 1:
-            yield Problem(
-                entry.line,
-                entry.column,
-                f"this index line carries content ({most} sentences in one part): keep one trigger and one link "
-                "here and move the rest into the note",
-            )
+            yield Problem(entry.line, entry.column, ContentInIndex(most).message)
 
 
 # -- duplicate-trigger --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DuplicateTrigger:
+    trigger: str
+    first_at: str  # "line 3", or "path:3" in another index
+    first_target: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f'trigger "{excerpt(self.trigger, 60)}" is also on {self.first_at}, which points at '
+            f"{self.first_target}: the agent follows whichever it reads first; merge the notes or "
+            "make each trigger name what tells them apart"
+        )
 
 
 @rule(code="MW407", name="duplicate-trigger", severity=Severity.WARNING, scope=Scope.WORKSPACE)
@@ -566,13 +540,13 @@ def duplicate_trigger(ctx):
     if not _uses_triggers(ctx):
         return
     seen: dict[str, tuple[str, int, frozenset[str]]] = {}
-    for doc in _index_documents(ctx):
+    for doc in index_lines.in_reading_order(ctx.documents(*INDEX_KINDS)):
         for entry in doc.entries:
-            targets = frozenset(resolved for _, resolved in _local_targets(doc, entry))
+            targets = frozenset(resolved for _, resolved in index_lines.local_targets(doc, entry))
             if not targets:
                 continue
-            for trigger in dict((normalize_trigger(t.text), t) for t in entry.triggers).values():
-                key = normalize_trigger(trigger.text)
+            for trigger in dict((index_lines.normalize_trigger(t.text), t) for t in entry.triggers).values():
+                key = index_lines.normalize_trigger(trigger.text)
                 if not key:
                     continue
                 first = seen.get(key)
@@ -583,12 +557,6 @@ def duplicate_trigger(ctx):
                 if first_targets & targets:
                     continue
                 where = f"line {first_line}" if first_path == doc.relpath else f"{first_path}:{first_line}"
-                yield Problem(
-                    entry.line,
-                    trigger.column,
-                    f'trigger "{excerpt(trigger.text, 60)}" is also on {where}, which points at '
-                    f"{sorted(first_targets)[0]}: the agent follows whichever it reads first; merge the notes or "
-                    "make each trigger name what tells them apart",
-                    path=doc.relpath,
-                )
+                violation = DuplicateTrigger(trigger.text, where, sorted(first_targets)[0])
+                yield Problem(entry.line, trigger.column, violation.message, path=doc.relpath)
 

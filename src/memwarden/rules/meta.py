@@ -2,10 +2,32 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from memwarden import registry
 from memwarden.model import Problem, Severity
 from memwarden.registry import rule
 from memwarden.engine.directives import ACTIONS, directives
+
+
+@dataclass(frozen=True)
+class UnknownSuppressionAction:
+    action: str
+    suggestion: str  # " (did you mean '...'?)", or ""
+
+    @property
+    def message(self) -> str:
+        return f"unknown suppression action '{self.action}'{self.suggestion}"
+
+
+@dataclass(frozen=True)
+class UnknownRuleInSuppression:
+    name: str
+    suggestion: str
+
+    @property
+    def message(self) -> str:
+        return f"unknown rule '{self.name}'{self.suggestion}"
 
 
 @rule(code="MW901", name="invalid-suppression", severity=Severity.WARNING)
@@ -37,12 +59,10 @@ def invalid_suppression(doc, ctx):
     names = [r.name for r in registry.all_rules()]
     for directive in directives(doc):
         if directive.action not in ACTIONS:
-            yield Problem(
-                directive.line,
-                directive.column,
-                f"unknown suppression action '{directive.action}'{suggest(directive.action, ACTIONS)}",
-            )
+            violation = UnknownSuppressionAction(directive.action, suggest(directive.action, ACTIONS))
+            yield Problem(directive.line, directive.column, violation.message)
             continue
         for name in directive.names:
             if registry.by_name_or_code(name) is None:
-                yield Problem(directive.line, directive.column, f"unknown rule '{name}'{suggest(name, names)}")
+                violation = UnknownRuleInSuppression(name, suggest(name, names))
+                yield Problem(directive.line, directive.column, violation.message)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from memwarden.model import Option, Problem, Severity
 from memwarden.registry import rule
@@ -19,6 +20,33 @@ def _command_keys(data, path=()):
                 yield path + (key,)
             else:
                 yield from _command_keys(value, path + (key,))
+
+
+@dataclass(frozen=True)
+class CommandInWorkspaceConfig:
+    dotted: str  # the key's path, dot-separated
+
+    @property
+    def message(self) -> str:
+        return (
+            f"'{self.dotted}' names a command in the synced workspace config: anyone who can edit "
+            "the workspace could run code on every machine that opens it; set it per machine instead"
+        )
+
+
+@dataclass(frozen=True)
+class BinariesInRuntimeProfiles:
+    named: tuple[tuple[str, str], ...]  # (section, profile name) of each profile that names a binary
+
+    @property
+    def message(self) -> str:
+        count = len(self.named)
+        listed = ", ".join(f"{s}.{n}" for s, n in self.named[:6]) + (" ..." if count > 6 else "")
+        return (
+            f"{count} runtime profile{'s' if count > 1 else ''} in this synced file name a program "
+            f"to start ({listed}): anyone who can edit the workspace chooses what runs on every machine "
+            "that opens it; keep binaries in machine-local config"
+        )
 
 
 @rule(
@@ -60,13 +88,7 @@ def executable_config(doc, ctx):
         for path in _command_keys(data):
             line, column = doc.locate(path)
             dotted = ".".join(map(str, path))
-            yield Problem(
-                line,
-                column,
-                f"'{dotted}' names a command in the synced workspace config: anyone who can edit "
-                "the workspace could run code on every machine that opens it; set it per machine instead",
-                json_path="$." + dotted,
-            )
+            yield Problem(line, column, CommandInWorkspaceConfig(dotted).message, json_path="$." + dotted)
         return
     named = [
         (section, name)
@@ -79,14 +101,20 @@ def executable_config(doc, ctx):
         # One finding for the file: the risk is the file's, and one per-file ignore accepts it.
         section, name = named[0]
         line, column = doc.locate((section, name, "binary"))
-        listed = ", ".join(f"{s}.{n}" for s, n in named[:6]) + (" ..." if len(named) > 6 else "")
-        yield Problem(
-            line,
-            column,
-            f"{len(named)} runtime profile{'s' if len(named) > 1 else ''} in this synced file name a program "
-            f"to start ({listed}): anyone who can edit the workspace chooses what runs on every machine "
-            "that opens it; keep binaries in machine-local config",
-            json_path=f"$.{section}.{name}.binary",
+        violation = BinariesInRuntimeProfiles(tuple(named))
+        yield Problem(line, column, violation.message, json_path=f"$.{section}.{name}.binary")
+
+
+@dataclass(frozen=True)
+class ScratchpadTooLong:
+    lines: int
+    limit: int
+
+    @property
+    def message(self) -> str:
+        return (
+            f"scratchpad is {self.lines} lines (limit {self.limit}): move finished tasks' lessons "
+            "to the episodic log and clear the rest"
         )
 
 
@@ -117,9 +145,4 @@ def scratchpad_too_long(doc, ctx):
     """
     limit = ctx.options["max_lines"]
     if doc.line_count > limit:
-        yield Problem(
-            limit + 1,
-            1,
-            f"scratchpad is {doc.line_count} lines (limit {limit}): move finished tasks' lessons "
-            "to the episodic log and clear the rest",
-        )
+        yield Problem(limit + 1, 1, ScratchpadTooLong(doc.line_count, limit).message)

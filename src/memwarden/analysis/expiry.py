@@ -1,0 +1,308 @@
+"""Where each kind of record keeps its `expires`, and the prose that may need one.
+
+Read-only: this module finds records, their claims' text and their expiry
+places; the edit that adds a missing date is fixes/expiry.py's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from memwarden.discover.profiles import EPISODE_KINDS
+from memwarden.documents import JsonlDocument, MarkdownDocument, Record, YamlDocument, format_json_path
+
+EPISODE_TEXT_FIELDS = ("title", "summary", "content", "detail", "lesson")
+# Keys that give a facts mapping its own date, for "expires before the record's own date".
+FACT_DATE_KEYS = ("last_updated", "updated", "date", "created", "since", "verified")
+NOTE_DATE_KEYS = ("updated", "date", "created")
+MAX_DEPTH = 64  # deeper facts are hostile input, not memory
+
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z")
+_DATE_PREFIX = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+MISSING = object()  # an ExpiryPlace's value when the record has no `expires`
+
+
+# -- dates --------------------------------------------------------------------------
+
+
+def _date_of(match: re.Match | None) -> dt.date | None:
+    if not match:
+        return None
+    try:
+        return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        return None
+
+
+def parse_date(value: Any) -> dt.date | None:
+    """A YYYY-MM-DD string as a date, or None."""
+    return _date_of(_DATE.match(value.strip())) if isinstance(value, str) else None
+
+
+def is_date_shaped(text: str) -> bool:
+    """Whether text is written YYYY-MM-DD (a real date or not)."""
+    return _DATE.match(text) is not None
+
+
+def date_prefix(value: Any) -> dt.date | None:
+    """The date a timestamp or date string starts with."""
+    return _date_of(_DATE_PREFIX.match(value.strip())) if isinstance(value, str) else None
+
+
+def _own_date(mapping: dict) -> dt.date | None:
+    return next((date_prefix(mapping.get(k)) for k in FACT_DATE_KEYS if date_prefix(mapping.get(k))), None)
+
+
+# -- records ----------------------------------------------------------------------------
+
+
+@dataclass
+class ExpiryPlace:
+    """The `expires` of one record: where it is (or would go), its value, and its record's date."""
+
+    name: str  # how messages name it: "metadata.expires", "expires"
+    value: Any  # MISSING when absent
+    location: tuple[int, int]  # the expires key, or the record when it is absent
+    json_path: str
+    record_date: dt.date | None
+    # The mapping an absent `expires` would be added to (in an episode: within its record);
+    # None when the record has no safe place for one.
+    mapping: tuple | None
+    record: Record | None = None  # the episode the place belongs to
+    archived: bool = False
+    stray: list[tuple[str, Any, tuple[int, int]]] = field(default_factory=list)  # (name, value, location) out of place
+
+    @property
+    def present(self) -> bool:
+        return self.value is not MISSING or bool(self.stray)
+
+
+@dataclass
+class TextPiece:
+    """Prose to read for claims, with a way to turn an offset in it into a line and column."""
+
+    text: str
+    locate: Callable[[int, str], tuple[int, int]]  # (offset in text, sentence) -> (line, column)
+    json_path: str | None
+    inline_code: bool = False  # Markdown prose, where inline code reads as a placeholder
+
+
+@dataclass
+class ClaimRecord:
+    """A record that may hold claims: its prose and its expiry place."""
+
+    what: str  # "note", "episode", "fact"
+    pieces: list[TextPiece]
+    place: ExpiryPlace
+
+
+def _scalar_locator(doc, start: int, end: int):
+    """Locate a sentence inside a value whose source text is doc.text[start:end] (quotes and escapes included)."""
+
+    def locate(offset: int, sentence: str) -> tuple[int, int]:
+        source = doc.text[start:end]
+        probe = sentence[:16]
+        at = source.find(probe) if probe else -1
+        return doc.line_col(start + (at if at != -1 else 0))
+
+    return locate
+
+
+# -- notes ----------------------------------------------------------------------
+
+
+def _note_record(doc: MarkdownDocument, profile: str) -> ClaimRecord:
+    front = doc.front_matter or {}
+    spans = doc.front_matter_tree.spans if doc.front_matter_tree is not None else {}
+    pieces: list[TextPiece] = []
+    description = front.get("description")
+    span = spans.get(("description",))
+    if isinstance(description, str) and span is not None:
+        pieces.append(TextPiece(description, _scalar_locator(doc, span.start_offset, span.end_offset), "$.description"))
+    pieces.extend(_prose_pieces(doc))
+    metadata = front.get("metadata")
+    if profile == "ghost-in-shell":
+        inner = metadata if isinstance(metadata, dict) else {}
+        value = inner.get("expires", MISSING)
+        location = doc.locate(("metadata", "expires")) if value is not MISSING else (
+            doc.locate(("metadata",)) if "metadata" in front else (1, 1)
+        )
+        mapping = ("metadata",) if isinstance(metadata, dict) and ("metadata",) in spans else None
+        place = ExpiryPlace("metadata.expires", value, location, "$.metadata.expires", parse_date(inner.get("updated")), mapping)
+        if "expires" in front:
+            place.stray.append(("expires", front["expires"], doc.locate(("expires",))))
+        return ClaimRecord("note", pieces, place)
+    value = front.get("expires", MISSING)
+    location = doc.locate(("expires",)) if value is not MISSING else (1, 1)
+    record_date = next((parse_date(front.get(k)) for k in NOTE_DATE_KEYS if parse_date(front.get(k))), None)
+    # The top of the front matter (fixes/expiry.py opens one when there is none).
+    return ClaimRecord("note", pieces, ExpiryPlace("expires", value, location, "$.expires", record_date, ()))
+
+
+def _prose_pieces(doc: MarkdownDocument) -> list[TextPiece]:
+    """The body's prose, one piece per block (paragraph, list item, heading, table cell)."""
+    blocks: dict[int, list] = {}
+    for span in doc.prose():
+        blocks.setdefault(span.block, []).append(span)
+    pieces = []
+    for spans in blocks.values():
+        starts = []
+        parts = []
+        offset = 0
+        for span in spans:
+            starts.append(offset)
+            parts.append(span.text)
+            offset += len(span.text) + 1
+        text = "\n".join(parts)
+
+        def locate(position: int, sentence: str, spans=spans, starts=starts):
+            index = max(i for i, start in enumerate(starts) if start <= position) if starts else 0
+            span = spans[index]
+            return span.line, span.column + (position - starts[index])
+
+        pieces.append(TextPiece(text, locate, None, inline_code=True))
+    return pieces
+
+
+# -- episodes ---------------------------------------------------------------------
+
+
+def _episode_records(doc: JsonlDocument) -> list[ClaimRecord]:
+    found = []
+    for record in doc.records:
+        if not record.ok or not isinstance(record.data, dict):
+            continue
+        data = record.data
+        pieces = []
+        for name in EPISODE_TEXT_FIELDS:
+            if isinstance(data.get(name), str):
+                span = doc.value_span(record, (name,))
+                if span is not None:
+                    pieces.append(TextPiece(data[name], _scalar_locator(doc, span[0], span[1]), f"$.{name}"))
+        value = data.get("expires", MISSING)
+        location = doc.locate(record, ("expires",)) if value is not MISSING else (record.line, record.column)
+        record_date = date_prefix(data.get("ts")) or date_prefix(data.get("date"))
+        archived = doc.kind.name == "episode-archive" or data.get("decay_status") == "archived" or data.get("archived") is True
+        place = ExpiryPlace("expires", value, location, "$.expires", record_date, (), record=record, archived=archived)
+        found.append(ClaimRecord("episode", pieces, place))
+    return found
+
+
+# -- facts --------------------------------------------------------------------------
+
+
+def _fact_claim_records(doc: YamlDocument, profile: str) -> list[ClaimRecord]:
+    """One record per mapping that holds string values (and one per string list item, which has no place)."""
+    if not isinstance(doc.data, dict):
+        return []
+    spans = doc.tree.spans
+    found: list[ClaimRecord] = []
+    by_mapping: dict[tuple, ClaimRecord] = {}
+
+    def mapping_place(path: tuple, mapping: dict, dated_above: ExpiryPlace | None) -> ExpiryPlace:
+        if "expires" in mapping:
+            where = path + ("expires",)
+            return ExpiryPlace("expires", mapping["expires"], doc.locate(where), format_json_path(where), _own_date(mapping), None)
+        if dated_above is not None:
+            return dated_above
+        return ExpiryPlace(
+            "expires",
+            MISSING,
+            doc.locate(path) if path else (1, 1),
+            format_json_path(path + ("expires",)),
+            _own_date(mapping),
+            path if path in spans else None,
+        )
+
+    def piece(item: str, span, path: tuple) -> TextPiece:
+        return TextPiece(item, _scalar_locator(doc, span.start_offset, span.end_offset), format_json_path(path))
+
+    def walk(value, path: tuple, place: ExpiryPlace | None, depth: int = 0):
+        if depth > MAX_DEPTH:
+            return
+        if isinstance(value, dict):
+            if value.get("archived") is True:
+                return
+            own = mapping_place(path, value, place if place is not None and place.present else None)
+            for key, item in value.items():
+                if key == "expires":
+                    continue
+                if isinstance(item, str):
+                    span = spans.get(path + (key,))
+                    if span is None:
+                        continue
+                    record = by_mapping.get(path)
+                    if record is None:
+                        record = by_mapping[path] = ClaimRecord("fact", [], own)
+                        found.append(record)
+                    record.pieces.append(piece(item, span, path + (key,)))
+                else:
+                    walk(item, path + (key,), own, depth + 1)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, str):
+                    span = spans.get(path + (index,))
+                    if span is None:
+                        continue
+                    dated = place if place is not None and place.present else None
+                    item_place = dated or ExpiryPlace(
+                        "expires", MISSING, (span.line, span.column), format_json_path(path + (index,)), None, None
+                    )
+                    found.append(ClaimRecord("fact", [piece(item, span, path + (index,))], item_place))
+                else:
+                    walk(item, path + (index,), place, depth + 1)
+
+    data = doc.data
+    if profile == "ghost-in-shell" and isinstance(data, dict):
+        data = {key: value for key, value in data.items() if key != "archive"}
+    walk(data, (), None)
+    return found
+
+
+def _fact_expiry_places(doc: YamlDocument, profile: str) -> list[ExpiryPlace]:
+    """Every `expires` in a facts file, with the mapping's own date (for expired-claim and invalid-expiry)."""
+    places = []
+
+    def walk(value, path: tuple, archived: bool, depth: int = 0):
+        if depth > MAX_DEPTH:
+            return
+        if isinstance(value, dict):
+            archived = archived or value.get("archived") is True
+            if "expires" in value:
+                where = path + ("expires",)
+                places.append(
+                    ExpiryPlace(
+                        "expires", value["expires"], doc.locate(where), format_json_path(where), _own_date(value), None,
+                        archived=archived,
+                    )
+                )
+            for key, item in value.items():
+                inner_archived = archived or (profile == "ghost-in-shell" and not path and key == "archive")
+                walk(item, path + (key,), inner_archived, depth + 1)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, path + (index,), archived, depth + 1)
+
+    walk(doc.data, (), False)
+    return places
+
+
+def claim_records(doc, profile: str) -> list[ClaimRecord]:
+    """The records of a note, episode log or facts file that may hold claims."""
+    if isinstance(doc, JsonlDocument) and doc.kind.name in EPISODE_KINDS:
+        return _episode_records(doc)
+    if isinstance(doc, MarkdownDocument) and doc.kind.name == "note":
+        return [_note_record(doc, profile)]
+    if isinstance(doc, YamlDocument) and doc.kind.name == "facts":
+        return _fact_claim_records(doc, profile)
+    return []
+
+
+def expiry_places(doc, profile: str) -> list[ExpiryPlace]:
+    """Every expiry place of a document, archived ones marked, absent ones included."""
+    if isinstance(doc, YamlDocument) and doc.kind.name == "facts":
+        return _fact_expiry_places(doc, profile)
+    return [record.place for record in claim_records(doc, profile)]

@@ -1,0 +1,40 @@
+"""Showing text from a memory file inside a message, safely.
+
+A message is printed to terminals, CI logs and SARIF viewers, so what it quotes
+from a file must stay on one line, must not carry control characters (an
+escape sequence could repaint the terminal, a bidi override reorder the line),
+must not echo what looks like a key or token, and must stay short.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A long unbroken run of letters and digits mixed is how keys and tokens look: never echo one.
+_TOKEN_LIKE = re.compile(r"[A-Za-z0-9_\-+/=]{24,}")
+# Control characters that survive whitespace folding, and the bidi controls that reorder a line.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _mask(match: re.Match) -> str:
+    token = match.group(0)
+    has_digit = any(ch.isdigit() for ch in token)
+    has_alpha = any(ch.isalpha() for ch in token)
+    return "[…]" if has_digit and has_alpha else token
+
+
+def excerpt(text: str, width: int = 80, *, mask_tokens: bool = True) -> str:
+    """Text for a message: one line, control characters escaped, token-like runs masked, at most width characters.
+
+    Whitespace runs fold to one space; other control characters are escaped the
+    way ``repr`` writes them (``\\x1b``). Text longer than width is cut after
+    width - 1 characters and ends in "…". A quote of prose may keep long runs
+    (``mask_tokens=False``), where a path or version is the point of the sentence.
+    """
+    line = " ".join(text[: width * 4].split())  # bounded work on a huge value
+    if len(line) < width and len(text) > width * 4:
+        line = " ".join(text.split())  # the bound fell inside a long run of spaces
+    line = _UNPRINTABLE.sub(lambda match: repr(match.group(0))[1:-1], line)
+    if mask_tokens:
+        line = _TOKEN_LIKE.sub(_mask, line)
+    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
