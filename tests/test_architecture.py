@@ -1,0 +1,165 @@
+"""The shape of the code, read from its own imports: small modules, no cycles, no borrowed privates."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "memwarden"
+MAX_LINES = 600
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imports_of(name: str) -> list[tuple[str, str | None, int]]:
+    """(imported module, imported name or None, line) for every memwarden import, at any depth."""
+    path = MODULES[name]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            skipped.update(id(child) for child in ast.walk(node))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found += [(alias.name, None, node.lineno) for alias in node.names if alias.name.startswith("memwarden")]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            if base.startswith("memwarden"):
+                found += [(base, alias.name, node.lineno) for alias in node.names]
+    return found
+
+
+def edges() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {name: set() for name in MODULES}
+    for name in MODULES:
+        for module, imported, _ in imports_of(name):
+            target = f"{module}.{imported}" if imported and f"{module}.{imported}" in MODULES else module
+            if target in MODULES and target != name:
+                graph[name].add(target)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_checker_sees_a_cycle_and_a_clean_graph():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_modules_are_found():
+    assert "memwarden.model" in MODULES and "memwarden.engine.run" in MODULES
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_is_over_600_lines(name):
+    lines = MODULES[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES, f"{name} has {lines} lines; a module past {MAX_LINES} is usually doing two jobs"
+
+
+def test_no_import_cycle():
+    assert cycles(edges()) == []
+
+
+def test_no_module_imports_another_modules_private_name():
+    borrowed = []
+    for name in MODULES:
+        for module, imported, line in imports_of(name):
+            if imported and imported.startswith("_") and not imported.startswith("__") and module != name:
+                borrowed.append(f"{name}:{line} imports {module}.{imported}")
+    assert borrowed == []
+
+
+def test_no_module_reaches_into_another_modules_private_attribute():
+    reached = []
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("memwarden"):
+                for alias in node.names:
+                    if f"{node.module}.{alias.name}" in MODULES:
+                        aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in MODULES and alias.asname:
+                        aliases[alias.asname] = alias.name
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                reached.append(f"{name}:{node.lineno} uses {aliases[node.value.id]}.{node.attr}")
+    assert reached == []
