@@ -142,6 +142,22 @@ def test_markdown_suppressions_and_invalid_ones(cli, workspace):
     assert "invalid-timestamp" not in found
 
 
+def test_disable_holds_until_enable(cli, workspace):
+    """`disable=NAME` silences the lines after it until `enable=NAME`; after that the rule reports again."""
+    note = (
+        "---\nname: a\ndescription: d\nmetadata:\n  type: reference\n  updated: 2026-01-01\n---\n"
+        "The export API does not support CSV.\n"  # line 8: reported
+        "<!-- memwarden: disable=negative-claim-without-expiry -->\n"
+        "The import API does not support XML.\n"  # line 10: silenced
+        "<!-- memwarden: enable=negative-claim-without-expiry -->\n"
+        "The sync API does not support JSON.\n"  # line 12: reported again
+    )
+    root = gish(workspace, {"memory/knowledge/references/a.md": note, "memory/fact.yml": "identity: {name: A}\n"})
+    result = cli("check", "--format", "json", "--select", "negative-claim-without-expiry", ".", cwd=root)
+    lines = sorted(f["line"] for f in result.json()["findings"] if f["path"].endswith("a.md"))
+    assert lines == [8, 12]
+
+
 def test_nested_workspaces_are_found(cli, workspace, tmp_path):
     gish(workspace, name="group/a")
     workspace({"memory/scratchpad.md": "# pad\n"}, name="group/b")

@@ -28,12 +28,31 @@ def test_every_rule_doc_has_the_four_sections_and_a_unique_code():
         codes.add(rule.code)
 
 
+# The rule catalog's fixed names (SPEC §3): users, configs and reports refer to them.
+SPEC_RULE_NAMES = {
+    "unparsable-file", "schema-violation", "duplicate-key", "invalid-timestamp", "duplicate-id",
+    "malformed-jsonl", "too-few-tags", "unnormalized-tags", "negative-claim-without-expiry", "expired-claim",
+    "invalid-expiry", "index-entry-without-trigger", "broken-index-link", "cause-style-trigger",
+    "one-direction-trigger", "orphan-note", "content-in-index", "duplicate-trigger", "index-over-budget",
+    "index-past-truncation", "index-missing", "deleted-record", "rewritten-record", "deleted-note",
+    "secret-in-memory", "personal-path", "executable-config", "scratchpad-too-long",
+}
+
+
 def test_spec_rule_names_are_all_declared():
-    spec_names = {
-        "unparsable-file", "schema-violation", "duplicate-key", "invalid-timestamp", "duplicate-id",
-        "malformed-jsonl", "executable-config", "scratchpad-too-long",
-    }
-    assert spec_names <= {r.name for r in registry.all_rules()}
+    assert SPEC_RULE_NAMES - {r.name for r in registry.all_rules()} == set()
+
+
+def test_every_rule_is_documented_in_the_reference_and_by_explain(cli):
+    reference = (REPO / "docs" / "rules.md").read_text("utf-8")
+    listing = cli("rules").stdout
+    for rule in registry.all_rules():
+        assert f"\n## {rule.name}\n" in reference, f"docs/rules.md has no section for {rule.name}"
+        assert rule.code in listing and rule.name in listing
+        explained = cli("explain", rule.name)
+        assert explained.exit_code == 0, explained
+        for section in registry.DOC_SECTIONS:
+            assert section in explained.stdout, f"`memwarden explain {rule.name}` lacks {section}"
 
 
 def test_init_writes_a_valid_config_and_never_overwrites(cli, workspace):

@@ -104,6 +104,11 @@ def test_exit_zero_and_quiet(cli, root):
     assert cli("check", "--exit-zero", ".", cwd=root).exit_code == 0
     quiet = cli("check", "-q", ".", cwd=root)
     assert quiet.exit_code == 1 and "Found" not in quiet.stdout and quiet.stdout.strip()
+    # quiet prints exactly one line a finding, the same lines the full report starts with
+    full = cli("check", ".", cwd=root).stdout.splitlines()
+    findings = cli("check", "--format", "json", ".", cwd=root).json()["findings"]
+    assert quiet.stdout.splitlines() == full[: len(findings)]
+    assert len(quiet.stdout.splitlines()) == len(findings)
 
 
 def test_rules_explain_schema_commands(cli):

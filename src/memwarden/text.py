@@ -38,3 +38,26 @@ def excerpt(text: str, width: int = 80, *, mask_tokens: bool = True) -> str:
     if mask_tokens:
         line = _TOKEN_LIKE.sub(_mask, line)
     return line if len(line) <= width else line[: width - 1].rstrip() + "…"
+
+
+def quoted(value: str, width: int = 32, *, mask_tokens: bool = True) -> str:
+    """A short value (a tag, a key, an id) for a message, in quotes, made safe like an excerpt.
+
+    Ids keep their long runs (``mask_tokens=False``): a UUID is the point of the message.
+    """
+    return repr(excerpt(value, width, mask_tokens=mask_tokens))
+
+
+# A value short and plain enough to echo: it cannot be a pasted key or a control sequence.
+_PLAIN = re.compile(r"[\w .:/-]{0,24}")
+
+
+def plain_value(value, type_name: str) -> str:
+    """A structured value for a message: numbers and short plain words as they are, anything else by its type name."""
+    if isinstance(value, bool) or value is None:
+        return str(value).lower() if value is not None else "null"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str) and _PLAIN.fullmatch(value):
+        return f"'{value}'"
+    return type_name

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 from memwarden.documents.scan import comment_spans, front_matter_end
 from memwarden.errors import UsageError
+from memwarden.text import excerpt
 
 UNITS = ("chars", "utf16", "bytes", "lines")
 UNIT_NAMES = {"chars": "chars", "utf16": "UTF-16 units", "bytes": "bytes", "lines": "lines"}
@@ -373,7 +374,7 @@ def _gauge(sources: list[Source], segs: list[Segment], limit: Limit) -> Gauge:
             if entries:
                 other += 1
             else:
-                past.append(CutEntry(source.relpath, line, text=_short(text), partial=partial))
+                past.append(CutEntry(source.relpath, line, text=excerpt(text), partial=partial))
     status = status_of(used, limit)
     return Gauge(limit, used, status, first_over, first_cut, past, other)
 
@@ -381,10 +382,6 @@ def _gauge(sources: list[Source], segs: list[Segment], limit: Limit) -> Gauge:
 def _line(text: str, number: int) -> str:
     lines = text.split("\n")
     return lines[number - 1].rstrip("\r") if 0 < number <= len(lines) else ""
-
-
-def _short(text: str, width: int = 80) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def fmt(number: int) -> str:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import click
 
+from memwarden.cli.exits import guarded
+
 from memwarden.analysis.budget import MISSING, OVER, PAST, STATUS_NAMES, UNIT_NAMES, WITHIN, fmt
 
 # Exit codes are the contract: a hook or a script branches on them. 0 to 3 are the
@@ -45,6 +47,7 @@ class _BudgetCommand(click.Command):
 @click.option("--edge", type=click.IntRange(min=1), metavar="N", help="The truncation point: at or past it is 'past the edge'.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: unit, used, max, edge, headroom, status, exit_code, past_edge.")
 @click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+@guarded(usage_exit=EXIT_USAGE)
 def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
     """Measure the startup index (MEMORY.md, or AGENTS.md for codex) against what the agent loads.
 
@@ -73,7 +76,6 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
     """
     from memwarden.discover import startup_index
     from memwarden.discover.workspace import find_root, open_workspace
-    from memwarden.errors import UsageError
     from memwarden.rules.budget import budget_options
 
     try:
@@ -88,9 +90,6 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
             preset=preset, unit=unit, max_=max_, edge=edge,
         )
         measurement = startup_index.measure(ws, settings, index)
-    except UsageError as error:
-        click.echo(f"memwarden: error: {error}", err=True)
-        sys.exit(EXIT_USAGE)
     except OSError as error:
         click.echo(f"memwarden: error: {error.filename or ''}: {error.strerror}", err=True)
         sys.exit(EXIT_USAGE)

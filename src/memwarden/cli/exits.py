@@ -39,6 +39,11 @@ def guarded(function: Callable | None = None, *, usage_exit: int = EXIT_ERROR):
                 fail(str(error), usage_exit)
             except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
                 raise
+            except BrokenPipeError:
+                # The reader went away (`memwarden rules | head`): stop quietly, as a filter does.
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                sys.exit(EXIT_ERROR)
             except KeyboardInterrupt:
                 click.echo("memwarden: interrupted", err=True)
                 sys.exit(EXIT_INTERRUPTED)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import click
 
+from memwarden.cli.exits import guarded
+
 EXIT_OK, EXIT_LOST, EXIT_ERROR = 0, 1, 2
 RULE_CODES = {"deleted-record": "MW601", "rewritten-record": "MW602", "deleted-note": "MW603"}
 
@@ -26,28 +28,14 @@ RULE_CODES = {"deleted-record": "MW601", "rewritten-record": "MW602", "deleted-n
 @click.argument("path", required=False, type=click.Path(path_type=Path))
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 @click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+@guarded
 def history(base_ref, path, output_format, profile):
     """Name the commit that deleted each memory record since REF (first-parent walk).
 
     Exit codes: 0 nothing was deleted without being archived, 1 something
     still is at HEAD, 2 an error (no git repository, REF missing...).
     """
-    from memwarden.errors import UsageError
-
-    try:
-        report = _walk(base_ref, path or Path("."), profile)
-    except UsageError as error:
-        click.echo(f"memwarden: error: {error}", err=True)
-        sys.exit(EXIT_ERROR)
-    except KeyboardInterrupt:
-        click.echo("memwarden: interrupted", err=True)
-        sys.exit(130)
-    except Exception as error:  # the promise: never a traceback
-        if os.environ.get("MEMWARDEN_DEBUG"):
-            raise
-        click.echo(f"memwarden: error: internal error: {type(error).__name__}: {error} "
-                   "(set MEMWARDEN_DEBUG=1 for details)", err=True)
-        sys.exit(EXIT_ERROR)
+    report = _walk(base_ref, path or Path("."), profile)
     if output_format == "json":
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:

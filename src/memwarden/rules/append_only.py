@@ -28,6 +28,7 @@ from memwarden.analysis.history.records import JsonRecord
 from memwarden.fixes.restore import Restorer
 from memwarden.model import Applicability, Fix, Option, Problem, Scope, Severity
 from memwarden.registry import rule
+from memwarden.text import excerpt, quoted
 
 # Beyond this many losses in one file, one summary finding stands for the rest.
 MAX_LISTED_PER_FILE = 100
@@ -236,7 +237,7 @@ def _describe(record: JsonRecord) -> str:
 
         def node(value):
             if isinstance(value, dict):
-                return f"{value.get('kind', '?')}:{value.get('id', '?')}"
+                return excerpt(f"{value.get('kind', '?')}:{value.get('id', '?')}", 80, mask_tokens=False)
             return "?"
 
         kind = record.data.get("type")
@@ -244,7 +245,7 @@ def _describe(record: JsonRecord) -> str:
         return f"association {node(src)} -> {node(dst)}{kind}"
     episode_id = record.identity("id")
     if episode_id is not None and len(episode_id) <= 80:
-        return f"episode '{episode_id}'"
+        return f"episode {quoted(episode_id, 80, mask_tokens=False)}"
     fingerprint = record.identity("fingerprint")
     if fingerprint is not None:
         return f"episode with fingerprint {fingerprint[:12]}"

@@ -10,6 +10,7 @@ from memwarden.discover.profiles import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
 from memwarden.registry import rule
+from memwarden.text import plain_value
 
 
 @dataclass(frozen=True)
@@ -74,14 +75,7 @@ def _type_of(value) -> str:
 
 
 def _show(value) -> str:
-    """A value for a message: numbers and short plain words only, never a long string (it could be a secret)."""
-    if isinstance(value, bool) or value is None:
-        return str(value).lower() if value is not None else "null"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str) and len(value) <= 24 and re.fullmatch(r"[\w .:/-]*", value):
-        return f"'{value}'"
-    return _type_of(value)
+    return plain_value(value, _type_of(value))
 
 
 def describe(error) -> str:

@@ -14,6 +14,7 @@ from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity
 from memwarden.analysis.tags import normalize_tag
 from memwarden.analysis.tags import normalized_tags as normalized
 from memwarden.registry import rule
+from memwarden.text import quoted
 
 TAGGED_KINDS = EPISODE_KINDS + ("note",)
 # The fields of an episode that say what it is about, in both profiles' spelling.
@@ -85,12 +86,6 @@ def tag_lists(doc) -> list[TagList]:
         if isinstance(doc.front_matter.get("tags"), list) and doc.front_matter_tree is not None:
             found.append(TagList(doc, None, doc.front_matter["tags"], "note"))
     return found
-
-
-def _shown(tag: str) -> str:
-    """A tag for a message: short, and never a long string that might be something pasted by mistake."""
-    text = tag if len(tag) <= 32 else tag[:29] + "..."
-    return repr(text)
 
 
 # -- vocabulary ----------------------------------------------------------------
@@ -204,7 +199,7 @@ def too_few_tags(doc, ctx):
             if edit is not None:
                 fix = Fix(
                     Applicability.UNSAFE,
-                    f"add {', '.join(_shown(t) for t in additions)} (used elsewhere in this workspace and "
+                    f"add {', '.join(quoted(t) for t in additions)} (used elsewhere in this workspace and "
                     f"mentioned in this {entry.what})",
                     (edit,),
                 )
@@ -260,12 +255,12 @@ def unnormalized_tags(doc, ctx):
                 changes.append("empty tag removed")
             elif value in seen:
                 new_values.append(None)
-                changes.append(f"duplicate {_shown(value)} removed")
+                changes.append(f"duplicate {quoted(value)} removed")
             else:
                 seen.add(value)
                 new_values.append(value)
                 if value != tag:
-                    changes.append(f"{_shown(tag)} → {_shown(value)}")
+                    changes.append(f"{quoted(tag)} → {quoted(value)}")
         if not changes:
             continue
         shown = "; ".join(changes[:4]) + (f"; and {len(changes) - 4} more" if len(changes) > 4 else "")
