@@ -251,6 +251,10 @@ NOT_SECRETS = [
     "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "postgres://user:password@localhost/db", "postgres://app:${DB_PASSWORD}@db/app",
     "redis://:<password>@cache:6379", "AKIAIOSFODNN7EXAMPLE", "os.environ[\"OPENAI_API_KEY\"]", "settings.GITHUB_TOKEN",
     "process.env.ANTHROPIC_API_KEY", "op://vault/item/password", "[REDACTED:github-token]",
+    # issue 19: words about a secret, and defaults everyone knows
+    "dev-secret", "dev-secret-key", "test-jwt-secret-123", "local-dev-password", "my-super-secret", "supersecretkey",
+    "your_api_key_here", "<your-key>", "${ENV_VAR}", "sk-...", "xxx…", "postgres", "minioadmin", "changeit",
+    "postgres://app:dev-secret@localhost:5432/app",
 ]
 
 
@@ -273,6 +277,56 @@ def test_memory_ids_hashes_and_shas_are_not_secrets():
               "links": ["123e4567-e89b-42d3-a456-426614174000"], "digest_id": "01J8Z3K4M5N6P7Q8R9S0T1V2W3"}
     assert scan(json.dumps(record) + "\n", "jsonl") == []
     assert scan(f"fingerprint: {fingerprint}\nlast_commit: {sha}\n", "yaml") == []
+
+
+# Ids of documents and media in the URLs of well-known services, and repository paths (issue 19).
+SERVICE_IDS = [
+    "https://docs.google.com/document/d/1aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789abcdEF/edit",
+    "https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit#gid=0",
+    "https://docs.google.com/presentation/d/1Zq9XkP2mN7vB3cL8dR4tY6uW0sA5eF1gH2iJ3kL4m/edit",
+    "https://docs.google.com/forms/d/e/1FAIpQLSfD8xK2mN7vB3cL8dR4tY6uW0sA5eF1gH2iJ3kL4m/viewform",
+    "https://drive.google.com/drive/folders/1A2b3C4d5E6f7G8h9I0jKlMnOpQrStUvW",
+    "https://drive.google.com/file/d/1Zq9XkP2mN7vB3cL8dR4tY6uW0sA5eF1g/view?usp=sharing",
+    "https://colab.research.google.com/drive/1Zq9XkP2mN7vB3cL8dR4tY6uW0sA5eF1g",
+    "the roadmap spreadsheet is 1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms",
+    "https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=PLx0sYbCqOb8TBPRdmBHs5Iftvv9TPboYG",
+    "https://www.figma.com/design/Xy7Kq2LmN9pR4sT6vW8zAb3c/App?node-id=1-2",
+    "https://www.notion.so/acme/Roadmap-Q3-8f2b1c9d4e5a6b7c8d9e0f1a2b3c4d5e",
+    "https://acme.atlassian.net/browse/PROJ-1234",
+    "commit 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345 and run 550e8400-e29b-41d4-a716-446655440000",
+    "`blog/2026/08/17/anythingllm-chat-with-your-docs/files/embedder-sanity-check.py`",
+    "src/components/AuthenticationProviderContextWrapper/index.tsx",
+]
+
+
+@pytest.mark.parametrize("text", SERVICE_IDS)
+def test_service_ids_and_paths_are_not_secrets(cli, workspace, text):
+    root = workspace({"MEMORY.md": "- [n](n.md) — note\n", "n.md": f"---\nname: n\ndescription: d\ntype: reference\n---\n\n- {text}\n"})
+    result = cli("check", ".", "--select", "secret-in-memory", "--format", "json", cwd=root)
+    assert result.json()["findings"] == [], text
+
+
+def test_tokens_in_urls_are_still_found(cli, workspace):
+    token = chars(40)
+    lines = [
+        f"- alerts: https://hooks.acme.dev/v1/alerts/{token}",  # not a document service: the path may hold a key
+        f"- export: https://docs.google.com/export?token={token}",  # a secret's name in a service URL's query
+        f"- proxy: https://user:{password()}@docs.google.com/x",  # a password in a URL is a password anywhere
+        f"- key: https://maps.googleapis.com/maps/api/js?key=AIza{chars(35)}",
+    ]
+    root = workspace({"MEMORY.md": "- [n](n.md) — note\n", "n.md": "---\nname: n\ndescription: d\ntype: reference\n---\n\n" + "\n".join(lines) + "\n"})
+    found = cli("check", ".", "--select", "secret-in-memory", "--format", "json", cwd=root).json()["findings"]
+    assert sorted(f["line"] for f in found) == [7, 8, 9, 10]
+    assert f"sha256:{short(token)}" in found[0]["message"]  # the token alone, not the URL's path before it
+
+
+def test_the_corpus_path_is_not_a_secret(cli, tmp_path):
+    """The one false secret on real memory (issue 19): a repository path in a Claude Code note."""
+    source = Path(__file__).resolve().parent / "fixtures" / "realmem" / "cavo789__blog" / ".claude" / "memory"
+    root = tmp_path / "repo"
+    shutil.copytree(source, root / ".claude" / "memory")
+    result = cli("check", ".claude/memory", "--select", "secret-in-memory", "--format", "json", cwd=root)
+    assert result.json()["findings"] == []
 
 
 def test_a_hex_string_under_a_secret_name_is_reported():

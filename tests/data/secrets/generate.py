@@ -757,6 +757,36 @@ def claude_code(g: Generator) -> Workspace:
         f"The build id is {d('build.md', g.uuid(), 'UUID')}; the cache key is {d('build.md', 'cache-' + g.hex(16), 'cache key with hex')}.",
         "",
     ]
+    # Ids of well-known services, placeholders and paths, as real memory holds them (issue 19).
+    urlsafe = string.ascii_letters + string.digits + "-_"
+    links = ws.file("links.md")
+    links += [
+        "---",
+        "name: links",
+        "description: Where the team's documents live",
+        "type: reference",
+        "---",
+        "",
+        f"- Spec: https://docs.google.com/document/d/{d('links.md', '1' + g.chars(43, urlsafe), 'Google Doc id in its URL')}/edit",
+        f"- Budget: https://docs.google.com/spreadsheets/d/{d('links.md', '1' + g.chars(43, urlsafe), 'Google Sheet id in its URL')}/edit#gid=0",
+        f"- Shared folder: https://drive.google.com/drive/folders/{d('links.md', '1' + g.chars(32, urlsafe), 'Drive folder id in its URL')}",
+        f"- The roadmap sheet id is {d('links.md', '1' + g.chars(43, urlsafe), 'Google Sheet id in prose')}.",
+        f"- Design: https://www.figma.com/design/{d('links.md', g.chars(22), 'Figma file key in its URL')}/App",
+        f"- Notion: https://www.notion.so/acme/Roadmap-{d('links.md', g.hex(32), 'Notion page id')}",
+        f"- Talks: https://www.youtube.com/watch?v={g.chars(11, urlsafe)}&list={d('links.md', 'PL' + g.chars(32, urlsafe), 'YouTube playlist id')}",
+        f"- The check script is `{d('links.md', 'blog/2026/08/17/anythingllm-chat-with-your-docs/files/embedder-sanity-check.py', 'repository path with long slug')}`",
+        f"- Alerts post to https://hooks.acme.dev/v1/alerts/{p('links.md', g.chars(40), 'high-entropy-string', 'webhook-url-path')}",
+        "",
+        "```env",
+        f"SESSION_SECRET={d('links.md', 'dev-secret', 'dev placeholder')}",
+        f"JWT_SECRET={d('links.md', 'test-jwt-secret-123', 'test placeholder')}",
+        f"OPENAI_API_KEY={d('links.md', 'your_api_key_here', 'placeholder words')}",
+        f"ANTHROPIC_API_KEY={d('links.md', '<your-key>', 'template placeholder')}",
+        f"POSTGRES_PASSWORD={d('links.md', 'postgres', 'documented default password')}",
+        f"DB_PASSWORD={p('links.md', g.password(), 'password', 'code-block-env')}",
+        "```",
+        "",
+    ]
     return ws
 
 

@@ -85,6 +85,22 @@ def pieces(run: str, run_start: int):
             position += len(part) + 1
 
 
+_IN_URL = re.compile(r"://[^\s\"'<>`]{0,2000}\Z")
+
+
+def url_segments(window: str, found):
+    """(piece, start) pieces, those inside a URL cut at its slashes: there '/' parts a path, it is
+    not a character of the token, so `https://hooks.acme.dev/v1/<token>` yields the token alone."""
+    for piece, start in found:
+        if "/" not in piece or not _IN_URL.search(window, max(0, start - 2000), start):
+            yield piece, start
+            continue
+        position = start
+        for part in piece.split("/"):
+            yield part, position
+            position += len(part) + 1
+
+
 def url_user(window: str, password_start: int) -> str | None:
     """The user name of a `scheme://user:password@` URL, given where its password starts."""
     scheme = window.rfind("://", max(0, password_start - 140), password_start)
@@ -93,11 +109,16 @@ def url_user(window: str, password_start: int) -> str | None:
     return window[scheme + 3 : password_start - 1]
 
 
+# A long path segment made of words: 'anythingllm-chat-with-your-docs', 'AuthProviderContextWrapper'.
+_WORD_SEGMENT = re.compile(r"[a-z0-9]{1,24}(?:[-_.][a-z0-9]{1,24})+|(?:[A-Z][a-z0-9]{1,24}){2,}(?:[-_.][A-Za-z0-9]{1,24})*")
+
+
 def looks_like_path(piece: str) -> bool:
+    """Segments between slashes that are short, or long and made of words (a slug or a CamelCase name)."""
     if "/" not in piece:
         return False
     segments = [s for s in piece.split("/") if s]
-    return len(segments) >= 2 and all(len(s) <= 24 for s in segments)
+    return len(segments) >= 2 and all(len(s) <= 24 or _WORD_SEGMENT.fullmatch(s) for s in segments)
 
 
 def secret_span(match: re.Match) -> tuple[int, int]:

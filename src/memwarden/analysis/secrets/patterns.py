@@ -174,6 +174,23 @@ _PLACEHOLDER_WORDS = re.compile(
     r"|example|sample|placeholder|dummy|changeme|change[-_]me|replace[-_]?me|not[-_]?a[-_]?real|redacted|xxx",
     re.IGNORECASE,
 )
+# A value made only of words that describe a secret (and maybe a short number) is a stand-in for one.
+_WORDY = re.compile(
+    r"\A(?:(?:dev|devel|development|test|testing|tests|local|fake|dummy|mock|demo|sample|example|my|your|our|super"
+    r"|some|placeholder|insecure|unsafe|default|foo|bar|baz|temp|tmp|ci|e2e|unit|stub|not|real|the|a|very|random"
+    r"|secret|secrets|password|passwd|pass|pwd|key|keys|token|jwt|api|apikey|auth|session|signing|cookie|access"
+    r"|client|value|string|app|hmac|encryption|salt|admin|user|db|database|here|this|is|s3cr3t|p4ssw0rd)[-_.]?){2,8}"
+    r"\d{0,4}\Z",
+    re.IGNORECASE,
+)
+_WORDY_NOUN = re.compile(r"secret|pass|pwd|key|token|jwt|s3cr3t|p4ssw0rd", re.IGNORECASE)
+# Defaults every reader knows (a container image's documented password, the classic weak ones): no secret.
+KNOWN_DEFAULTS = frozenset(
+    """
+    postgres mysql root toor admin guest minioadmin changeit letmein hunter2 qwerty 123456 12345678 123456789
+    password1 password123 admin123 pass123 test123 secret123 rabbitmq neo4j
+    """.split()
+)
 _SNAKE_NAME = re.compile(r"\A[a-z][a-z]*(?:_[a-z]+)+\Z")  # a variable's name: tmp_path, db_password
 _ENV_NAME = re.compile(r"\A[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\Z")  # OPENAI_API_KEY, YOUR_TOKEN
 _SAME_CHAR = re.compile(r"\A(.)\1{3,}\Z", re.DOTALL)
@@ -218,7 +235,8 @@ _ID_WORDS = frozenset(
     id ids uuid guid fingerprint fingerprints sha sha1 sha256 sha512 hash hashes digest checksum commit commits
     rev revision etag oid ref slug integrity nonce version build run trace span request correlation
     org organization organisation tenant account project workspace team user username owner region zone
-    model name email
+    model name email doc docs document sheet spreadsheet folder drive slides presentation playlist video channel
+    page board database form file
     """.split()
 )
 
@@ -246,6 +264,10 @@ def is_placeholder(value: str) -> bool:
         return True
     if _ENV_NAME.match(text) or "REDACTED" in text.upper():
         return True
+    if text.lower() in KNOWN_DEFAULTS:
+        return True
+    if len(text) <= 64 and _WORDY.match(text) and _WORDY_NOUN.search(text):
+        return True  # dev-secret, test-jwt-secret-123, my-super-secret: words about a secret, not one
     return False
 
 
@@ -311,3 +333,40 @@ def has_mixed_classes(value: str) -> bool:
     digits = any(c.isdigit() for c in value)
     symbols = any(not c.isalnum() for c in value)
     return letters and (digits or symbols)
+
+
+# -- ids of well-known services ------------------------------------------------------
+
+# Hosts whose URLs carry the ids of documents, folders, videos and boards (Google Docs and Drive,
+# Notion, Figma, YouTube...): an id in such a URL's path or query addresses a page, it opens nothing.
+# Webhook and API hosts are absent on purpose: their URLs can carry a credential.
+SERVICE_HOSTS = (
+    "google.com", "youtube.com", "youtu.be", "youtube-nocookie.com", "forms.gle", "notion.so", "notion.site",
+    "figma.com", "miro.com", "airtable.com", "trello.com", "loom.com", "vimeo.com", "spotify.com", "canva.com",
+    "lucid.app", "lucidchart.com", "onedrive.live.com", "1drv.ms", "sharepoint.com", "dropbox.com", "box.com",
+    "github.com", "gitlab.com", "bitbucket.org", "atlassian.net", "linear.app", "codepen.io", "codesandbox.io",
+    "stackblitz.com", "huggingface.co", "arxiv.org", "medium.com", "substack.com", "x.com", "twitter.com",
+    "reddit.com", "stackoverflow.com", "coda.io", "clickup.com", "asana.com", "monday.com", "quip.com",
+    "wikipedia.org", "archive.org", "zenodo.org", "doi.org", "npmjs.com", "pypi.org", "kaggle.com",
+)
+_URL_BEFORE = re.compile(r"(?i)\bhttps?://(?P<host>[A-Za-z0-9.-]{1,253})(?::\d{1,5})?[/?#][^\s\"'<>`()\[\]]{0,2000}\Z")
+# A Google Drive id (a doc, sheet, slide deck, folder or file): '1' and 25 to 60 url-safe characters.
+_DRIVE_ID = re.compile(r"\A1[A-Za-z0-9_-]{25,60}\Z")
+_DRIVE_WORDS = re.compile(
+    r"google|drive|\bdocs?\b|sheets?\b|spreadsheet|slides|folder|gdoc|gsheet|presentation|\bforms?\b|file[ _-]?id",
+    re.IGNORECASE,
+)
+
+
+def in_service_url(line: str, start: int, end: int) -> bool:
+    """``line[start:end]`` sits in the path or query of a URL of a document or media service."""
+    match = _URL_BEFORE.search(line[max(0, start - 2100) : end])
+    if match is None:
+        return False
+    host = match.group("host").lower().rstrip(".")
+    return any(host == known or host.endswith("." + known) for known in SERVICE_HOSTS)
+
+
+def is_drive_id(value: str, line: str) -> bool:
+    """A Google Drive id written on its own, on a line that says it is one (a doc, sheet or folder)."""
+    return bool(_DRIVE_ID.match(value)) and bool(_DRIVE_WORDS.search(line))

@@ -26,7 +26,7 @@ from memwarden.analysis.secrets import patterns
 from memwarden.analysis.secrets.patterns import SecretType
 from memwarden.analysis.secrets.lines import (
     assigned_occurrence, decode_json_literal, dotted_url_password, extend_jwt, inside, json_literals, key_identity,
-    looks_like_path, non_overlapping, pieces, secret_span, sublines, thin_keywords, url_user, windows,
+    looks_like_path, non_overlapping, pieces, url_segments, secret_span, sublines, thin_keywords, url_user, windows,
 )
 
 MAX_PER_LINE = 200  # a line with more detections than this is not scanned further
@@ -399,7 +399,7 @@ class _Scan:
             if run_start == -1:
                 continue
             cursor = run_start + len(run)
-            for piece, piece_start in pieces(run, run_start):
+            for piece, piece_start in url_segments(window, pieces(run, run_start)):
                 if len(piece) < 16 or plugin.calculate_shannon_entropy(piece) <= plugin.entropy_limit:
                     continue
                 hit = self.entropy_value(window, piece, piece_start, hex_plugin)
@@ -430,6 +430,10 @@ class _Scan:
                 return None
             if looks_like_path(piece) or piece.lower().startswith(("sha256-", "sha384-", "sha512-")):
                 return None
+            if not patterns.is_secret_name(key) and (
+                patterns.in_service_url(window, start, start + len(piece)) or patterns.is_drive_id(piece, window)
+            ):
+                return None  # a Google Doc, Drive folder, Figma file or video: an address, not a key
             if patterns.PUBLIC_KEY_PREFIX.search(window[max(0, start - 40) : start]):
                 return None  # an SSH public key: meant to be shared
         if patterns.is_uuid_like(piece) or is_sequential_string(piece) or patterns.is_placeholder(piece):
