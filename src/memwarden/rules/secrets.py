@@ -71,7 +71,11 @@ def secret_in_memory(doc, ctx):
     `memory/fact.yml:3:18: MW701 secret-in-memory Anthropic API key (sha256:3b1f09c2): ...`
 
     ## Fix safety
-    Unsafe (`--fix --unsafe-fixes`): replaces the value with
+    Unsafe (`--fix --unsafe-fixes`), and only for a secret known with high
+    confidence: a token or key of a known format, a private key, a password
+    in a URL, a value assigned to a secret-like name. A random-looking string
+    that no format matches is reported but never rewritten (it may be an id
+    or a hash). The fix replaces the value with
     `[REDACTED:<type>]`, changing only those characters (in YAML a bare value
     is quoted so that it stays a string; in JSON it stays inside its string).
     Redacting is not enough: the secret is still in git history and wherever
@@ -90,7 +94,7 @@ def secret_in_memory(doc, ctx):
         if found.allowed or accepted.accepts(doc.relpath, found.baseline_hash):
             continue
         fix = None
-        if fixable:
+        if fixable and found.type.confident:  # a random-looking string alone is never rewritten
             edit = _redaction_edit(doc, found, redaction(found), verify=ctx.run.unsafe_fixes)
             if edit is not None:
                 fix = Fix(

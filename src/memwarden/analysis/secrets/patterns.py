@@ -26,12 +26,16 @@ class SecretType:
     slug: str  # in [REDACTED:<slug>] and in the baseline
     label: str  # in messages
     priority: int  # when two detections overlap, the higher one names the secret
+    # Known with high confidence (a token or key of a known format, a password in a URL or an
+    # assignment): only these may be redacted by the unsafe fix. A random-looking string alone
+    # may be anything (an id, a hash, a path) and is reported, never rewritten.
+    confident: bool = True
 
 
 PRIVATE_KEY = SecretType("private-key", "private key", 100)
 KEYWORD_PASSWORD = SecretType("password", "password", 50)
 KEYWORD_SECRET = SecretType("secret", "secret under a secret-like name", 50)
-HIGH_ENTROPY = SecretType("high-entropy-string", "random-looking credential", 10)
+HIGH_ENTROPY = SecretType("high-entropy-string", "random-looking credential", 10, confident=False)
 HIGH_ENTROPY_HEX = SecretType("high-entropy-hex", "random hex under a secret-like name", 10)
 
 # detect-secrets' secret_type -> ours. Types not listed get a slug made from their name.
