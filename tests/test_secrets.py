@@ -299,6 +299,7 @@ SERVICE_IDS = [
     "commit 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345 and run 550e8400-e29b-41d4-a716-446655440000",
     "`blog/2026/08/17/anythingllm-chat-with-your-docs/files/embedder-sanity-check.py`",
     "src/components/AuthenticationProviderContextWrapper/index.tsx",
+    "receipt _report/usage/autonomy-conductor/api-relay/relay-conductor-20250923T204918Z.json",
 ]
 
 

@@ -109,8 +109,12 @@ def url_user(window: str, password_start: int) -> str | None:
     return window[scheme + 3 : password_start - 1]
 
 
-# A long path segment made of words: 'anythingllm-chat-with-your-docs', 'AuthProviderContextWrapper'.
-_WORD_SEGMENT = re.compile(r"[a-z0-9]{1,24}(?:[-_.][a-z0-9]{1,24})+|(?:[A-Z][a-z0-9]{1,24}){2,}(?:[-_.][A-Za-z0-9]{1,24})*")
+# A long path segment made of words: 'anythingllm-chat-with-your-docs', 'AuthProviderContextWrapper',
+# 'relay-conductor-20250923T204918Z' (a slug may end in an ISO timestamp).
+_SLUG_PART = r"(?:[a-z0-9]{1,24}|\d{8}T\d{2,6}Z?)"
+_WORD_SEGMENT = re.compile(
+    rf"{_SLUG_PART}(?:[-_.]{_SLUG_PART})+|(?:[A-Z][a-z0-9]{{1,24}}){{2,}}(?:[-_.][A-Za-z0-9]{{1,24}})*"
+)
 
 
 def looks_like_path(piece: str) -> bool:
