@@ -142,6 +142,11 @@ def test_excerpt_masks_token_like_text_and_shortens():
     assert "0123456789" not in shown and "[…]" in shown and shown.startswith("trust the key")
     assert excerpt("word " * 100, 20).endswith("…") and len(excerpt("word " * 100, 20)) == 20
     assert excerpt("deploy-script-flags-and-more-words") == "deploy-script-flags-and-more-words"  # no digits: kept
+    # issue 19: a name made of words and short numbers is kept; a run with a random part is not
+    for name in ("feedback_i18n_translation_rejected.md", "project_run_ci_e2e_known_issue", "relay-conductor-2025-09-23-v2"):
+        assert excerpt(name) == name
+    for token in ("ghp_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Y", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"):
+        assert "[…]" in excerpt(f"key {token} here")
 
 
 def test_bench_prints_precision_and_recall_per_language():

@@ -16,11 +16,21 @@ _TOKEN_LIKE = re.compile(r"[A-Za-z0-9_\-+/=]{24,}")
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
+# A part of a run that reads as a word or a number: 'feedback', 'Translation', 'API', '2026', 'i18n', 'e2e', 'v2'.
+# A run made only of such parts is a name (a file, a slug, a variable), not a key.
+_WORD_PART = re.compile(r"[a-z]+|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*|[A-Z]+|\d+|[a-z0-9]{1,6}")
+_PART_SPLIT = re.compile(r"[_\-+/=]+")
+
+
 def _mask(match: re.Match) -> str:
     token = match.group(0)
     has_digit = any(ch.isdigit() for ch in token)
     has_alpha = any(ch.isalpha() for ch in token)
-    return "[…]" if has_digit and has_alpha else token
+    if not (has_digit and has_alpha):
+        return token
+    if all(_WORD_PART.fullmatch(part) for part in _PART_SPLIT.split(token) if part):
+        return token  # feedback_i18n_translation_rejected, run-ci-e2e-2026: a name, not a key
+    return "[…]"
 
 
 def excerpt(text: str, width: int = 80, *, mask_tokens: bool = True) -> str:
@@ -61,3 +71,21 @@ def plain_value(value, type_name: str) -> str:
     if isinstance(value, str) and _PLAIN.fullmatch(value):
         return f"'{value}'"
     return type_name
+
+
+def masked_email(address: str) -> str:
+    """An e-mail address with all but its first letters and its top-level domain hidden: `a***@e***.com`."""
+    local, _, domain = address.rpartition("@")
+    labels = domain.split(".")
+    head = excerpt(local[:1], 4) or "?"
+    host = excerpt(labels[0][:1], 4) or "?"
+    tld = excerpt(labels[-1], 12) if len(labels) > 1 else ""
+    return f"{head}***@{host}***" + (f".{tld}" if tld else "")
+
+
+def masked_phone(number: str) -> str:
+    """A phone number with every digit but the last two hidden, its shape kept: `+** * ** ** ** 78`."""
+    digits = [i for i, c in enumerate(number) if c.isdigit()]
+    keep = set(digits[-2:])
+    shown = "".join(c if i in keep or not c.isdigit() else "*" for i, c in enumerate(number))
+    return excerpt(shown, 32)
