@@ -1,4 +1,4 @@
-"""Secrets and private data: no credential in memory, no user's home path in shared files.
+"""Secrets and private data: no credential in memory, no user's home path, no one's contact details.
 
 Both rules read every line of every kind of memory file, also files that do
 not parse (a secret in a broken file leaks all the same); fixes are offered only
@@ -9,10 +9,12 @@ name its type and the first 8 hex digits of its sha256.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity
 from memwarden.registry import rule
+from memwarden.text import masked_email, masked_phone
 
 
 @rule(
@@ -310,3 +312,104 @@ def personal_path(doc, ctx):
             )
 
 
+# -- personal-data -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PersonalContact:
+    kind: str  # "email" or "phone"
+    value: str  # never shown whole
+
+    @property
+    def message(self) -> str:
+        if self.kind == "email":
+            what = f"e-mail address {masked_email(self.value)}"
+        else:
+            what = f"phone number {masked_phone(self.value)}"
+        return (
+            f"{what} in memory: memory is loaded into every session, synced and often published; "
+            "remove it, or list your own addresses and domains in the rule's `allow` option"
+        )
+
+
+@rule(
+    code="MW703",
+    name="personal-data",
+    severity=Severity.WARNING,
+    reads_unparsed=True,
+    options={
+        "allow": Option(
+            [],
+            list,
+            "your own e-mail addresses, mail domains (`example.org` also allows its subdomains) and phone "
+            "numbers, which may stand in memory",
+        ),
+    },
+)
+def personal_data(doc, ctx):
+    """Someone's e-mail address or phone number written into a memory file.
+
+    ## What it does
+    Finds e-mail addresses and phone numbers in every line of every memory
+    file and warns about each, showing it masked (`j***@a***.com`,
+    `+** * ** ** ** 78`), never whole.
+
+    Leaves alone what is nobody's: role and machine mailboxes (`noreply@`,
+    `support@`, `security@`, `git@github.com:...`), GitHub's
+    `users.noreply.github.com`, the reserved `example.com/.org/.net` and
+    `.test/.invalid/.local` domains, placeholders (`you@domain.com`,
+    `your.name@company.com`), file names (`icon@2x.png`) and package
+    versions (`react@18.2.0`). A number counts as a phone number only in a
+    shape no id has: an international `+33 6 12 34 56 78`, a `tel:` link, a
+    North American `(415) 867-5309`, or a national number right after a
+    phone word ("phone:", "mobile", "call", "WhatsApp", "tél.", "電話").
+    Versions, dates, times, IP addresses, ids, issue numbers and the
+    fictional 555-01xx numbers are not phone numbers. A Claude Code note
+    about the user (`type: user`) holds the user's own details and is
+    skipped; list your other own addresses, domains or numbers in `allow`.
+
+    ## Why
+    Memory is loaded into a model's context every session, synced between
+    machines and often committed to a public repository. A colleague's or
+    customer's address or number in it is personal data shared with every
+    reader and every model provider, without that person's consent.
+
+    ## Example
+    ```markdown
+    - Access requests go to Maria (maria.garcia@gmail.com, +34 612 34 56 78).
+    ```
+    `project_access.md:1:27: MW703 personal-data e-mail address m***@g***.com in memory: ...`
+
+    ## Fix safety
+    No fix: whether to drop the detail, replace it with a role address or
+    keep it (and allow it) is the user's call.
+    """
+    from memwarden.analysis.secrets import document_text
+    from memwarden.analysis.secrets.personal import find_contacts
+
+    if _about_the_user(doc):
+        return
+    allowed = [str(entry).strip().lower() for entry in ctx.options["allow"] if str(entry).strip()]
+    for contact in find_contacts(document_text(doc)):
+        if _allowed(contact, allowed):
+            continue
+        yield Problem(contact.line, contact.column, PersonalContact(contact.kind, contact.value).message)
+
+
+def _about_the_user(doc) -> bool:
+    """A Claude Code memory of type `user` (top level or under `metadata:`): the user's own profile."""
+    front = getattr(doc, "front_matter", None)
+    if not isinstance(front, dict):
+        return False
+    metadata = front.get("metadata")
+    kind = front.get("type", metadata.get("type") if isinstance(metadata, dict) else None)
+    return isinstance(kind, str) and kind.strip().lower() == "user"
+
+
+def _allowed(contact, allowed: list[str]) -> bool:
+    if contact.kind == "email":
+        address = contact.value.lower()
+        domain = address.rpartition("@")[2]
+        return any(entry == address or domain == entry.lstrip("@") or domain.endswith("." + entry.lstrip("@")) for entry in allowed)
+    digits = "".join(c for c in contact.value if c.isdigit())
+    return any(digits and "".join(c for c in entry if c.isdigit()) == digits for entry in allowed)

@@ -142,6 +142,7 @@ class Workspace:
         self.planted: list[dict] = []
         self.decoys: list[dict] = []
         self.personal: list[dict] = []
+        self.contacts: list[dict] = []
         self._pending: list[tuple[str, str, dict]] = []  # (file, raw text to find, entry)
 
     def file(self, relpath: str) -> list[str]:
@@ -165,6 +166,12 @@ class Workspace:
         entry = {"value": value, "personal": personal, "why": why}
         self._pending.append((relpath, value, entry))
         self.personal.append(entry)
+        return value
+
+    def contact(self, relpath: str, value: str, personal: bool, why: str) -> str:
+        entry = {"value": value, "personal": personal, "why": why}
+        self._pending.append((relpath, value, entry))
+        self.contacts.append(entry)
         return value
 
     def locate(self) -> None:
@@ -787,6 +794,38 @@ def claude_code(g: Generator) -> Workspace:
         "```",
         "",
     ]
+    # Contact details: other people's (personal-data reports them) and nobody's (it must not).
+    c = ws.contact
+    contacts = ws.file("contacts.md")
+    contacts += [
+        "---",
+        "name: contacts",
+        "description: Who to ask for access",
+        "type: reference",
+        "---",
+        "",
+        f"- Access requests go to Maria ({c('contacts.md', 'maria.garcia@gmail.com', True, 'a colleague in prose')}).",
+        f"- Vendor contact: Jean <{c('contacts.md', 'jean.dupont@fournisseur.fr', True, 'a vendor in angle brackets')}>, "
+        f"mobile {c('contacts.md', '06 12 34 56 78', True, 'French mobile after a phone word')}",
+        f"- On call: {c('contacts.md', '+44 20 7946 0321', True, 'international number')}",
+        f"- Support desk: {c('contacts.md', '(415) 867-5309', True, 'North American number')}",
+        f"- Bugs: {c('contacts.md', 'security@anthropic.com', False, 'role mailbox')}, "
+        f"{c('contacts.md', 'noreply@github.com', False, 'noreply mailbox')}",
+        f"- Commits: {c('contacts.md', '41898282+github-actions[bot]@users.noreply.github.com', False, 'GitHub noreply domain')}",
+        f"- Docs use {c('contacts.md', 'you@example.com', False, 'reserved example domain')} and "
+        f"{c('contacts.md', 'your.name@company.com', False, 'placeholder address')}",
+        f"- Clone {c('contacts.md', 'git@github.com:acme/app.git', False, 'git SSH remote')}; "
+        f"install {c('contacts.md', 'react@18.2.0', False, 'package version')}; logo {c('contacts.md', 'logo@2x.png', False, 'file name')}",
+        f"- Released {c('contacts.md', '2026-03-31', False, 'date')} as {c('contacts.md', 'v5.12.3', False, 'version')} "
+        f"at {c('contacts.md', '10:42:07', False, 'time')} on {c('contacts.md', '192.168.100.200', False, 'IP address')}",
+        f"- Issue {c('contacts.md', '#12345678', False, 'issue number')}, build {c('contacts.md', '20260331094512', False, 'build id')}, "
+        f"fiction {c('contacts.md', '+1 415 555 0134', False, 'fictional 555-01xx number')}",
+        "",
+        "```",
+        "Co-Authored-By: Claude <" + c("contacts.md", "noreply@anthropic.com", False, "git trailer with noreply") + ">",
+        "```",
+        "",
+    ]
     return ws
 
 
@@ -799,6 +838,7 @@ def build(out: Path) -> dict:
         "planted": [],
         "decoys": [],
         "home_paths": [],
+        "contacts": [],
     }
     for ws in workspaces:
         for relpath, lines in ws.files.items():
@@ -809,7 +849,8 @@ def build(out: Path) -> dict:
         manifest["planted"] += ws.planted
         manifest["decoys"] += ws.decoys
         manifest["home_paths"] += ws.personal
-    for key in ("planted", "decoys", "home_paths"):
+        manifest["contacts"] += ws.contacts
+    for key in ("planted", "decoys", "home_paths", "contacts"):
         manifest[key].sort(key=lambda e: (e["path"], e["line"], e["column"]))
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return manifest
@@ -819,4 +860,4 @@ if __name__ == "__main__":
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE
     written = build(target)
     print(f"{len(written['planted'])} planted secrets, {len(written['decoys'])} decoys, "
-          f"{len(written['home_paths'])} home paths -> {target}")
+          f"{len(written['home_paths'])} home paths, {len(written['contacts'])} contacts -> {target}")

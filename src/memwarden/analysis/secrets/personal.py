@@ -1,0 +1,180 @@
+"""Other people's contact details in a memory file: e-mail addresses and phone numbers.
+
+Pure Python, no message building: :func:`find_contacts` lists where each
+address or number sits and its value (the rule shows it only masked, through
+``memwarden.text``). Precision first: an address that is nobody's (noreply@,
+support@, example.com, GitHub's noreply domain, a placeholder such as
+you@domain.com) and a number that is a version, a date, a time, an address
+or an id is not reported. A phone number counts only in a shape no id has:
+an international ``+`` number, a ``tel:`` link, a North American ``(555)
+123-4567``, or a national number right after a phone word ("phone", "tel",
+"mobile", "call", "WhatsApp", "téléphone", "電話"...). Every regex is linear.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+EMAIL = "email"
+PHONE = "phone"
+
+
+@dataclass(frozen=True)
+class Contact:
+    kind: str  # EMAIL or PHONE
+    line: int  # 1-based
+    column: int
+    value: str  # never printed: messages show it masked
+
+
+_EMAIL = re.compile(
+    r"(?<![\w.+%@/=-])(?P<local>[A-Za-z0-9][A-Za-z0-9._%+-]{0,63})@"
+    r"(?P<domain>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}(?P<tld>[A-Za-z]{2,24}))(?![\w-]|\.[A-Za-z0-9])"
+)
+# Domains that belong to nobody (RFC 2606 and 6761), and the ones docs use as placeholders.
+_NOBODYS_DOMAINS = frozenset(
+    """
+    example.com example.org example.net example.edu users.noreply.github.com noreply.github.com localhost
+    domain.com yourdomain.com your-domain.com mydomain.com my-domain.com company.com yourcompany.com
+    mycompany.com your-company.com email.com youremail.com test.com foo.com bar.com acme.com acme.org
+    acme.dev acme.io acme.test host.com server.com website.com site.com somewhere.com somedomain.com
+    """.split()
+)
+_NOBODYS_SUFFIXES = (".example", ".test", ".invalid", ".localhost", ".local", ".internal", ".lan", ".home.arpa")
+# Local parts of role and machine mailboxes, and the names docs put in front of a placeholder.
+_ROLE_LOCALS = frozenset(
+    """
+    noreply no-reply no_reply donotreply do-not-reply do_not_reply notifications notification notify support info
+    contact contacts hello hi admin administrator security abuse postmaster hostmaster webmaster help helpdesk sales
+    team press privacy legal billing accounts careers jobs feedback bot bots git root mailer-daemon devnull
+    dependabot github-actions actions ci build deploy ops devops engineering marketing office enquiries inquiries
+    service services status alerts newsletter news community partners hr invoice invoices orders shop store
+    welcome api mail email user username you your.name yourname your_name your-name youremail your.email
+    your-email your_email name firstname.lastname first.last john.doe jane.doe johndoe janedoe foo bar test
+    tester someone somebody me myself address me.myself
+    """.split()
+)
+# What looks like an address but is a file name: icon@2x.png, pkg@1.2.3 (the TLD is a digit there anyway).
+_FILE_TLDS = frozenset(
+    """
+    png jpg jpeg gif svg webp ico bmp tif tiff pdf md mdx txt rst json jsonl yml yaml toml ini cfg conf lock log
+    js mjs cjs ts tsx jsx py pyc rb go rs java kt swift c h cc cpp hpp cs php pl sh bash zsh ps1 bat css scss less
+    html htm xml csv tsv sql zip tar gz tgz whl jar so dylib dll exe bin wasm map vue svelte
+    """.split()
+)
+
+# -- phone numbers -------------------------------------------------------------------
+
+_NOT_BEFORE = r"(?<![\w+./:#=@$%&-])"
+_NOT_AFTER = r"(?![\w/%]|[.,-]\d)"
+_INTERNATIONAL = re.compile(_NOT_BEFORE + r"\+[1-9]\d{0,3}(?:[ .-]?\(0?\d{1,4}\))?(?:[ .-]?\d{1,5}){1,6}" + _NOT_AFTER)
+_TEL_LINK = re.compile(r"(?i)\btel:(?P<number>\+?[0-9][0-9 ().-]{5,24}[0-9])")
+_NORTH_AMERICAN = re.compile(_NOT_BEFORE + r"\(\d{3}\)[ .-]?\d{3}[ .-]\d{4}" + _NOT_AFTER)
+_NATIONAL = re.compile(_NOT_BEFORE + r"(?:\(?0?\d{1,4}\)?(?:[ .-]\d{2,4}){2,5}|0\d{8,12})" + _NOT_AFTER)
+# Words that say a number is a phone number, then a few characters (': ', ' is ', ' at ').
+_PHONE_WORD = re.compile(
+    r"(?i)(?:\b(?:phone|tel|telephone|mobile|cell|cellphone|call|sms|text|whatsapp|signal|fax|hotline|"
+    r"t[ée]l[ée]phone|t[ée]l|portable|telefon|telefono|tel[ée]fono|handy|ring)\b|電話|手機|手机|携帯|전화)"
+    r"[^\n\d+()]{0,16}\Z"
+)
+_DATE = re.compile(r"\A(?:\d{4}([-./])\d{1,2}\1\d{1,2}|\d{1,2}([-./])\d{1,2}\2\d{2,4})\Z")
+_IP = re.compile(r"\A\d{1,3}(?:\.\d{1,3}){3}\Z")
+_VERSION = re.compile(r"\A\d{1,4}(?:\.\d{1,4}){1,3}\Z")
+
+
+def find_contacts(text: str) -> list[Contact]:
+    """Every e-mail address and phone number in a text that may be a person's, in order."""
+    found: list[Contact] = []
+    may_mail = "@" in text
+    may_call = any(c.isdigit() for c in text)
+    if not (may_mail or may_call):
+        return found
+    for number, line in enumerate(text.split("\n"), 1):
+        if may_mail and "@" in line:
+            for match in _EMAIL.finditer(line):
+                if _in_url(line, match.start()):
+                    continue  # scheme://user:password@host: a URL's user info, no address
+                if is_personal_address(match.group("local"), match.group("domain")):
+                    found.append(Contact(EMAIL, number, match.start() + 1, match.group(0)))
+        if may_call and _has_digit_run(line):
+            found.extend(Contact(PHONE, number, start + 1, value) for start, value in _phones(line))
+    return found
+
+
+def is_personal_address(local: str, domain: str) -> bool:
+    local, domain = local.lower(), domain.lower()
+    if domain.rsplit(".", 1)[-1] in _FILE_TLDS:
+        return False
+    if domain in _NOBODYS_DOMAINS or domain.endswith(_NOBODYS_SUFFIXES) or domain.startswith("example."):
+        return False
+    if "noreply" in local or "no-reply" in local or local in _ROLE_LOCALS:
+        return False
+    if local.endswith("[bot]") or local.endswith("-bot") or local.endswith("_bot"):
+        return False
+    return not _placeholder_local(local)
+
+
+def _placeholder_local(local: str) -> bool:
+    """xxx@, ***@, <user>@-like locals: a template, not a person."""
+    return bool(re.fullmatch(r"x+|\*+|_+|\.+", local)) or local.startswith(("your", "my.", "my_", "my-"))
+
+
+def _in_url(line: str, start: int) -> bool:
+    """The text at ``start`` belongs to a URL: the word it is in (up to a space, quote or bracket) has '://'."""
+    before = line[max(0, start - 2000) : start]
+    cut = max(before.rfind(c) for c in " \t\"'<>`([{")
+    return "://" in before[cut + 1 :]
+
+
+def _has_digit_run(line: str) -> bool:
+    return bool(re.search(r"\d[\d ().-]{5,}\d", line))
+
+
+def _digits(value: str) -> str:
+    return "".join(c for c in value if c.isdigit())
+
+
+def _phones(line: str):
+    """(start, value) of each phone number in a line."""
+    taken: list[tuple[int, int]] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in taken)
+
+    candidates = []
+    for match in _TEL_LINK.finditer(line):
+        candidates.append((match.start("number"), match.group("number"), True))
+    for match in _INTERNATIONAL.finditer(line):
+        candidates.append((match.start(), match.group(0), False))
+    for match in _NORTH_AMERICAN.finditer(line):
+        candidates.append((match.start(), match.group(0), False))
+    for match in _NATIONAL.finditer(line):
+        if _PHONE_WORD.search(line[max(0, match.start() - 40) : match.start()]):
+            candidates.append((match.start(), match.group(0), True))
+    for start, value, labelled in sorted(candidates, key=lambda c: (c[0], -len(c[1]))):
+        value = value.rstrip(" .-")
+        end = start + len(value)
+        if free(start, end) and _is_phone(line, start, value, labelled):
+            taken.append((start, end))
+            yield start, value
+
+
+def _is_phone(line: str, start: int, value: str, labelled: bool) -> bool:
+    digits = _digits(value)
+    if not 8 <= len(digits) <= 15:
+        return False
+    bare = value.lstrip("+")
+    if _DATE.match(bare) or _IP.match(bare) or _VERSION.match(bare):
+        return False
+    if not labelled and not value.startswith(("+", "(")):
+        return False
+    if not value.startswith("+") and not labelled and not re.search(r"[ .-]", value):
+        return False
+    if len(set(digits)) <= 2 or digits in "12345678901234567890" or digits in "98765432109876543210":
+        return False  # 0000 0000, 1234 5678: a placeholder
+    if re.search(r"(?:^|\D)555[ .)-]*01\d\d(?:\D|$)", value) or re.match(r"\+?1?[ .(-]*555\b", value):
+        return False  # North America's numbers for fiction
+    if _in_url(line, start) or line[:start].endswith(("v", "V", "#", "x", "ID", "id")):
+        return False  # in a URL, a version, an issue or a hex id
+    return True
