@@ -1,0 +1,159 @@
+"""Memory as people really commit it: found from the repository root, recognised by its content.
+
+Issue #19, items 2, 3, 6 and 7 (first point): Claude Code memory in `.claude/memory/`, repositories
+with only CLAUDE.md / AGENTS.md / GEMINI.md, the AGENTS.md chain past Codex's 32 KiB, files loaded
+whole that have no cut, logs and note folders at memory paths that are not memory of that kind,
+and index links to the repository's own files. Real files in temp dirs, through the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, write_files
+
+REALMEM = FIXTURES / "realmem"
+_random = random.Random(1919)
+
+
+def github_token() -> str:
+    return "ghp" + "_" + "".join(_random.choice(string.ascii_letters + string.digits) for _ in range(36))
+
+
+NOTE = "---\nname: {name}\ndescription: {name} in one line\ntype: feedback\n---\n\nThe {name} lesson.\n"
+
+
+def claude_memory(*names: str, index: str | None = None) -> dict[str, str]:
+    """A Claude Code memory folder's files: MEMORY.md linking every note, and the notes."""
+    lines = index if index is not None else "".join(f"- [{n}]({n}.md) — {n} hook\n" for n in names)
+    return {"MEMORY.md": "# Memory\n\n" + lines, **{f"{n}.md": NOTE.format(name=n) for n in names}}
+
+
+def under(folder: str, files: dict[str, str]) -> dict[str, str]:
+    return {f"{folder}/{path}": text for path, text in files.items()}
+
+
+def check(cli, root: Path, *args):
+    result = cli("check", "--format", "json", "--no-cache", "--today", "2026-11-30", *args, cwd=root)
+    assert result.exit_code in (0, 1), result
+    return result, result.json()
+
+
+def names(report) -> list[tuple[str, str]]:
+    return sorted((f["path"], f["name"]) for f in report["findings"])
+
+
+def profiles(report) -> dict[str, str]:
+    return {w["root"]: w["profile"] for w in report["summary"]["workspaces"]}
+
+
+# -- finding Claude Code memory from the repository root ---------------------------------
+
+
+def test_claude_memory_folder_is_found_from_the_repository_root(cli, git_repo):
+    files = under(".claude/memory", claude_memory("alpha", "beta"))
+    files[".claude/memory/gamma.md"] = NOTE.format(name="gamma")  # not in MEMORY.md
+    root = git_repo({**files, "src/app.py": "print()\n"})
+    result, report = check(cli, root)
+    assert "no memory workspace found" not in result.stderr
+    assert profiles(report) == {".claude/memory": "claude-code"}
+    assert names(report) == [(".claude/memory/gamma.md", "orphan-note")]
+
+
+def test_agent_memory_folders_one_level_further_down_are_found(cli, git_repo):
+    big = "# Agent memory\n\n" + "".join(f"- lesson {i}\n" for i in range(230))
+    root = git_repo({
+        ".claude/agent-memory/reviewer/MEMORY.md": big,
+        ".claude/agent-memory/planner/MEMORY.md": "# Planner\n\n- keep plans short\n",
+    })
+    _, report = check(cli, root)
+    assert profiles(report) == {
+        ".claude/agent-memory/planner": "claude-code",
+        ".claude/agent-memory/reviewer": "claude-code",
+    }
+    # Claude Code loads the first 200 lines of a subagent's MEMORY.md: the cut is real here.
+    assert names(report) == [(".claude/agent-memory/reviewer/MEMORY.md", "index-past-truncation")]
+
+
+def test_other_dot_folders_stay_skipped(cli, git_repo):
+    root = git_repo(under(".cache/memory", claude_memory("alpha")))
+    result, report = check(cli, root)
+    assert report["summary"]["workspaces"] == []
+    assert "no memory workspace found" in result.stderr
+
+
+def test_claude_memory_is_found_beside_a_root_claude_md_and_from_the_dot_folder(cli, git_repo):
+    root = git_repo({"CLAUDE.md": "# Project\n\nRun the tests.\n", **under(".claude/memory", claude_memory("alpha"))})
+    (root / ".claude/memory/orphan.md").write_text(NOTE.format(name="orphan"))
+    _, report = check(cli, root)
+    assert profiles(report) == {".": "agent-instructions", ".claude/memory": "claude-code"}
+    assert names(report) == [(".claude/memory/orphan.md", "orphan-note")]
+    # Asked for the dot-folder itself (or the memory folder), the same memory is checked.
+    for asked in (".claude", ".claude/memory"):
+        _, report = check(cli, root, asked)
+        assert names(report) == [(".claude/memory/orphan.md", "orphan-note")], asked
+
+
+def test_every_repository_of_the_real_memory_corpus_is_found_from_its_root(cli):
+    missing = []
+    for repo in sorted(p for p in REALMEM.iterdir() if p.is_dir() and not p.name.startswith("_")):
+        result, report = check(cli, repo)
+        if not report["summary"]["workspaces"] or "no memory workspace found" in result.stderr:
+            missing.append(repo.name)
+    assert missing == []
+
+
+# -- the files an agent loads whole ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["CLAUDE.md", "AGENTS.md", "Agents.md", "AGENTS.override.md", "GEMINI.md"])
+def test_a_repository_with_only_an_instruction_file_is_checked(cli, git_repo, name):
+    token = github_token()
+    root = git_repo({name: f"# Rules\n\nUse token {token} for the API.\nLogs are in /home/alice/logs.\n"})
+    result, report = check(cli, root)
+    assert "no memory workspace found" not in result.stderr
+    assert profiles(report) == {".": "agent-instructions"}
+    assert names(report) == [(name, "personal-path"), (name, "secret-in-memory")]
+    assert token not in result.stdout
+
+
+@pytest.mark.parametrize(
+    "memory",
+    [
+        {"memory/fact.yml": "user:\n  name: A\n"},  # three-layer
+        {".gish/config.yml": "index: {max_chars: 20000}\n", "MEMORY.md": "# Index\n"},  # ghost-in-shell
+        {"MEMORY.md": "# Memory\n\n- [a](a.md) — hook\n", "a.md": NOTE.format(name="a")},  # claude-code
+    ],
+    ids=["three-layer", "ghost-in-shell", "claude-code"],
+)
+def test_a_root_claude_md_is_checked_beside_any_memory(cli, git_repo, memory):
+    root = git_repo({**memory, "CLAUDE.md": f"# Rules\n\nkey {github_token()}\n"})
+    _, report = check(cli, root, "--select", "secret-in-memory")
+    assert names(report) == [("CLAUDE.md", "secret-in-memory")]
+
+
+def test_repository_meta_files_are_not_claude_code_notes(cli, workspace):
+    root = workspace({
+        **claude_memory("alpha"),
+        "README.md": "# What this folder is\n",
+        "LICENSE.md": "MIT\n",
+        "CHANGELOG.md": "## 1.0\n",
+        "CONTRIBUTING.md": "Be kind.\n",
+        "SECURITY.md": "Mail us.\n",
+        "CODE_OF_CONDUCT.md": "Be nice.\n",
+        "SCHEMA.md": "# How notes are written here\n",
+        "CLAUDE.md": "# Rules\n",
+        "AGENTS.md": "# Rules\n",
+    })
+    _, report = check(cli, root)
+    assert profiles(report) == {".": "claude-code"}
+    assert report["findings"] == []
+    # A note that merely mentions such a word in its name is still a note.
+    (root / "readme-style.md").write_text("no front matter\n")
+    _, report = check(cli, root)
+    assert ("readme-style.md", "orphan-note") in names(report)
