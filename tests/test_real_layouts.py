@@ -157,3 +157,44 @@ def test_repository_meta_files_are_not_claude_code_notes(cli, workspace):
     (root / "readme-style.md").write_text("no front matter\n")
     _, report = check(cli, root)
     assert ("readme-style.md", "orphan-note") in names(report)
+
+
+# -- budgets: the right preset per file -------------------------------------------------------
+
+
+def test_an_agents_md_past_32_kib_is_reported_by_check(cli, git_repo):
+    body = "".join(f"- rule {i}: keep the build green and the diff small, always.\n" for i in range(600))
+    root = git_repo({"AGENTS.md": "# Agents\n\n" + body})
+    assert len((root / "AGENTS.md").read_bytes()) > 32_768
+    result, report = check(cli, root)
+    assert names(report) == [("AGENTS.md", "index-past-truncation")]
+    assert "(codex)" in report["findings"][0]["message"]
+    assert cli("budget", "--preset", "codex", cwd=root).exit_code == 2  # the command agrees
+
+
+def test_an_agents_md_beside_claude_code_memory_is_measured_with_codex(cli, git_repo):
+    body = "".join(f"- rule {i}: keep the build green and the diff small, always.\n" for i in range(600))
+    root = git_repo({**claude_memory("alpha"), "AGENTS.md": "# Agents\n\n" + body})
+    _, report = check(cli, root, "--select", "MW5")
+    assert names(report) == [("AGENTS.md", "index-past-truncation")]
+
+
+@pytest.mark.parametrize("name", ["GEMINI.md", "CLAUDE.md"])
+def test_files_loaded_whole_get_no_truncation_finding(cli, git_repo, name):
+    body = "".join(f"- rule {i}: keep the build green and the diff small, always.\n" for i in range(800))
+    root = git_repo({name: "# Rules\n\n" + body})
+    _, report = check(cli, root)
+    assert report["findings"] == []
+
+
+def test_a_memory_md_that_indexes_nothing_is_loaded_whole(cli, git_repo):
+    prompt = "# [agent] MEMORY SYSTEM\n\n" + "".join(f"Paragraph {i} of the system prompt.\n\n" for i in range(150))
+    root = git_repo({"agent/MEMORY.md": prompt, "agent/main.py": "print()\n"})
+    _, report = check(cli, root)
+    assert profiles(report) == {"agent": "agent-instructions"}
+    assert report["findings"] == []
+    # The same file with a memory note beside it is a Claude Code index, and its cut is real.
+    (root / "agent/lesson.md").write_text(NOTE.format(name="lesson"))
+    _, report = check(cli, root)
+    assert profiles(report) == {"agent": "claude-code"}
+    assert ("agent/MEMORY.md", "index-past-truncation") in names(report)
