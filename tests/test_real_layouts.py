@@ -198,3 +198,87 @@ def test_a_memory_md_that_indexes_nothing_is_loaded_whole(cli, git_repo):
     _, report = check(cli, root)
     assert profiles(report) == {"agent": "claude-code"}
     assert ("agent/MEMORY.md", "index-past-truncation") in names(report)
+
+
+# -- recognising a format by its content -------------------------------------------------------
+
+
+def app_record(i: int) -> str:
+    return json.dumps({
+        "type": "episodic", "sessionId": "monitor", "agent": "monitor", "content": {"mission": "m", "step": i},
+        "tags": ["monitor", "report"], "id": f"mem-{i}", "schemaVersion": 1, "createdAt": 1772649613501 + i,
+    })
+
+
+def episode(i: int, **extra) -> str:
+    record = {"ts": f"2026-03-{i + 1:02d}T10:00:00+08:00", "type": "decision", "summary": f"Decision {i}",
+              "tags": ["tooling", "ci"], **extra}
+    return json.dumps(record)
+
+
+def test_an_application_log_at_the_episode_path_is_one_finding(cli, workspace):
+    root = workspace({"memory/episodic.jsonl": "".join(app_record(i) + "\n" for i in range(40))})
+    _, report = check(cli, root)
+    assert names(report) == [("memory/episodic.jsonl", "unrecognized-file")]
+    finding = report["findings"][0]
+    assert finding["code"] == "MW107" and finding["severity"] == "warning" and finding["line"] == 1
+    assert "none of its 40 records" in finding["message"]
+
+
+def test_an_episode_log_with_a_few_bad_records_keeps_its_schema_findings(cli, workspace):
+    lines = [episode(i) for i in range(8)] + [app_record(1), json.dumps({"ts": "2026-03-20T10:00:00+08:00"})]
+    root = workspace({"memory/episodic.jsonl": "\n".join(lines) + "\n"})
+    _, report = check(cli, root)
+    found = {name for _, name in names(report)}
+    assert "unrecognized-file" not in found and "schema-violation" in found
+
+
+def test_a_gish_log_of_other_records_gives_no_duplicate_ids(cli, workspace):
+    records = [json.dumps({"id": "same", "createdAt": 1772649613501, "payload": {"k": i}}) for i in range(5)]
+    root = workspace({".gish/config.yml": "index: {max_chars: 20000}\n", "MEMORY.md": "# Index\n",
+                      "memory/episodic.jsonl": "\n".join(records) + "\n"})
+    _, report = check(cli, root, "--select", "MW1")
+    assert names(report) == [("memory/episodic.jsonl", "unrecognized-file")]
+
+
+def test_another_jsonl_log_in_memory_is_found_and_recognised_by_content(cli, git_repo):
+    change_log = [json.dumps({"ts": "2025-09-17T04:25:00Z", "actor": "codex", "summary": "Scaffold", "ref": "PR-1",
+                              "artifacts": ["docs/a.md"], "signatures": []}) for _ in range(6)]
+    root = git_repo({"memory/log.jsonl": "\n".join(change_log) + "\n", "memory/README.md": "# About\n"})
+    result, report = check(cli, root)
+    assert "no memory workspace found" not in result.stderr
+    assert profiles(report) == {".": "three-layer"}
+    assert names(report) == [("memory/log.jsonl", "unrecognized-file")]
+    # A second log whose records are episodes is recognised: nothing to say about it.
+    (root / "memory/decisions.jsonl").write_text("".join(episode(i) + "\n" for i in range(4)))
+    _, report = check(cli, root)
+    assert names(report) == [("memory/log.jsonl", "unrecognized-file")]
+
+
+def test_a_numeric_time_is_not_an_episode_time(cli, workspace):
+    records = [json.dumps({"ts": 1772649613 + i, "type": "decision", "summary": "s", "tags": ["a", "b"]}) for i in range(3)]
+    root = workspace({"memory/episodic.jsonl": "\n".join(records) + "\n"})
+    _, report = check(cli, root)
+    assert names(report) == [("memory/episodic.jsonl", "unrecognized-file")]
+
+
+def test_a_folder_of_notes_without_front_matter_is_one_finding(cli, workspace):
+    bare = {f"{n}.md": f"# {n}\n\nPlain text memory about {n}.\n" for n in ("build", "style", "tests")}
+    index = "".join(f"- [{n}]({n}) — hook\n" for n in bare)
+    root = workspace({"MEMORY.md": "# Memory\n\n" + index, **bare})
+    _, report = check(cli, root)
+    assert names(report) == [("build.md", "unrecognized-file")]
+    assert "none of the 3 Markdown files in the workspace root has front matter" in report["findings"][0]["message"]
+    # Given one note only (a pre-commit hook), the folder is still recognised as a whole.
+    _, report = check(cli, root, "style.md")
+    assert names(report) == [("style.md", "unrecognized-file")]
+
+
+def test_one_note_without_front_matter_among_others_is_reported_on_its_own(cli, workspace):
+    files = claude_memory("alpha", "beta")
+    files["MEMORY.md"] += "- [todo](todo.md) — open tasks\n"
+    files["todo.md"] = "# Todo\n\n- write tests\n"
+    root = workspace(files)
+    _, report = check(cli, root)
+    assert names(report) == [("todo.md", "schema-violation")]
+    assert "no front matter" in report["findings"][0]["message"]
