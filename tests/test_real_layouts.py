@@ -282,3 +282,32 @@ def test_one_note_without_front_matter_among_others_is_reported_on_its_own(cli, 
     _, report = check(cli, root)
     assert names(report) == [("todo.md", "schema-violation")]
     assert "no front matter" in report["findings"][0]["message"]
+
+
+# -- links to the repository the memory is committed in ------------------------------------------
+
+
+def test_links_from_a_committed_memory_folder_to_repository_files(cli, git_repo, tmp_path):
+    index = (
+        "- [rules](../../CLAUDE.md) — the project rules\n"
+        "- [gone](../../docs/gone.md) — a moved doc\n"
+        "- [elsewhere](../../../outside.md) — another checkout\n"
+        "- [docs](../../docs) — the docs folder\n"
+    )
+    files = under(".claude/memory", claude_memory(index=index))
+    root = git_repo({**files, "CLAUDE.md": "# Rules\n", "docs/a.md": "# A\n"})
+    (tmp_path / "outside.md").write_text("# Outside\n")
+    _, report = check(cli, root, "--select", "broken-index-link")
+    messages = {f["line"]: f["message"] for f in report["findings"]}
+    assert sorted(messages) == [4, 5, 6]
+    assert "does not exist" in messages[4] and "one machine" not in messages[4]
+    assert "outside the repository" in messages[5] and "one machine" in messages[5]
+    assert "is a folder" in messages[6]
+
+
+def test_a_link_out_of_a_workspace_that_is_in_no_repository_is_outside(cli, tmp_path):
+    write_files(tmp_path / "notes", claude_memory(index="- [rules](../CLAUDE.md) — the rules\n"))
+    (tmp_path / "CLAUDE.md").write_text("# Rules\n")
+    _, report = check(cli, tmp_path / "notes", "--select", "broken-index-link")
+    assert [f["line"] for f in report["findings"]] == [3]
+    assert "outside the workspace" in report["findings"][0]["message"]
