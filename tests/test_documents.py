@@ -145,7 +145,7 @@ def test_entries_inside_code_fences_and_comments_are_not_entries(tmp_path):
     (GHOST_IN_SHELL, "memory/_archive/2026/episodic_consolidated.jsonl", "episode-archive"),
     (GHOST_IN_SHELL, "memory/knowledge/deep/er/a.md", None),
     (THREE_LAYER, "memory/fact_tools.yml", "facts"),
-    (THREE_LAYER, "AGENTS.md", "routing"),
+    (THREE_LAYER, "AGENTS.md", "agent-instructions"),
     (CLAUDE_CODE, "MEMORY.md", "startup-index"),
     (CLAUDE_CODE, "README.md", None),
     (CLAUDE_CODE, "topic/sub.md", "note"),

@@ -20,6 +20,7 @@ from memwarden.model import Applicability, Option, Rule, Scope, Severity
 # is an error: a renamed module must never quietly take its rules with it.
 RULE_MODULES = (
     "memwarden.rules.format",
+    "memwarden.rules.recognition",
     "memwarden.rules.tags",
     "memwarden.rules.claims",
     "memwarden.rules.index",

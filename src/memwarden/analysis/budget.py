@@ -26,9 +26,12 @@ Presets:
   budget 90% of it (29,491).
 
 The preset follows the profile: ghost-in-shell -> gish, claude-code ->
-claude-code, three-layer -> codex (its routing file is read by the agent,
-and AGENTS.md is the one with a documented size limit; the three-layer
-profile has no startup index of its own).
+claude-code, three-layer and agent-instructions -> codex (their
+instruction files are read by the agent, and AGENTS.md is the one with a
+documented size limit: Claude Code reads CLAUDE.md and Gemini CLI GEMINI.md
+whole; neither profile has a startup index of its own). A workspace of
+another profile with an AGENTS.md at its root has that chain measured with
+the codex preset too (see :mod:`memwarden.rules.budget`).
 
 The status of a size against a limit: **within budget** when ``size < max``,
 **over budget** when ``max <= size < edge``, **past the edge** when
@@ -82,7 +85,9 @@ PRESETS: dict[str, Preset] = {
         "Codex CLI: 32,768 UTF-8 bytes summed over AGENTS.md from the repository root down",
     ),
 }
-PROFILE_PRESETS = {"ghost-in-shell": "gish", "claude-code": "claude-code", "three-layer": "codex"}
+PROFILE_PRESETS = {
+    "ghost-in-shell": "gish", "claude-code": "claude-code", "three-layer": "codex", "agent-instructions": "codex",
+}
 
 def size(text: str, unit: str) -> int:
     """The size of text in a unit."""

@@ -135,6 +135,21 @@ def leaves_workspace(root: Path, resolved: str) -> bool:
     return False
 
 
+def in_work_tree(root: Path, work_tree: Path | None, resolved: str) -> str | None:
+    """A relative target that leaves the workspace, as a path inside its git work tree; None if it leaves that too.
+
+    A memory folder committed in a repository (`.claude/memory/`) may link to the repository's own
+    files (`../../CLAUDE.md`): the link works in every clone. An absolute path never does.
+    """
+    if work_tree is None or resolved.startswith("/"):
+        return None
+    try:
+        full = (root / resolved).resolve()
+        return full.relative_to(work_tree.resolve()).as_posix()
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
 def closest_note(files, index_relpath: str, resolved: str) -> str | None:
     """A close existing Markdown file to link to instead of resolved, as a link from the index."""
     candidates = [p for p in files if p.endswith(".md") and p != index_relpath]

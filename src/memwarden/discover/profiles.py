@@ -8,6 +8,7 @@ and are never guessed at.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -17,6 +18,26 @@ from memwarden.discover.globs import matches_any
 FORMATS = ("yaml", "jsonl", "markdown", "index")
 # The kinds that hold episodes, in every profile: the live log and its archives.
 EPISODE_KINDS = ("episodic", "episode-archive")
+# A JSONL file in memory/ that no other kind names: checked only for looking like a log it knows.
+OTHER_LOG_KIND = "memory-log"
+
+# The files an agent CLI loads whole at start-up: Claude Code, Codex (Agents.md as spelled on
+# case-insensitive file systems, and the override), Gemini CLI. At the workspace root only: one in a
+# folder below is found as that folder's own workspace.
+AGENT_INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md", "Agents.md", "AGENTS.override.md", "GEMINI.md")
+_ROOT_ONLY = ("*/**",)
+# Files a repository keeps for people, not memory: never a Claude Code note.
+REPOSITORY_META_FILES = tuple(
+    f"{stem}{suffix}"
+    for stem in (
+        "README", "CHANGELOG", "CHANGES", "HISTORY", "CONTRIBUTING", "CONTRIBUTORS", "AUTHORS", "LICENSE",
+        "LICENCE", "COPYING", "NOTICE", "SECURITY", "CODE_OF_CONDUCT", "SUPPORT", "GOVERNANCE", "MAINTAINERS",
+        "SCHEMA",
+    )
+    for suffix in (".md", "-*.md", ".*.md", "_*.md")
+)
+# Dot-folders agents keep memory in; every other dot-folder is skipped when looking for workspaces.
+AGENT_DOT_DIRS = (".claude",)
 
 
 @dataclass(frozen=True)
@@ -51,6 +72,17 @@ class Profile:
         return replace(self, kinds=tuple(kinds))
 
 
+def agent_instructions(*extra: str) -> Kind:
+    """The kind of the files an agent loads whole, in every profile (markdown, front matter optional)."""
+    return Kind(
+        "agent-instructions",
+        "markdown",
+        AGENT_INSTRUCTION_FILES + extra,
+        "instructions the agent CLI loads whole at start-up (CLAUDE.md, AGENTS.md, GEMINI.md)",
+        exclude=_ROOT_ONLY,
+    )
+
+
 GHOST_IN_SHELL = Profile(
     name="ghost-in-shell",
     description="Ghost In Shell 5.x (gish): MEMORY.md, memory/knowledge/, fact.yml, episodic.jsonl",
@@ -79,6 +111,7 @@ GHOST_IN_SHELL = Profile(
             ("memory/runtime_profiles.yml",),
             "executors, runtimes and launchers of each agent CLI",
         ),
+        agent_instructions(),
     ),
     index_link_base={"startup-index": "", "shelf-index": "memory/knowledge"},
 )
@@ -92,7 +125,13 @@ THREE_LAYER = Profile(
         Kind("episode-archive", "jsonl", ("memory/_archive/**/*.jsonl",), "archived episodes"),
         Kind("scratchpad", "markdown", ("memory/scratchpad.md",), "short-lived task notes"),
         Kind("note", "markdown", ("memory/knowledge/**/*.md", "memory/notes/**/*.md"), "a knowledge note"),
-        Kind("routing", "markdown", ("CLAUDE.md", "AGENTS.md", "GEMINI.md"), "the routing file that only points"),
+        agent_instructions(),
+        Kind(
+            OTHER_LOG_KIND,
+            "jsonl",
+            ("memory/*.jsonl",),
+            "another JSONL file in memory/: reported when its records are not episodes",
+        ),
     ),
 )
 
@@ -101,12 +140,27 @@ CLAUDE_CODE = Profile(
     description="Claude Code auto memory: MEMORY.md plus one file per memory",
     kinds=(
         Kind("startup-index", "index", ("MEMORY.md",), "the index Claude Code loads (200 lines, 25,000 UTF-16 units)"),
-        Kind("note", "markdown", ("*.md",), "one memory: front matter name, description, type", exclude=("README.md",)),
+        agent_instructions(),
+        Kind(
+            "note",
+            "markdown",
+            ("*.md",),
+            "one memory: front matter name, description, type",
+            exclude=REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES,
+        ),
     ),
     index_link_base={"startup-index": ""},
 )
 
-PROFILES: dict[str, Profile] = {p.name: p for p in (GHOST_IN_SHELL, THREE_LAYER, CLAUDE_CODE)}
+AGENT_INSTRUCTIONS = Profile(
+    name="agent-instructions",
+    description="only the files an agent loads whole: CLAUDE.md, AGENTS.md, GEMINI.md, or a MEMORY.md that indexes nothing",
+    kinds=(agent_instructions("MEMORY.md"),),
+)
+
+PROFILES: dict[str, Profile] = {
+    p.name: p for p in (GHOST_IN_SHELL, THREE_LAYER, CLAUDE_CODE, AGENT_INSTRUCTIONS)
+}
 
 
 def _first_json_line(path: Path) -> dict:
@@ -151,9 +205,46 @@ def detect(root: Path) -> tuple[str | None, str]:
     gish_manifests = ("brain_region_manifest.yml", "memory_manifest.yml", "sanctum_registry.yml", "runtime_profiles.yml")
     if any((memory / name).is_file() for name in gish_manifests):
         return "ghost-in-shell", "memory/ holds gish manifests"
+    if memory.is_dir() and _has_jsonl(memory):
+        return "three-layer", "memory/ holds JSONL logs"
     if (root / "MEMORY.md").is_file():
-        return "claude-code", "MEMORY.md with no memory/ folder beside it"
-    return None, "no MEMORY.md, memory/ or .gish/ here"
+        why = _claude_code_index(root)
+        if why:
+            return "claude-code", why
+        return "agent-instructions", "MEMORY.md indexes nothing (no notes beside it, no links to any): a file loaded whole"
+    present = [name for name in AGENT_INSTRUCTION_FILES if (root / name).is_file()]
+    if present:
+        return "agent-instructions", f"{present[0]} is here and no memory folder"
+    return None, "no MEMORY.md, memory/, .gish/, CLAUDE.md, AGENTS.md or GEMINI.md here"
+
+
+def _has_jsonl(folder: Path) -> bool:
+    try:
+        return any(child.suffix == ".jsonl" and child.is_file() for child in folder.iterdir())
+    except OSError:
+        return False
+
+
+_LOCAL_MD_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|#|/)[^)\s]*\.md[)#\s]", re.IGNORECASE)
+
+
+def _claude_code_index(root: Path) -> str | None:
+    """Why the MEMORY.md at root is a Claude Code memory index, or None when it indexes nothing."""
+    if root.name == "memory" or ".claude" in root.parts:
+        return f"MEMORY.md in {'a memory/ folder' if root.name == 'memory' else 'a .claude/ folder'}"
+    try:
+        notes = [
+            child.name for child in root.iterdir()
+            if child.suffix == ".md" and child.is_file() and child.name != "MEMORY.md"
+            and not matches_any(child.name, REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES)
+        ]
+    except OSError:
+        notes = []
+    if notes:
+        return "MEMORY.md with memory notes beside it"
+    if _LOCAL_MD_LINK.search(_head(root / "MEMORY.md", 65536)):
+        return "MEMORY.md links to notes"
+    return None
 
 
 def looks_like_workspace(root: Path) -> bool:

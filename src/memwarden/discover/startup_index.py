@@ -17,7 +17,9 @@ from memwarden.discover.profiles import Kind
 from memwarden.documents import IndexDocument, load
 from memwarden.documents.base import decode
 
-CODEX_FILES = ("AGENTS.override.md", "AGENTS.md")
+# In a folder Codex reads the first of these; Agents.md is AGENTS.md as spelled in some repositories
+# (the same file on a case-insensitive file system).
+CODEX_FILES = ("AGENTS.override.md", "AGENTS.md", "Agents.md")
 
 
 def file_exists(path: Path) -> bool:
@@ -108,6 +110,11 @@ def codex_chain(directory: Path) -> list[Path]:
                 chain.append(candidate)
                 break
     return chain
+
+
+def has_own_agents_file(ws) -> bool:
+    """Whether the workspace root holds an AGENTS file of its own (so Codex's chain is its memory too)."""
+    return any(file_exists(ws.root / name) or name in ws.overlay for name in CODEX_FILES)
 
 
 def startup_index_paths(ws) -> list[str]:

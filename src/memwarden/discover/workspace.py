@@ -1,9 +1,13 @@
 """Finding workspaces and their memory files: discover -> (profile, config) -> files.
 
-A workspace is a folder with memory in it (MEMORY.md, memory/, .gish/) or a
+A workspace is a folder with memory in it (MEMORY.md, memory/, .gish/, or only
+the files an agent loads whole: CLAUDE.md, AGENTS.md, GEMINI.md) or a
 memwarden config. A path given on the command line is either inside one (its
 workspace is found by walking up) or a folder holding several (found by
-walking down, a few levels deep).
+walking down, a few levels deep). Below a workspace root, the dot-folders
+agents keep memory in (`.claude/memory/`, `.claude/agent-memory/*/`) are
+searched too; an agent-instructions workspace owns only its own root files,
+so every folder below it is searched.
 """
 
 from __future__ import annotations
@@ -18,7 +22,15 @@ from memwarden.documents import Document, load
 from memwarden.documents.base import UnreadableDocument
 from memwarden.discover.globs import matches_any
 from memwarden.errors import UsageError
-from memwarden.discover.profiles import PROFILES, Kind, Profile, detect, looks_like_workspace
+from memwarden.discover.profiles import (
+    AGENT_DOT_DIRS,
+    AGENT_INSTRUCTIONS,
+    PROFILES,
+    Kind,
+    Profile,
+    detect,
+    looks_like_workspace,
+)
 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"}
 NESTED_SEARCH_DEPTH = 4
@@ -128,6 +140,14 @@ class Workspace:
         """Take a file listing already made (a worker process need not walk the tree again)."""
         self._files = dict(files)
 
+    @property
+    def work_tree(self) -> Path | None:
+        """The git work tree the workspace is committed in (the nearest folder up with .git), or None."""
+        for directory in [self.root, *self.root.parents]:
+            if (directory / ".git").exists():
+                return directory
+        return None
+
     def is_target(self, relpath: str) -> bool:
         return self.targets is None or relpath in self.targets
 
@@ -187,18 +207,29 @@ def find_root(path: Path) -> Path:
     return start
 
 
-def find_nested_roots(directory: Path, depth: int = NESTED_SEARCH_DEPTH) -> list[Path]:
-    """Workspaces below a folder that is not one itself."""
+def owns_only_its_root(directory: Path) -> bool:
+    """A folder whose memory is only the files an agent loads whole: what lies below is not its."""
+    return detect(directory)[0] == AGENT_INSTRUCTIONS.name
+
+
+def find_nested_roots(
+    directory: Path, depth: int = NESTED_SEARCH_DEPTH, agent_dirs_only: bool = False
+) -> list[Path]:
+    """Workspaces below a folder (in its agents' dot-folders only, when it is a full workspace itself)."""
     found: list[Path] = []
     try:
         children = sorted(p for p in directory.iterdir() if p.is_dir() and not p.is_symlink())
     except OSError:
         return found
     for child in children:
-        if child.name in SKIP_DIRS or child.name.startswith("."):
+        if child.name in SKIP_DIRS or (child.name.startswith(".") and child.name not in AGENT_DOT_DIRS):
+            continue
+        if agent_dirs_only and child.name not in AGENT_DOT_DIRS:
             continue
         if is_workspace_root(child):
             found.append(child)
+            if depth > 1 and owns_only_its_root(child):
+                found.extend(find_nested_roots(child, depth - 1))
         elif depth > 1:
             found.extend(find_nested_roots(child, depth - 1))
     return found
@@ -266,10 +297,15 @@ def collect(
         path = given.absolute()
         if path.is_dir() and not path.is_symlink():
             root = find_root(path)
-            if root == path and not is_workspace_root(path):
+            is_root = is_workspace_root(root)
+            if (root == path and not is_root) or (root != path and owns_only_its_root(root)):
+                # No workspace here, or one that owns only its root files: look below.
                 nested = find_nested_roots(path)
                 if not nested:
-                    notes.append(f"{given}: no memory workspace found (no MEMORY.md, memory/ or .gish/)")
+                    notes.append(
+                        f"{given}: no memory workspace found "
+                        "(no MEMORY.md, memory/, .gish/, CLAUDE.md, AGENTS.md or GEMINI.md)"
+                    )
                 for found in nested:
                     add(workspace(found), None)
                 continue
@@ -277,8 +313,18 @@ def collect(
             inner = path.resolve().relative_to(ws.root).as_posix()
             if inner == ".":
                 add(ws, None)
+                # Memory in the agents' dot-folders below, which the workspace's own walk skips.
+                only_dots = ws.profile.name != AGENT_INSTRUCTIONS.name
+                for found in find_nested_roots(path, agent_dirs_only=only_dots):
+                    add(workspace(found), None)
             else:
-                add(ws, {p for p in ws.files if p.startswith(inner + "/")})
+                inside = {p for p in ws.files if p.startswith(inner + "/")}
+                # A folder the workspace's walk skips (.claude/ in a repository) may hold its own.
+                nested = [] if inside else find_nested_roots(path)
+                for found in nested:
+                    add(workspace(found), None)
+                if not nested:
+                    add(ws, inside)
             continue
         ws = workspace(find_root(path))
         relpath = _relative_file(path, ws.root)

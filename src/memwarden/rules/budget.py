@@ -167,13 +167,26 @@ def _shelving_fix(ctx, settings: Settings, measurement: Measurement) -> Fix | No
     return Fix(Applicability.UNSAFE, title, tuple(plan.edits))
 
 
-def _measure(ctx, status: int) -> tuple[Settings, Measurement, Gauge] | None:
+def _measure(ctx, status: int) -> list[tuple[Settings, Measurement, Gauge]]:
+    """Each measurement at the status: the profile's startup index, and Codex's AGENTS.md chain.
+
+    Every file is measured with the preset of the agent that loads it. The chain is measured on its
+    own when the workspace root holds an AGENTS file and the profile's preset is another (and no
+    preset is set: a chosen preset is the only one measured). CLAUDE.md and GEMINI.md are loaded
+    whole, with no documented cut, so nothing measures them.
+    """
+    ws = ctx.workspace
     settings = _settings(ctx, ctx.options)
-    measurement = startup_index.measure(ctx.workspace, settings)
-    gauge = measurement.worst
-    if gauge is None or gauge.status != status:
-        return None
-    return settings, measurement, gauge
+    chosen = [settings]
+    if not settings.explicit_preset and not settings.preset.chain and startup_index.has_own_agents_file(ws):
+        chosen.append(startup_index.resolve_settings({}, ws.profile.name, ws.root, preset="codex"))
+    found = []
+    for each in chosen:
+        measurement = startup_index.measure(ws, each)
+        gauge = measurement.worst
+        if gauge is not None and gauge.status == status:
+            found.append((each, measurement, gauge))
+    return found
 
 
 # -- rules --------------------------------------------------------------------------------
@@ -195,10 +208,14 @@ def index_over_budget(ctx):
     the profile: `gish` counts characters of MEMORY.md against 20,000, or
     `index.max_chars` in `.gish/config.yml`; `claude-code` counts UTF-16 units
     and lines of MEMORY.md without front matter and HTML comments; `codex`
-    counts UTF-8 bytes of the AGENTS.md files from the repository root down)
-    and reports when the size is at or over the budget (`size >= max`) but
-    still below the truncation point (`size < edge`). `memwarden budget`
-    prints the same numbers as a gauge.
+    counts UTF-8 bytes of the AGENTS.md files from the repository root down;
+    three-layer and agent-instructions workspaces take `codex`) and reports
+    when the size is at or over the budget (`size >= max`) but still below
+    the truncation point (`size < edge`). A workspace whose root holds an
+    AGENTS.md (or `AGENTS.override.md`, `Agents.md`) has that chain measured
+    with `codex` as well, unless a preset is set. CLAUDE.md and GEMINI.md are
+    loaded whole, with no documented cut, and are not measured.
+    `memwarden budget` prints the same numbers as a gauge.
 
     Options, under this rule's table or `index-past-truncation`'s: `preset`
     (`gish`, `claude-code`, `codex`, `auto`), `unit` (`chars`, `utf16`,
@@ -226,16 +243,13 @@ def index_over_budget(ctx):
     profile has no shelf index (claude-code) or when moving every entry would
     still not fit.
     """
-    found = _measure(ctx, budget.OVER)
-    if found is None:
-        return
-    settings, measurement, gauge = found
-    path, line = _where(measurement, gauge.first_over_line)
-    violation = IndexOverBudget(
-        _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.max, gauge.limit.edge,
-        settings.preset.name,
-    )
-    yield Problem(line, 1, violation.message, path=path, fix=_shelving_fix(ctx, settings, measurement))
+    for settings, measurement, gauge in _measure(ctx, budget.OVER):
+        path, line = _where(measurement, gauge.first_over_line)
+        violation = IndexOverBudget(
+            _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.max,
+            gauge.limit.edge, settings.preset.name,
+        )
+        yield Problem(line, 1, violation.message, path=path, fix=_shelving_fix(ctx, settings, measurement))
 
 
 @rule(
@@ -268,16 +282,13 @@ def index_past_truncation(ctx):
     Unsafe, opt-in: the same move to a shelf index as `index-over-budget`,
     until the index is back within its budget.
     """
-    found = _measure(ctx, budget.PAST)
-    if found is None:
-        return
-    settings, measurement, gauge = found
-    path, line = _where(measurement, gauge.first_cut_line)
-    violation = IndexPastTruncation(
-        _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.edge,
-        settings.preset.name, tuple(gauge.past_edge), gauge.other_cut_lines, line,
-    )
-    yield Problem(line, 1, violation.message, path=path, fix=_shelving_fix(ctx, settings, measurement))
+    for settings, measurement, gauge in _measure(ctx, budget.PAST):
+        path, line = _where(measurement, gauge.first_cut_line)
+        violation = IndexPastTruncation(
+            _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.edge,
+            settings.preset.name, tuple(gauge.past_edge), gauge.other_cut_lines, line,
+        )
+        yield Problem(line, 1, violation.message, path=path, fix=_shelving_fix(ctx, settings, measurement))
 
 
 @rule(code="MW503", name="index-missing", severity=Severity.ERROR, scope=Scope.WORKSPACE)

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from memwarden.analysis import recognition
 from memwarden.discover.profiles import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
@@ -208,6 +209,8 @@ def schema_violation(doc, ctx):
     if validator is None:
         return
     if isinstance(doc, JsonlDocument):
+        if recognition.is_unrecognised_log(doc, ctx.workspace.profile):
+            return  # unrecognized-file says it once
         for record in doc.records:
             if record.ok:
                 yield from _schema_problems(
@@ -222,7 +225,7 @@ def schema_violation(doc, ctx):
         return
     if isinstance(doc, MarkdownDocument):
         if doc.front_matter is None:
-            if doc.kind.name == "note":
+            if doc.kind.name == "note" and not recognition.in_bare_note_folder(ctx, doc.relpath):
                 yield Problem(1, 1, NoteWithoutFrontMatter().message)
             return
         yield from _schema_problems(validator, doc.front_matter, doc.locate)
@@ -394,7 +397,7 @@ def invalid_timestamp(doc, ctx):
     No fix: memwarden cannot know which time was meant.
     """
     fields = TIMESTAMP_FIELDS.get((ctx.workspace.profile.name, doc.kind.name))
-    if not fields:
+    if not fields or recognition.is_unrecognised_log(doc, ctx.workspace.profile):
         return
     if isinstance(doc, JsonlDocument):
         items = [(record.data, lambda path, r=record: doc.locate(r, path)) for record in doc.records if record.ok]
@@ -454,7 +457,7 @@ def duplicate_id(ctx):
     """
     seen: dict[str, tuple[str, int]] = {}
     for doc in ctx.documents(*EPISODE_KINDS):
-        if not isinstance(doc, JsonlDocument) or not doc.ok:
+        if not isinstance(doc, JsonlDocument) or not doc.ok or recognition.is_unrecognised_log(doc, ctx.workspace.profile):
             continue
         for record in doc.records:
             if not record.ok or not isinstance(record.data, dict):

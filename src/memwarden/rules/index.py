@@ -10,7 +10,7 @@ Which rules apply where:
   cause-style-trigger, one-direction-trigger, duplicate-trigger) stay silent;
   broken-index-link, orphan-note and content-in-index apply, and every memory
   file beside MEMORY.md is a note.
-- three-layer: no index kind (its routing file only points), so none apply.
+- three-layer and agent-instructions: no index kind, so none apply.
 
 Link targets resolve relative to the index file's folder; URLs and `#anchor`
 links are not checked.
@@ -137,10 +137,11 @@ class LinkOutsideWorkspace:
     target: str
     absolute: bool
     folder: str  # the index's folder, "" at the root
+    committed: bool = False  # the workspace lies in a git work tree, which the target leaves too
 
     @property
     def message(self) -> str:
-        what = "an absolute path" if self.absolute else "outside the workspace"
+        what = "an absolute path" if self.absolute else f"outside the {'repository' if self.committed else 'workspace'}"
         return (
             f"link target '{excerpt(self.target, 80)}' is {what}: it works on one machine at most; "
             f"keep notes in the workspace and link relative to {self.folder or 'the root'}"
@@ -178,12 +179,15 @@ def broken_index_link(doc, ctx):
     Resolves each link of each index line relative to the index file's folder
     (MEMORY.md: the workspace root; a shelf index: `memory/knowledge/`) and
     reports a target that does not exist, a folder, an absolute path, or a path
-    (or symlink) that leads outside the workspace. URLs and `#anchor` links are
-    not checked. Applies to every profile with an index.
+    (or symlink) that leads outside the workspace and outside the git work tree
+    it is committed in. A memory folder inside a repository (`.claude/memory/`)
+    may link to the repository's files (`../../CLAUDE.md`): such a target is
+    fine when it exists. URLs and `#anchor` links are not checked. Applies to
+    every profile with an index.
 
     ## Why
     A trigger that matches and then leads nowhere is worse than none: the agent
-    knew it needed the note and got nothing. A link outside the workspace works
+    knew it needed the note and got nothing. A link outside the repository works
     on one machine only, and exposes whatever it points at to every agent that
     reads the index.
 
@@ -207,7 +211,17 @@ def broken_index_link(doc, ctx):
             if resolved is None:
                 continue
             if index_lines.leaves_workspace(ws.root, resolved):
-                violation = LinkOutsideWorkspace(target, resolved.startswith("/"), posixpath.dirname(doc.relpath))
+                in_repository = index_lines.in_work_tree(ws.root, ws.work_tree, resolved)
+                if in_repository is None:
+                    violation = LinkOutsideWorkspace(
+                        target, resolved.startswith("/"), posixpath.dirname(doc.relpath), ws.work_tree is not None
+                    )
+                elif index_lines.is_file(ws.work_tree, in_repository):
+                    continue  # a file of the repository the memory is committed in
+                elif index_lines.is_folder(ws.work_tree, in_repository):
+                    violation = LinkToFolder(target)
+                else:
+                    violation = MissingLinkTarget(target, resolved, doc.relpath, None)
                 yield Problem(entry.line, _target_column(link), violation.message)
                 continue
             if resolved in ws.overlay or index_lines.is_file(ws.root, resolved):

@@ -829,9 +829,56 @@ def claude_code(g: Generator) -> Workspace:
     return ws
 
 
+# -- the files agents load whole, in every profile, and other logs in memory/ -------------
+
+
+def instruction_files(g: Generator, gish: Workspace, three: Workspace, claude: Workspace) -> Workspace:
+    """AGENTS.md beside gish memory, CLAUDE.md beside Claude Code memory, another JSONL log in a
+    three-layer memory/, and a repository with only AGENTS.md and GEMINI.md (issue #19)."""
+    agents = gish.file("AGENTS.md")
+    agents += [
+        "# Agents",
+        "",
+        "Read MEMORY.md first.",
+        f"Deploy key for the staging box: {gish.plant('AGENTS.md', g.npm(), 'npm-token', 'prose')}",
+        "",
+    ]
+    claude_md = claude.file("CLAUDE.md")
+    claude_md += [
+        "# Project rules",
+        "",
+        f"- Slack bot token: `{claude.plant('CLAUDE.md', g.slack_bot(), 'slack-token', 'inline-code')}`",
+        f"- build id {claude.decoy('CLAUDE.md', g.uuid(), 'UUID')}",
+        "",
+    ]
+    log = "memory/tools.jsonl"
+    record = {"tool": "deploy", "createdAt": 1772649613501, "token": "@@"}
+    value = g.github()
+    three.file(log).append(dump(record).replace("@@", three.plant(log, value, "github-token", "json-string")))
+
+    ws = Workspace("agent-instructions")
+    lines = ws.file("AGENTS.md")
+    lines += [
+        "# Repository rules",
+        "",
+        f"Publish with `NPM_TOKEN={ws.plant('AGENTS.md', g.npm(), 'npm-token', 'inline-code')}`.",
+        f"Commit {ws.decoy('AGENTS.md', g.hex(40), 'git SHA')} introduced the layout.",
+        "",
+    ]
+    lines = ws.file("GEMINI.md")
+    lines += [
+        "# Gemini",
+        "",
+        f"The Anthropic fallback key is {ws.plant('GEMINI.md', g.anthropic(), 'anthropic-api-key', 'prose')}.",
+        "",
+    ]
+    return ws
+
+
 def build(out: Path) -> dict:
     g = Generator()
     workspaces = [ghost_in_shell(g), three_layer(g), claude_code(g)]
+    workspaces.append(instruction_files(g, *workspaces))
     manifest = {
         "about": "Planted (fake) secrets and decoys in memory-shaped files; written by generate.py. "
         "Lines and columns are 1-based; 'raw' is the text as it appears in the file when JSON escapes it.",
