@@ -312,6 +312,107 @@ def test_claude_code_hook_with_content(workspace, cli):
     assert names(findings(cli, root)) == [("content-in-index", "MEMORY.md", 1)]
 
 
+MIXED_INDEX = """\
+# Memory Index
+
+Read this index at session start. Open the linked file when a memory looks relevant;
+the rest stays on disk until then.
+
+## Project
+- [Testing](testing.md) — how the tests are run
+- (more to come)
+
+## Environment
+- Rate limiting is off by default (`RATE_LIMIT_ENABLED=false`)
+- The API token expires every 30 days
+  and is renewed by hand.
+
+Deploys go through the staging cluster first. Blue-green is not available there.
+
+<!--
+- a comment: not content
+- nor this
+-->
+
+```bash
+make test   # code is not content
+make lint
+```
+
+@./notes/imports.md
+- Settings: see `config/settings.yml`
+| Layer | File |
+|-------|------|
+| Facts | `memory/fact.yml` |
+| Notes | `notes/` |
+
+| Setting | Value |
+|---|---|
+| retries | 3 |
+| timeout | 30 s |
+"""
+
+
+def test_content_without_a_link_is_content_too(workspace, cli):
+    root = workspace({"MEMORY.md": MIXED_INDEX, "testing.md": CLAUDE_NOTE.format(slug="testing")})
+    found = [f for f in findings(cli, root) if f["name"] == "content-in-index"]
+    # The preamble, the headings, the one "(more to come)" item, the comment, the code block, the @import,
+    # the lines naming files and the table of files are not content; the environment list, the two-sentence
+    # paragraph and the settings table are.
+    assert [(f["line"], f["column"]) for f in found] == [(11, 1), (15, 1), (34, 1)]
+    assert found[0]["message"] == (
+        "lines 11-13 carry content and no link: move it into a note and point to the note with one line here"
+    )
+    assert found[1]["message"].startswith("this line carries content and no link")
+    assert found[2]["message"].startswith("lines 34-37 carry content")
+
+
+def test_an_index_that_links_to_nothing_gets_one_finding(workspace, cli):
+    index = (
+        "# Memory Index\n\nThis directory contains persistent memory files for Claude Code.\n\n"
+        "## User Profile\n- **Role**: Software Engineer\n- **Expertise**: Python, FastAPI\n\n"
+        "## Recent Work\n1. Added `get_model_params()` with defaults\n2. All 69 tests passing\n\n"
+        "## Last Updated\n2026-04-26\n"
+    )
+    root = workspace({"MEMORY.md": index})
+    found = [f for f in findings(cli, root) if f["name"] == "content-in-index"]
+    assert [(f["path"], f["line"]) for f in found] == [("MEMORY.md", 6)]
+    assert found[0]["message"] == (
+        "this index links to no note and carries 4 lines of content: "
+        "move the content into notes and keep one line per note here"
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "# Memory Index\n\nThis workspace uses Ghost In Shell v5. Every session loads it; keep it short.\n\n"
+        "### Facts\n@./memory/fact.yml\n\n## Memory store location\nAll memory files are in `./memory/`.\n",
+        "# Tools shelf\n\nRead when you already know you are working with one of these tools.\n",
+        "# Memory Index\n\n| Layer | File | When to Load |\n|---|---|---|\n| L1 Hot | `memory/fact.yml` | Every session |\n"
+        "| L1 Episodes | `memory/episodic.jsonl` | When needing past lessons |\n\n"
+        "## Quick Links\n- Identity: see `memory/fact.yml` → `system` section\n- Rules: see `memory/fact.yml` → `rules` section\n",
+        "<!--\n  MEMORY.md: one bullet per memory file. Keep lines under ~150 chars.\n  Each file has front matter.\n-->\n\n"
+        "# Index\n\n## User\n\n## Feedback\n",
+    ],
+    ids=["gish-multi-cli", "shelf-preamble", "gish-minimal-routing", "comment-and-empty-sections"],
+)
+def test_signposts_preambles_and_headings_are_not_content(workspace, cli, body):
+    root = workspace({"MEMORY.md": body})
+    assert [f for f in findings(cli, root) if f["name"] == "content-in-index"] == []
+
+
+def test_a_long_line_without_a_link_and_cjk_lists_are_content(workspace, cli):
+    index = (
+        "- [빌드](build.md) — 빌드 규칙\n\n"
+        "## 규칙\n- 빌드는 debug와 release 둘 다\n- 커밋은 항상 push까지\n\n"
+        "## Note\n" + "word " * 60 + "\n"
+    )
+    root = workspace({"MEMORY.md": index, "build.md": CLAUDE_NOTE.format(slug="build")})
+    found = [f for f in findings(cli, root) if f["name"] == "content-in-index"]
+    assert [f["line"] for f in found] == [4, 8]
+
+
 # -- duplicate-trigger --------------------------------------------------------------------------------------------
 
 

@@ -453,6 +453,23 @@ class ContentInIndex:
         )
 
 
+@dataclass(frozen=True)
+class ContentWithoutLink:
+    line: int
+    last_line: int
+    unlinked_index: int = 0  # when the index links to no note: its lines of content, all in one finding
+
+    @property
+    def message(self) -> str:
+        if self.unlinked_index:
+            return (
+                f"this index links to no note and carries {self.unlinked_index} line{'s' if self.unlinked_index > 1 else ''}"
+                " of content: move the content into notes and keep one line per note here"
+            )
+        where = "this line carries" if self.line == self.last_line else f"lines {self.line}-{self.last_line} carry"
+        return f"{where} content and no link: move it into a note and point to the note with one line here"
+
+
 @rule(
     code="MW406",
     name="content-in-index",
@@ -470,6 +487,14 @@ def content_in_index(doc, ctx):
     its path). Applies to every profile with an index, claude-code's
     `— hook` text included.
 
+    Text with no link at all is content too: a run of lines (a paragraph, list
+    items, table rows) that holds two items or two sentences, or a line past
+    `max_entry_chars`, written straight into the index. Headings, blank lines,
+    comments, code blocks, a one-sentence preamble ("Read this index at
+    session start."), and lines that point elsewhere (an `@import`, a URL, a
+    file path) are not. An index that links to no note at all gets one
+    finding for the whole file rather than one per run.
+
     ## Why
     The startup index is paid for in every session and cut at a fixed size.
     Content belongs in the note, read only when a trigger matches; the index
@@ -478,7 +503,12 @@ def content_in_index(doc, ctx):
     ## Example
     ```markdown
     - "deploy" → [deploy flags](references/deploy-script-flags.md) — use --no-purge for asset-free changes. The CDN caches for ten minutes.
+
+    ## Environment
+    - Rate limiting is off by default
+    - The API token expires every 30 days
     ```
+    `MEMORY.md:4:1: MW406 content-in-index lines 4-5 carry content and no link: move it into a note and point to the note with one line here`
 
     ## Fix safety
     No fix: what to keep as the trigger and what to move into the note needs
@@ -493,6 +523,10 @@ def content_in_index(doc, ctx):
         most = index_lines.most_sentences(entry, visible)
         if most > 1:
             yield Problem(entry.line, entry.column, ContentInIndex(most).message)
+    runs = [r for r in index_lines.content_runs(doc) if r.items > 1 or r.sentences > 1 or r.longest > limit]
+    unlinked = sum(r.lines for r in runs) if not doc.entries else 0
+    for run in runs[:1] if unlinked else runs:
+        yield Problem(run.line, run.column, ContentWithoutLink(run.line, run.last_line, unlinked).message)
 
 
 # -- duplicate-trigger --------------------------------------------------------------------------------
