@@ -469,3 +469,82 @@ def test_link_and_quote_scanners_match_the_regexes():
         assert [(m.start, m.end, m.title, m.target) for m in find_links(text)] == expected, repr(text)
         quoted = [(m.start(), next(g for g in m.groups() if g is not None)) for m in _TRIGGER.finditer(text)]
         assert find_quoted(text) == quoted, repr(text)
+
+
+# -- superseded-note-indexed -----------------------------------------------------------------------------------------
+
+
+def cc_note(slug: str, extra: str = "", layout: str = "top") -> str:
+    if layout == "metadata":
+        return f"---\nname: {slug}\ndescription: about {slug}\nmetadata:\n  type: feedback\n{extra}---\n\nBody.\n"
+    return f"---\nname: {slug}\ndescription: about {slug}\ntype: feedback\n{extra}---\n\nBody.\n"
+
+
+def superseded(found):
+    return [(f["path"], f["line"], f["column"]) for f in found if f["name"] == "superseded-note-indexed"]
+
+
+@pytest.mark.parametrize(
+    "marks, layout",
+    [
+        ("superseded_by: new\n", "top"),
+        ("  superseded_by: new.md\n", "metadata"),
+        ("status: superseded\n", "top"),
+        ("  status: Deprecated\n", "metadata"),
+    ],
+)
+def test_a_note_marked_superseded_that_the_index_still_points_to(workspace, cli, marks, layout):
+    root = workspace({
+        "MEMORY.md": "- [Deploy flags](old.md) — which flag skips the purge\n- [Deploy flags v2](new.md) — the current flags\n",
+        "old.md": cc_note("old", marks, layout),
+        "new.md": cc_note("new"),
+    })
+    found = findings(cli, root)
+    assert superseded(found) == [("MEMORY.md", 1, 3)]
+    [finding] = [f for f in found if f["name"] == "superseded-note-indexed"]
+    assert finding["code"] == "MW408" and finding["severity"] == "warning"
+    assert finding["message"].startswith("this line sends the agent to 'old.md', but it is marked ")
+    if "superseded_by" in marks:
+        assert finding["message"].endswith("point the line at 'new.md', or drop the line")
+
+
+@pytest.mark.parametrize(
+    "supersedes",
+    ["old.md", "old", "[old.md, other.md]", '"[[old]]"', '"[the old one](old.md)"', "\n  - ../notes/old.md\n"],
+)
+def test_a_note_another_note_supersedes_is_found_by_path_name_or_link(workspace, cli, supersedes):
+    root = workspace({
+        "memory/knowledge/INDEX_deploy.md": '- "which flag skips the purge" → [old flags](feedback/old.md)\n',
+        "MEMORY.md": '- "which flags does deploy take" → [deploy shelf](memory/knowledge/INDEX_deploy.md)\n'
+                     f'- "the new flags" → [new](memory/knowledge/feedback/new.md)\n',
+        "memory/knowledge/feedback/old.md": note("old"),
+        "memory/knowledge/feedback/new.md": note("new", f"  supersedes: {supersedes}\n".replace(": \n", ":\n")),
+    })
+    if "../notes" in supersedes:
+        assert superseded(findings(cli, root)) == []  # names a file that is not there: nothing is marked
+        return
+    found = [f for f in findings(cli, root) if f["name"] == "superseded-note-indexed"]
+    assert superseded(found) == [("memory/knowledge/INDEX_deploy.md", 1, 34)]
+    assert "'memory/knowledge/feedback/new.md' says it supersedes it" in found[0]["message"]
+
+
+def test_a_line_that_also_points_at_the_successor_and_unmarked_notes_are_fine(workspace, cli):
+    root = workspace({
+        "MEMORY.md": (
+            "- [Old flags](old.md) — superseded by [the new flags](new.md)\n"
+            "- [Notes on supersession](words.md) — the words alone do not mark a note\n"
+            "- [Active](active.md) — status: active\n"
+        ),
+        "old.md": cc_note("old", "superseded_by: new\n"),
+        "new.md": cc_note("new", "supersedes: old\n"),
+        "words.md": cc_note("words").replace("Body.", "This note is not superseded; deprecated APIs are listed."),
+        "active.md": cc_note("active", "status: active\n"),
+    })
+    assert superseded(findings(cli, root)) == []
+
+
+def test_superseded_note_indexed_can_be_ignored_and_is_not_a_fix(workspace, cli):
+    root = workspace({"MEMORY.md": "- [Old](old.md) — x\n", "old.md": cc_note("old", "status: superseded\n")})
+    assert superseded(findings(cli, root, "MW4", "--ignore", "superseded-note-indexed")) == []
+    [finding] = [f for f in findings(cli, root) if f["name"] == "superseded-note-indexed"]
+    assert "fix" not in finding
