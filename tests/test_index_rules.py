@@ -374,7 +374,10 @@ def test_an_index_that_links_to_nothing_gets_one_finding(workspace, cli):
         "## Recent Work\n1. Added `get_model_params()` with defaults\n2. All 69 tests passing\n\n"
         "## Last Updated\n2026-04-26\n"
     )
-    root = workspace({"MEMORY.md": index})
+    # With no note beside it, the file is the memory itself (some agents load a MEMORY.md whole): nothing to move.
+    root = workspace({"MEMORY.md": index}, name="alone")
+    assert [f for f in findings(cli, root) if f["name"] == "content-in-index"] == []
+    root = workspace({"MEMORY.md": index, "user_profile.md": CLAUDE_NOTE.format(slug="user_profile")})
     found = [f for f in findings(cli, root) if f["name"] == "content-in-index"]
     assert [(f["path"], f["line"]) for f in found] == [("MEMORY.md", 6)]
     assert found[0]["message"] == (

@@ -119,7 +119,7 @@ def _points(line: str) -> bool:
     )
 
 
-def content_runs(doc) -> list[ContentRun]:
+def content_runs(doc, max_chars: int) -> list[ContentRun]:
     """The runs of index text that tell something without pointing anywhere: paragraphs, list items, table rows.
 
     Lines group into units (a paragraph, a list item with its continuation
@@ -127,9 +127,9 @@ def content_runs(doc) -> list[ContentRun]:
     file path anywhere in it) is a signpost, not content. Units in a row form
     a run; a blank line, a heading, a rule, code, a signpost ends it, and a
     table's separator row is skipped. Paragraphs before the first list item or
-    table row are the index's preamble and never count. Each run says how many
-    items and sentences it holds, so a one-sentence remark can be told from a
-    list of facts.
+    table row are the index's preamble and never count. A run is content when
+    it holds two items or two sentences, or a line longer than max_chars: a
+    one-sentence remark is not, a list of facts is.
     """
     hidden = doc.hidden_lines
     units: list[list] = []  # [kind, first line, last line, text, lines' texts]; kind "item", "row", "para" or "break"
@@ -184,7 +184,7 @@ def content_runs(doc) -> list[ContentRun]:
         listed = True if unit[0] != "para" else listed
         current.append(unit)
     close()
-    return runs
+    return [r for r in runs if r.items > 1 or r.sentences > 1 or r.longest > max_chars]
 
 
 # -- where links lead -----------------------------------------------------------------

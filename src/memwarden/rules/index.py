@@ -462,10 +462,8 @@ class ContentWithoutLink:
     @property
     def message(self) -> str:
         if self.unlinked_index:
-            return (
-                f"this index links to no note and carries {self.unlinked_index} line{'s' if self.unlinked_index > 1 else ''}"
-                " of content: move the content into notes and keep one line per note here"
-            )
+            n = self.unlinked_index
+            return f"this index links to no note and carries {n} line{'s' * (n > 1)} of content: move the content into notes and keep one line per note here"
         where = "this line carries" if self.line == self.last_line else f"lines {self.line}-{self.last_line} carry"
         return f"{where} content and no link: move it into a note and point to the note with one line here"
 
@@ -487,13 +485,13 @@ def content_in_index(doc, ctx):
     its path). Applies to every profile with an index, claude-code's
     `— hook` text included.
 
-    Text with no link at all is content too: a run of lines (a paragraph, list
-    items, table rows) that holds two items or two sentences, or a line past
-    `max_entry_chars`, written straight into the index. Headings, blank lines,
-    comments, code blocks, a one-sentence preamble ("Read this index at
-    session start."), and lines that point elsewhere (an `@import`, a URL, a
-    file path) are not. An index that links to no note at all gets one
-    finding for the whole file rather than one per run.
+    Text with no link is content too: a run of lines (paragraph, list items,
+    table rows) holding two items or two sentences, or a line past
+    `max_entry_chars`. Headings, blank lines, comments, code, the preamble
+    before the first list, and lines that point (an `@import`, a URL, a file
+    path) are not. An index that links to no note gets one finding for the
+    whole file, and none when the workspace has no notes (the file is then
+    the memory itself, as some agents load a MEMORY.md whole).
 
     ## Why
     The startup index is paid for in every session and cut at a fixed size.
@@ -523,8 +521,10 @@ def content_in_index(doc, ctx):
         most = index_lines.most_sentences(entry, visible)
         if most > 1:
             yield Problem(entry.line, entry.column, ContentInIndex(most).message)
-    runs = [r for r in index_lines.content_runs(doc) if r.items > 1 or r.sentences > 1 or r.longest > limit]
+    runs = index_lines.content_runs(doc, limit)
     unlinked = sum(r.lines for r in runs) if not doc.entries else 0
+    if unlinked and not any(kind.name == "note" for kind in ctx.workspace.files.values()):
+        return  # no notes to move content into: this file is the memory itself, loaded whole
     for run in runs[:1] if unlinked else runs:
         yield Problem(run.line, run.column, ContentWithoutLink(run.line, run.last_line, unlinked).message)
 
