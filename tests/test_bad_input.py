@@ -56,11 +56,11 @@ def test_invalid_utf8_is_a_located_finding(tmp_path):
 
 
 def test_utf16_with_bom_is_read_and_checked(tmp_path):
-    facts = "schema_version: 1\nidentity:\n  name: 記憶\ntools:\n  x: [1]\n"
+    facts = "schema_version: 1\nidentity:\n  name: 記憶\npreferences:\n  communication: 1\n"
     root = gish(tmp_path, {"memory/fact.yml": facts.encode("utf-16")})
     report = check_json(root)
     [finding] = [f for f in report["findings"] if f["path"] == "memory/fact.yml"]
-    assert (finding["name"], finding["line"], finding["json_path"]) == ("schema-violation", 5, "$.tools.x")
+    assert (finding["name"], finding["line"], finding["json_path"]) == ("schema-violation", 5, "$.preferences.communication")
 
 
 def test_crlf_files_are_located_like_lf_files(tmp_path):

@@ -192,6 +192,84 @@ def test_claude_code_note_gets_a_top_level_expires(workspace, cli):
     assert changes(note.encode(), after) == [("insert", [], [f"expires: {IN_90_DAYS}\n".encode()])]
 
 
+# Recent Claude Code keeps only name and description at the top; type, node_type and
+# originSessionId (and memwarden's expires) go under metadata:, where the tool leaves them.
+CC_METADATA_NOTE = (
+    "---\r\n"
+    "name: batch-api\r\n"
+    "description: Batch API regions\r\n"
+    "metadata:\r\n"
+    "  node_type: memory\r\n"
+    "  type: reference\r\n"
+    "  originSessionId: 492e1a7e-ee5d-4878-9b09-9db207650950  # the session\r\n"
+    "---\r\n"
+    "\r\n"
+    "The batch API isn't offered in the EU region.\r\n"
+)
+
+
+def test_claude_code_note_in_the_metadata_layout_gets_metadata_expires(workspace, cli):
+    root = workspace({"MEMORY.md": "- [Batch API](batch-api.md) — regions\n", "batch-api.md": CC_METADATA_NOTE})
+    result = cli("check", "--select", "MW3", "--today", TODAY, "--format", "json", ".", cwd=root)
+    [finding] = findings(result)
+    assert finding["line"] == 10
+    assert "add `metadata.expires`" in finding["message"]
+    assert finding["fix"]["description"] == f"add metadata.expires: {IN_90_DAYS} (90 days from now)"
+    after = fix_twice(cli, root, "batch-api.md")
+    assert changes(CC_METADATA_NOTE.encode(), after) == [("insert", [], [f"  expires: {IN_90_DAYS}\r\n".encode()])]
+    data = front_matter(after)
+    assert set(data) == {"name", "description", "metadata"}  # nothing new at the top
+    assert str(data["metadata"]["expires"]) == IN_90_DAYS
+    assert cli("check", "--today", TODAY, ".", cwd=root).exit_code == 0  # the schema accepts it too
+
+
+def test_claude_code_metadata_flow_mapping_gets_expires_inside_it(workspace, cli):
+    note = "---\nname: n\ndescription: d\nmetadata: {type: reference}\n---\n\ngh does not support draft releases.\n"
+    root = workspace({"MEMORY.md": "- [N](n.md) — gh\n", "n.md": note})
+    after = fix_twice(cli, root, "n.md")
+    assert changes(note.encode(), after) == [
+        ("replace", [b"metadata: {type: reference}\n"], [f"metadata: {{type: reference, expires: {IN_90_DAYS}}}\n".encode()])
+    ]
+
+
+def test_three_layer_note_with_metadata_gets_metadata_expires(workspace, cli):
+    note = "---\nname: n\nmetadata:\n  type: reference\n---\n\nThe admin panel has no batch export.\n"
+    root = workspace({"memory/notes/n.md": note, "memory/fact.yml": "user:\n  name: A\n"})
+    after = fix_twice(cli, root, "memory/notes/n.md")
+    assert changes(note.encode(), after) == [("insert", [], [f"  expires: {IN_90_DAYS}\n".encode()])]
+
+
+@pytest.mark.parametrize("where", ["top", "metadata"])
+def test_claude_code_expires_is_read_at_the_top_or_under_metadata(workspace, cli, where):
+    date_line = "expires: 2026-02-01\n" if where == "top" else ""
+    inner_line = "  expires: 2026-02-01\n" if where == "metadata" else ""
+    note = (
+        f"---\nname: n\ndescription: gh does not support draft releases\n{date_line}"
+        f"metadata:\n  type: reference\n{inner_line}---\n\nThe batch API isn't offered in the EU region.\n"
+    )
+    root = workspace({"MEMORY.md": "- [N](n.md) — gh\n", "n.md": note})
+    result = cli("check", "--select", "MW3", "--today", TODAY, "--format", "json", ".", cwd=root)
+    # Dated in either place: no negative-claim finding, no complaint about where the date is; it has passed.
+    assert [(f["name"], f["line"]) for f in findings(result)] == [("expired-claim", 4 if where == "top" else 6)]
+    path = "$.expires" if where == "top" else "$.metadata.expires"
+    assert findings(result)[0]["json_path"] == path
+
+
+@pytest.mark.parametrize(
+    "inner, message",
+    [
+        ("  expires: soon\n", "$.metadata.expires 'soon' is not a date (YYYY-MM-DD)"),
+        ("  updated: 2026-03-01\n  expires: 2026-02-01\n", "$.metadata.expires 2026-02-01 is before the record's own date (2026-03-01)"),
+        ("  expires: 2029-01-01\n", "$.metadata.expires 2029-01-01 is 1006 days ahead; at most 365 are allowed (max_ttl)"),
+    ],
+)
+def test_claude_code_metadata_expires_is_checked(workspace, cli, inner, message):
+    note = f"---\nname: n\ndescription: d\nmetadata:\n  type: reference\n{inner}---\n\nbody\n"
+    root = workspace({"MEMORY.md": "- [N](n.md) — gh\n", "n.md": note})
+    result = cli("check", "--select", "invalid-expiry", "--today", TODAY, "--format", "json", ".", cwd=root)
+    assert [f["message"] for f in findings(result)] == [message]
+
+
 def test_prose_only_code_urls_and_keys_are_not_read(workspace, cli):
     note = (
         "---\nname: n\ndescription: Notes on the deploy script\nmetadata:\n  type: reference\n  updated: 2026-03-01\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-BAD_FACTS = "identity:\n  name: A\n  name: B\ntools:\n  x: [1]\n"
+BAD_FACTS = "identity:\n  name: A\n  name: B\npreferences:\n  communication: 1\n"
 
 
 def gish(workspace, files=None, name="ws"):
@@ -115,7 +115,7 @@ identity:
   name: A
   name: B  # memwarden: disable-line=duplicate-key
 # memwarden: disable-next-line=MW102
-tools: {x: [1]}
+preferences: {communication: 1}
 """
 
 

@@ -24,7 +24,6 @@ WORKSPACES = {
 # What a careful reader of these files calls real, for the format and safety rules.
 EXPECTED_CORE = {
     "examples/multi_cli": [
-        ("schema-violation", "memory/fact.yml", 21, "$.tools.cli_adapters: expected object, found an array"),
         ("executable-config", "memory/runtime_profiles.yml", 9, "8 runtime profiles"),
     ],
     "examples/minimal": [("executable-config", "memory/runtime_profiles.yml", 9, "2 runtime profiles")],

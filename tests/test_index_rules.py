@@ -312,6 +312,110 @@ def test_claude_code_hook_with_content(workspace, cli):
     assert names(findings(cli, root)) == [("content-in-index", "MEMORY.md", 1)]
 
 
+MIXED_INDEX = """\
+# Memory Index
+
+Read this index at session start. Open the linked file when a memory looks relevant;
+the rest stays on disk until then.
+
+## Project
+- [Testing](testing.md) — how the tests are run
+- (more to come)
+
+## Environment
+- Rate limiting is off by default (`RATE_LIMIT_ENABLED=false`)
+- The API token expires every 30 days
+  and is renewed by hand.
+
+Deploys go through the staging cluster first. Blue-green is not available there.
+
+<!--
+- a comment: not content
+- nor this
+-->
+
+```bash
+make test   # code is not content
+make lint
+```
+
+@./notes/imports.md
+- Settings: see `config/settings.yml`
+| Layer | File |
+|-------|------|
+| Facts | `memory/fact.yml` |
+| Notes | `notes/` |
+
+| Setting | Value |
+|---|---|
+| retries | 3 |
+| timeout | 30 s |
+"""
+
+
+def test_content_without_a_link_is_content_too(workspace, cli):
+    root = workspace({"MEMORY.md": MIXED_INDEX, "testing.md": CLAUDE_NOTE.format(slug="testing")})
+    found = [f for f in findings(cli, root) if f["name"] == "content-in-index"]
+    # The preamble, the headings, the one "(more to come)" item, the comment, the code block, the @import,
+    # the lines naming files and the table of files are not content; the environment list, the two-sentence
+    # paragraph and the settings table are.
+    assert [(f["line"], f["column"]) for f in found] == [(11, 1), (15, 1), (34, 1)]
+    assert found[0]["message"] == (
+        "lines 11-13 carry content and no link: move it into a note and point to the note with one line here"
+    )
+    assert found[1]["message"].startswith("this line carries content and no link")
+    assert found[2]["message"].startswith("lines 34-37 carry content")
+
+
+def test_an_index_that_links_to_nothing_gets_one_finding(workspace, cli):
+    index = (
+        "# Memory Index\n\nThis directory contains persistent memory files for Claude Code.\n\n"
+        "## User Profile\n- **Role**: Software Engineer\n- **Expertise**: Python, FastAPI\n\n"
+        "## Recent Work\n1. Added `get_model_params()` with defaults\n2. All 69 tests passing\n\n"
+        "## Last Updated\n2026-04-26\n"
+    )
+    # With no note beside it, the file is the memory itself (some agents load a MEMORY.md whole): nothing to move.
+    root = workspace({"MEMORY.md": index}, name="alone")
+    assert [f for f in findings(cli, root) if f["name"] == "content-in-index"] == []
+    root = workspace({"MEMORY.md": index, "user_profile.md": CLAUDE_NOTE.format(slug="user_profile")})
+    found = [f for f in findings(cli, root) if f["name"] == "content-in-index"]
+    assert [(f["path"], f["line"]) for f in found] == [("MEMORY.md", 6)]
+    assert found[0]["message"] == (
+        "this index links to no note and carries 4 lines of content: "
+        "move the content into notes and keep one line per note here"
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "# Memory Index\n\nThis workspace uses Ghost In Shell v5. Every session loads it; keep it short.\n\n"
+        "### Facts\n@./memory/fact.yml\n\n## Memory store location\nAll memory files are in `./memory/`.\n",
+        "# Tools shelf\n\nRead when you already know you are working with one of these tools.\n",
+        "# Memory Index\n\n| Layer | File | When to Load |\n|---|---|---|\n| L1 Hot | `memory/fact.yml` | Every session |\n"
+        "| L1 Episodes | `memory/episodic.jsonl` | When needing past lessons |\n\n"
+        "## Quick Links\n- Identity: see `memory/fact.yml` → `system` section\n- Rules: see `memory/fact.yml` → `rules` section\n",
+        "<!--\n  MEMORY.md: one bullet per memory file. Keep lines under ~150 chars.\n  Each file has front matter.\n-->\n\n"
+        "# Index\n\n## User\n\n## Feedback\n",
+    ],
+    ids=["gish-multi-cli", "shelf-preamble", "gish-minimal-routing", "comment-and-empty-sections"],
+)
+def test_signposts_preambles_and_headings_are_not_content(workspace, cli, body):
+    root = workspace({"MEMORY.md": body})
+    assert [f for f in findings(cli, root) if f["name"] == "content-in-index"] == []
+
+
+def test_a_long_line_without_a_link_and_cjk_lists_are_content(workspace, cli):
+    index = (
+        "- [빌드](build.md) — 빌드 규칙\n\n"
+        "## 규칙\n- 빌드는 debug와 release 둘 다\n- 커밋은 항상 push까지\n\n"
+        "## Note\n" + "word " * 60 + "\n"
+    )
+    root = workspace({"MEMORY.md": index, "build.md": CLAUDE_NOTE.format(slug="build")})
+    found = [f for f in findings(cli, root) if f["name"] == "content-in-index"]
+    assert [f["line"] for f in found] == [4, 8]
+
+
 # -- duplicate-trigger --------------------------------------------------------------------------------------------
 
 
@@ -368,3 +472,82 @@ def test_link_and_quote_scanners_match_the_regexes():
         assert [(m.start, m.end, m.title, m.target) for m in find_links(text)] == expected, repr(text)
         quoted = [(m.start(), next(g for g in m.groups() if g is not None)) for m in _TRIGGER.finditer(text)]
         assert find_quoted(text) == quoted, repr(text)
+
+
+# -- superseded-note-indexed -----------------------------------------------------------------------------------------
+
+
+def cc_note(slug: str, extra: str = "", layout: str = "top") -> str:
+    if layout == "metadata":
+        return f"---\nname: {slug}\ndescription: about {slug}\nmetadata:\n  type: feedback\n{extra}---\n\nBody.\n"
+    return f"---\nname: {slug}\ndescription: about {slug}\ntype: feedback\n{extra}---\n\nBody.\n"
+
+
+def superseded(found):
+    return [(f["path"], f["line"], f["column"]) for f in found if f["name"] == "superseded-note-indexed"]
+
+
+@pytest.mark.parametrize(
+    "marks, layout",
+    [
+        ("superseded_by: new\n", "top"),
+        ("  superseded_by: new.md\n", "metadata"),
+        ("status: superseded\n", "top"),
+        ("  status: Deprecated\n", "metadata"),
+    ],
+)
+def test_a_note_marked_superseded_that_the_index_still_points_to(workspace, cli, marks, layout):
+    root = workspace({
+        "MEMORY.md": "- [Deploy flags](old.md) — which flag skips the purge\n- [Deploy flags v2](new.md) — the current flags\n",
+        "old.md": cc_note("old", marks, layout),
+        "new.md": cc_note("new"),
+    })
+    found = findings(cli, root)
+    assert superseded(found) == [("MEMORY.md", 1, 3)]
+    [finding] = [f for f in found if f["name"] == "superseded-note-indexed"]
+    assert finding["code"] == "MW408" and finding["severity"] == "warning"
+    assert finding["message"].startswith("this line sends the agent to 'old.md', but it is marked ")
+    if "superseded_by" in marks:
+        assert finding["message"].endswith("point the line at 'new.md', or drop the line")
+
+
+@pytest.mark.parametrize(
+    "supersedes",
+    ["old.md", "old", "[old.md, other.md]", '"[[old]]"', '"[the old one](old.md)"', "\n  - ../notes/old.md\n"],
+)
+def test_a_note_another_note_supersedes_is_found_by_path_name_or_link(workspace, cli, supersedes):
+    root = workspace({
+        "memory/knowledge/INDEX_deploy.md": '- "which flag skips the purge" → [old flags](feedback/old.md)\n',
+        "MEMORY.md": '- "which flags does deploy take" → [deploy shelf](memory/knowledge/INDEX_deploy.md)\n'
+                     f'- "the new flags" → [new](memory/knowledge/feedback/new.md)\n',
+        "memory/knowledge/feedback/old.md": note("old"),
+        "memory/knowledge/feedback/new.md": note("new", f"  supersedes: {supersedes}\n".replace(": \n", ":\n")),
+    })
+    if "../notes" in supersedes:
+        assert superseded(findings(cli, root)) == []  # names a file that is not there: nothing is marked
+        return
+    found = [f for f in findings(cli, root) if f["name"] == "superseded-note-indexed"]
+    assert superseded(found) == [("memory/knowledge/INDEX_deploy.md", 1, 34)]
+    assert "'memory/knowledge/feedback/new.md' says it supersedes it" in found[0]["message"]
+
+
+def test_a_line_that_also_points_at_the_successor_and_unmarked_notes_are_fine(workspace, cli):
+    root = workspace({
+        "MEMORY.md": (
+            "- [Old flags](old.md) — superseded by [the new flags](new.md)\n"
+            "- [Notes on supersession](words.md) — the words alone do not mark a note\n"
+            "- [Active](active.md) — status: active\n"
+        ),
+        "old.md": cc_note("old", "superseded_by: new\n"),
+        "new.md": cc_note("new", "supersedes: old\n"),
+        "words.md": cc_note("words").replace("Body.", "This note is not superseded; deprecated APIs are listed."),
+        "active.md": cc_note("active", "status: active\n"),
+    })
+    assert superseded(findings(cli, root)) == []
+
+
+def test_superseded_note_indexed_can_be_ignored_and_is_not_a_fix(workspace, cli):
+    root = workspace({"MEMORY.md": "- [Old](old.md) — x\n", "old.md": cc_note("old", "status: superseded\n")})
+    assert superseded(findings(cli, root, "MW4", "--ignore", "superseded-note-indexed")) == []
+    [finding] = [f for f in findings(cli, root) if f["name"] == "superseded-note-indexed"]
+    assert "fix" not in finding

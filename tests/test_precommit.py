@@ -89,11 +89,11 @@ def test_a_clean_commit_passes(hook_repo, memory_repo):
 
 
 def test_a_commit_that_breaks_a_schema_is_blocked(hook_repo, memory_repo):
-    write_files(memory_repo, {"memory/fact.yml": "schema_version: 1\nidentity:\n  name: Agent\ntools:\n  gh: [x]\n"})
+    write_files(memory_repo, {"memory/fact.yml": "schema_version: 1\nidentity:\n  name: Agent\npreferences:\n  communication: x\n"})
     git(memory_repo, "add", "-A")
     done = try_repo(hook_repo, memory_repo, "memwarden")
     assert done.returncode == 1
-    assert "memory/fact.yml:5:3: MW102 schema-violation $.tools.gh" in done.stdout
+    assert "memory/fact.yml:5:3: MW102 schema-violation $.preferences.communication" in done.stdout
 
 
 def test_a_fixable_commit_is_fixed_and_the_hook_reports_the_file(hook_repo, memory_repo):

@@ -14,7 +14,7 @@ from conftest import FIXTURES
 SARIF_SCHEMA = json.loads((FIXTURES / "sarif-schema-2.1.0.json").read_text("utf-8"))
 FILES = {
     "MEMORY.md": "# Memory\n",
-    "memory/fact.yml": "identity:\n  name: A\ntools:\n  x: [1]\n",
+    "memory/fact.yml": "identity:\n  name: A\npreferences:\n  communication: 1\n",
     "memory/episodic.jsonl": '{"id": "e1"}\n\n',
     "memory/knowledge/feedback/a,b:c.md": "---\nname: x\ndescription: d\nmetadata: {type: nope, updated: 2026-01-01}\n---\n100% sure\n",
 }

@@ -150,9 +150,12 @@ def test_gish_facts_validate(relpath: str):
     assert error_paths(validator("ghost-in-shell", "facts"), load_yaml(relpath)) == []
 
 
-def test_gish_facts_with_a_list_as_tool_fail_there():
+def test_gish_facts_accept_a_list_under_tools_as_gish_itself_writes():
+    # gish's own multi_cli example keeps `cli_adapters: [claude, gemini, codex, copilot]` under tools.
     facts = load_yaml("examples/multi_cli/memory/fact.yml")
-    assert error_paths(validator("ghost-in-shell", "facts"), facts) == [(["tools", "cli_adapters"], "type")]
+    assert facts["tools"]["cli_adapters"] == ["claude", "gemini", "codex", "copilot"]
+    assert error_paths(validator("ghost-in-shell", "facts"), facts) == []
+    assert error_paths(validator("ghost-in-shell", "facts"), facts | {"tools": ["gh"]}) == [(["tools"], "type")]
 
 
 def test_gish_facts_need_identity():
@@ -312,3 +315,76 @@ def test_claude_code_note():
     assert error_paths(check, current | {"metadata": {"type": "project", "expires": "2026-06-01"}}) == []
     assert [p for p, _ in error_paths(check, current | {"metadata": {"type": "fact"}})] != []
     assert error_paths(check, {"name": "n", "description": "d", "metadata": {"node_type": "memory"}}) == [([], "anyOf")]
+
+
+# ------------------------------------------------------------------ the messages a user reads, through the CLI
+
+
+def _schema_messages(cli, root) -> list[tuple[str, int, str]]:
+    result = cli("check", "--select", "schema-violation", "--format", "json", ".", cwd=root)
+    return [(f["path"], f["line"], f["message"]) for f in result.json()["findings"]]
+
+
+def test_claude_code_note_without_type_anywhere_says_where_it_may_be(workspace, cli):
+    root = workspace(
+        {
+            "MEMORY.md": "- [A](a.md) — a\n- [B](b.md) — b\n- [C](c.md) — c\n- [D](d.md) — d\n- [E](e.md) — e\n",
+            # neither layout has a type
+            "a.md": "---\nname: a\ndescription: d\n---\nbody\n",
+            "b.md": "---\nname: b\ndescription: d\nmetadata:\n  node_type: memory\n  originSessionId: x\n---\nbody\n",
+            # both layouts, as real Claude Code folders mix them
+            "c.md": "---\nname: c\ndescription: d\ntype: feedback\noriginSessionId: x\n---\nbody\n",
+            "d.md": "---\nname: d\ndescription: d\nmetadata:\n  node_type: memory\n  type: project\n"
+            "  originSessionId: 492e1a7e\n  modified: 2026-07-27T05:30:15.269Z\n---\nbody\n",
+            # a wrong type is still named as such, wherever it is
+            "e.md": "---\nname: e\ndescription: d\nmetadata:\n  type: projects\n---\nbody\n",
+        }
+    )
+    assert _schema_messages(cli, root) == [
+        ("a.md", 2, "$: missing 'type' (at the top or under metadata)"),
+        ("b.md", 2, "$: missing 'type' (at the top or under metadata)"),
+        ("e.md", 5, "$.metadata.type: 'projects' is not one of: user, feedback, project, reference"),
+    ]
+
+
+def test_claude_code_note_missing_name_and_type_names_both(workspace, cli):
+    root = workspace({"MEMORY.md": "- [A](a.md) — a\n", "a.md": "---\ndescription: d\n---\nbody\n"})
+    messages = sorted(m for _, _, m in _schema_messages(cli, root))
+    assert messages == ["$: missing 'type' (at the top or under metadata)", "$: missing required key 'name'"]
+
+
+def test_three_layer_episode_without_time_or_summary_names_the_legacy_key_too(workspace, cli):
+    root = workspace(
+        {
+            "memory/episodic.jsonl": '{"type": "lesson", "tags": ["a", "b"], "detail": "d"}\n'
+            '{"type": "lesson", "tags": ["a", "b"], "date": "2026-01-02", "title": "t"}\n',
+        }
+    )
+    assert sorted(_schema_messages(cli, root)) == [
+        ("memory/episodic.jsonl", 1, "$: missing 'summary' (or the legacy 'title')"),
+        ("memory/episodic.jsonl", 1, "$: missing 'ts' (or the legacy 'date')"),
+    ]
+
+
+def test_gish_facts_list_under_tools_is_not_reported(workspace, cli):
+    facts = (CORPUS / "examples/multi_cli/memory/fact.yml").read_text(encoding="utf-8")
+    root = workspace({"memory/fact.yml": facts, "MEMORY.md": "# Memory Index\n"})
+    assert _schema_messages(cli, root) == []
+
+
+@pytest.mark.parametrize("path", SCHEMA_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_an_error_message_sits_only_beside_an_anyof_or_oneof(path: Path):
+    """memwarden reads `errorMessage` only there; anywhere else it would be silently ignored."""
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "errorMessage" in node:
+                assert "anyOf" in node or "oneOf" in node, node
+                assert isinstance(node["errorMessage"], str) and node["errorMessage"]
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(json.loads(path.read_text(encoding="utf-8")))

@@ -24,6 +24,7 @@ RULE_MODULES = (
     "memwarden.rules.tags",
     "memwarden.rules.claims",
     "memwarden.rules.index",
+    "memwarden.rules.index_targets",
     "memwarden.rules.budget",
     "memwarden.rules.append_only",
     "memwarden.rules.secrets",

@@ -135,11 +135,32 @@ def _note_record(doc: MarkdownDocument, profile: str) -> ClaimRecord:
         if "expires" in front:
             place.stray.append(("expires", front["expires"], doc.locate(("expires",))))
         return ClaimRecord("note", pieces, place)
-    value = front.get("expires", MISSING)
-    location = doc.locate(("expires",)) if value is not MISSING else (1, 1)
-    record_date = next((parse_date(front.get(k)) for k in NOTE_DATE_KEYS if parse_date(front.get(k))), None)
+    return ClaimRecord("note", pieces, _top_or_metadata_place(doc, front, spans, metadata))
+
+
+def _top_or_metadata_place(doc: MarkdownDocument, front: dict, spans: dict, metadata) -> ExpiryPlace:
+    """A claude-code or three-layer note's expiry: at the top, or under `metadata:` when the note uses that layout.
+
+    Recent Claude Code keeps only name and description at the top and everything
+    else under `metadata:`, and rewrites the front matter that way: a date added
+    at the top of such a note would be moved or dropped, so it goes under
+    `metadata:`. A date already at either place counts (metadata's first).
+    """
+    layered = isinstance(metadata, dict) and ("metadata",) in spans
+    inner = metadata if layered else {}
+    dated = [front, inner]
+    record_date = next((parse_date(m.get(k)) for m in dated for k in NOTE_DATE_KEYS if parse_date(m.get(k))), None)
+    if "expires" in inner:
+        return ExpiryPlace(
+            "metadata.expires", inner["expires"], doc.locate(("metadata", "expires")), "$.metadata.expires",
+            record_date, ("metadata",),
+        )
+    if "expires" in front:
+        return ExpiryPlace("expires", front["expires"], doc.locate(("expires",)), "$.expires", record_date, ())
+    if layered:
+        return ExpiryPlace("metadata.expires", MISSING, doc.locate(("metadata",)), "$.metadata.expires", record_date, ("metadata",))
     # The top of the front matter (fixes/expiry.py opens one when there is none).
-    return ClaimRecord("note", pieces, ExpiryPlace("expires", value, location, "$.expires", record_date, ()))
+    return ExpiryPlace("expires", MISSING, (1, 1), "$.expires", record_date, ())
 
 
 def _prose_pieces(doc: MarkdownDocument) -> list[TextPiece]:

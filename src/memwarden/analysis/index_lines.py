@@ -6,6 +6,7 @@ import difflib
 import posixpath
 import re
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 from memwarden.documents.markdown import IndexDocument
@@ -65,6 +66,125 @@ def visible_text(item: str) -> str:
         cursor = link.end
     pieces.append(item[cursor:])
     return "".join(pieces).strip()
+
+
+# -- content without a link ----------------------------------------------------------
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
+_RULE_OR_UNDERLINE = re.compile(r"^\s{0,3}(?:[-*_=]\s*){3,}$")
+_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+|^\s*\|")  # a list item or a table row
+# What makes a line point rather than tell: an @import (Claude Code, gish), a wikilink, a URL, or a file path.
+_IMPORT = re.compile(r"^\s*(?:[-*+]\s+)?@[~.\w/-]")
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S", re.I)
+_PATH = re.compile(
+    r"`[^`\n]*(?:/|\.(?:md|ya?ml|jsonl?|txt|toml)\b)[^`\n]*`"  # a path in inline code
+    r"|(?:^|[\s(\[\"'])(?:\.{1,2}|~)?/[\w.-]"  # /abs, ./rel, ../up, ~/home
+    r"|\b[\w-]+(?:/[\w.-]+)*\.(?:md|ya?ml|jsonl?|txt|toml)\b"  # a memory file's name
+)
+
+
+@dataclass(frozen=True)
+class ContentRun:
+    """Index lines in a row that tell something without pointing anywhere."""
+
+    line: int
+    column: int
+    last_line: int
+    items: int  # list items and table rows among them
+    sentences: int
+    longest: int  # the longest line's visible length
+
+    @property
+    def lines(self) -> int:
+        return self.last_line - self.line + 1
+
+
+def _without_comments(line: str) -> str:
+    kept, cursor = [], 0
+    for start, stop in comment_spans(line):
+        kept.append(line[cursor:start])
+        cursor = stop
+    kept.append(line[cursor:])
+    return "".join(kept)
+
+
+def _points(line: str) -> bool:
+    return bool(
+        "](" in line and find_links(line)
+        or "[[" in line
+        or _IMPORT.match(line)
+        or _URL.search(line)
+        or _PATH.search(line)
+    )
+
+
+def content_runs(doc, max_chars: int) -> list[ContentRun]:
+    """The runs of index text that tell something without pointing anywhere: paragraphs, list items, table rows.
+
+    Lines group into units (a paragraph, a list item with its continuation
+    lines, a table row); a unit that points (a link, an @import, a URL or a
+    file path anywhere in it) is a signpost, not content. Units in a row form
+    a run; a blank line, a heading, a rule, code, a signpost ends it, and a
+    table's separator row is skipped. Paragraphs before the first list item or
+    table row are the index's preamble and never count. A run is content when
+    it holds two items or two sentences, or a line longer than max_chars: a
+    one-sentence remark is not, a list of facts is.
+    """
+    hidden = doc.hidden_lines
+    units: list[list] = []  # [kind, first line, last line, text, lines' texts]; kind "item", "row", "para" or "break"
+
+    def add_break():
+        if units and units[-1][0] != "break":
+            units.append(["break"])
+
+    for number in range(doc.body_line, doc.line_count + 1):
+        raw = doc.line_text(number)
+        text = _without_comments(raw) if number not in hidden else ""
+        if number in hidden or _HEADING.match(text) or _RULE_OR_UNDERLINE.match(text):
+            add_break()
+            continue
+        if not text.strip():
+            if "<!--" not in raw:  # a comment alone on its line is neither content nor a break
+                add_break()
+            continue
+        if _TABLE_SEPARATOR.match(text) and "-" in text and "|" in text:
+            continue
+        item = _ITEM.match(text)
+        last = units[-1] if units else ["break"]
+        if not item and last[0] in ("item", "para") and (last[0] == "para" or text[:1].isspace()):
+            last[2] = number
+            last[3] += " " + text.strip()
+            last[4].append(text)
+            continue
+        kind = ("row" if text.lstrip().startswith("|") else "item") if item else "para"
+        units.append([kind, number, number, text.strip(), [text]])
+
+    runs: list[ContentRun] = []
+    current: list[list] = []
+    listed = False  # past the first list item or table row: paragraphs are no longer preamble
+
+    def close():
+        if current:
+            first = current[0][4][0]
+            items = sum(1 for u in current if u[0] != "para")
+            sentences = sum(sentence_count(_QUOTED.sub(" ", u[3].strip(" |"))) for u in current)
+            longest = max(len(t.strip()) for u in current for t in u[4])
+            runs.append(ContentRun(current[0][1], len(first) - len(first.lstrip()) + 1, current[-1][2], items, sentences, longest))
+            current.clear()
+
+    for unit in units:
+        if unit[0] == "break" or _points(unit[3]):
+            listed = listed or unit[0] in ("item", "row")
+            close()
+            continue
+        if unit[0] == "para" and not listed:
+            close()
+            continue
+        listed = True if unit[0] != "para" else listed
+        current.append(unit)
+    close()
+    return [r for r in runs if r.items > 1 or r.sentences > 1 or r.longest > max_chars]
 
 
 # -- where links lead -----------------------------------------------------------------

@@ -10,7 +10,10 @@ Where `expires` lives, by kind:
 - gish note (ghost-in-shell `note`): `metadata.expires` in the front matter. A
   top-level `expires` still counts as an expiry (the claim is dated), but
   `invalid-expiry` reports it: gish reads `metadata.expires` only.
-- three-layer and claude-code note: a top-level front-matter `expires`.
+- claude-code and three-layer note: `expires` at the top of the front matter,
+  or `metadata.expires` when the note keeps its fields under `metadata:` (the
+  layout recent Claude Code writes; it keeps only name and description at the
+  top and would move or drop a top-level date). Either place counts.
 - episode (`episodic`, `episode-archive`): the record's own `expires` field.
 - facts: an `expires` key in the mapping that holds the claim, or in any
   mapping around it. A claim that is a list item has no place of its own for
@@ -121,9 +124,10 @@ def negative_claim_without_expiry(doc, ctx):
     sentence.
 
     The expiry goes where each kind keeps it: a gish note's `metadata.expires`;
-    a three-layer or claude-code note's top-level `expires`; an episode's
-    `expires` field; for facts, the mapping that holds the claim (or one
-    around it).
+    a claude-code or three-layer note's `expires`, under `metadata:` when the
+    note keeps its fields there (recent Claude Code does) and at the top
+    otherwise; an episode's `expires` field; for facts, the mapping that holds
+    the claim (or one around it).
 
     ## Why
     Memory's negative sentences are dated snapshots. The tool adds the feature
@@ -189,9 +193,10 @@ def expired_claim(doc, ctx):
     """A record whose `expires` date has passed: re-verify it, then move the date or archive it.
 
     ## What it does
-    Compares every `expires` date in the places the claims rules read (a gish
-    note's `metadata.expires`, a note's or an episode's `expires`, any
-    `expires` in the facts) with today, or with the date given by `--today`.
+    Compares every `expires` date in the places the claims rules read (a
+    note's `metadata.expires` or top-level `expires`, an episode's `expires`,
+    any `expires` in the facts) with today, or with the date given by
+    `--today`.
     Archived records are skipped: they are no longer believed.
 
     ## Why

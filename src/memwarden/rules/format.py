@@ -79,11 +79,21 @@ def _show(value) -> str:
     return plain_value(value, _type_of(value))
 
 
+def _own_message(error) -> str | None:
+    """The `errorMessage` a schema gives an anyOf/oneOf (VS Code's keyword): what is missing, said once."""
+    if error.validator in ("anyOf", "oneOf") and isinstance(error.schema, dict):
+        message = error.schema.get("errorMessage")
+        return message if isinstance(message, str) and message else None
+    return None
+
+
 def describe(error) -> str:
     """A schema error in words, without echoing string values."""
     keyword = error.validator
     value = error.validator_value
     instance = error.instance
+    if _own_message(error):
+        return _own_message(error)
     if keyword == "required":
         # jsonschema reports each missing key as its own error: "'x' is a required property"
         name = error.message.split(" is a required property")[0].strip("'\"")
@@ -166,7 +176,7 @@ def _schema_problems(validator, instance, locate, base_path=()):
         if error.validator == "required":
             missing.setdefault(tuple(error.absolute_path), []).append(describe(error).split("'")[1])
             continue
-        if error.context:
+        if error.context and not _own_message(error):
             error = best_match(error.context)
         path = tuple(base_path) + tuple(error.absolute_path)
         line, column = locate(tuple(error.absolute_path))
@@ -186,21 +196,23 @@ def schema_violation(doc, ctx):
     Validates every YAML document, every JSONL record and every Markdown front
     matter against the JSON Schema (draft 2020-12) of its kind
     (`memwarden schema KIND` prints it). The finding names the JSON path and,
-    where several shapes were allowed, the branch that came closest, and it
-    points at the offending key's line.
+    where several shapes were allowed, what the schema says is missing (its
+    `errorMessage`, as in "missing 'type' (at the top or under metadata)") or
+    else the branch that came closest, and it points at the offending key's
+    line.
 
     ## Why
     Memory that does not have the shape the agent's tools expect is skipped or
     misread without a word: an episode without `fingerprint` is never
-    de-duplicated, a `tools` entry that is a list where a mapping is expected is
-    lost to every lookup.
+    de-duplicated, a list of preferences written as one string is read as
+    a single preference.
 
     ## Example
     ```yaml
-    tools:
-      cli_adapters: ["claude", "gemini"]   # a tool entry must be a mapping
+    preferences:
+      communication: "Lead with the answer"   # a list of strings is expected
     ```
-    `memory/fact.yml:21:3: MW102 schema-violation $.tools.cli_adapters: expected object, found an array`
+    `memory/fact.yml:10:3: MW102 schema-violation $.preferences.communication: expected array, found a string`
 
     ## Fix safety
     No fix: the right value is the author's to choose.

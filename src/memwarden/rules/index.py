@@ -18,13 +18,11 @@ links are not checked.
 
 from __future__ import annotations
 
-import posixpath
 from dataclasses import dataclass
 
 from memwarden.analysis import index_lines
 from memwarden.analysis.triggers import classify
 from memwarden.documents import IndexDocument
-from memwarden.documents.scan import resolve_link
 from memwarden.model import Option, Problem, Scope, Severity
 from memwarden.registry import rule
 from memwarden.text import excerpt
@@ -41,10 +39,6 @@ def _uses_triggers(ctx) -> bool:
 def _kind_name(ctx, relpath: str) -> str | None:
     kind = ctx.workspace.profile.classify(relpath)
     return kind.name if kind is not None else None
-
-
-def _target_column(link) -> int:
-    return link.column + len(link.title) + 3  # "[" title "](" comes before the target
 
 
 # -- index-entry-without-trigger ----------------------------------------------------
@@ -118,120 +112,6 @@ def index_entry_without_trigger(doc, ctx):
         else:
             violation = EntryWithoutTrigger(entry.link.title)
         yield Problem(entry.line, entry.column, violation.message)
-
-
-# -- broken-index-link ----------------------------------------------------------------
-
-@dataclass(frozen=True)
-class WindowsPathLink:
-    target: str
-    index_path: str
-
-    @property
-    def message(self) -> str:
-        return f"'{excerpt(self.target, 60)}' is an absolute path outside the workspace; link relative to {self.index_path}"
-
-
-@dataclass(frozen=True)
-class LinkOutsideWorkspace:
-    target: str
-    absolute: bool
-    folder: str  # the index's folder, "" at the root
-    committed: bool = False  # the workspace lies in a git work tree, which the target leaves too
-
-    @property
-    def message(self) -> str:
-        what = "an absolute path" if self.absolute else f"outside the {'repository' if self.committed else 'workspace'}"
-        return (
-            f"link target '{excerpt(self.target, 80)}' is {what}: it works on one machine at most; "
-            f"keep notes in the workspace and link relative to {self.folder or 'the root'}"
-        )
-
-
-@dataclass(frozen=True)
-class LinkToFolder:
-    target: str
-
-    @property
-    def message(self) -> str:
-        return f"link target '{excerpt(self.target, 80)}' is a folder, not a note"
-
-
-@dataclass(frozen=True)
-class MissingLinkTarget:
-    target: str
-    resolved: str  # the target as a workspace path
-    index_path: str
-    suggestion: str | None  # a close existing file, as a link from this index
-
-    @property
-    def message(self) -> str:
-        where = "" if self.resolved == self.target else f" (from {self.index_path} that is {self.resolved})"
-        hint = f" (did you mean {self.suggestion}?)" if self.suggestion else ""
-        return f"link target '{excerpt(self.target, 80)}' does not exist{where}{hint}"
-
-
-@rule(code="MW402", name="broken-index-link", severity=Severity.ERROR, kinds=INDEX_KINDS)
-def broken_index_link(doc, ctx):
-    """An index link whose target does not exist, or lies outside the workspace.
-
-    ## What it does
-    Resolves each link of each index line relative to the index file's folder
-    (MEMORY.md: the workspace root; a shelf index: `memory/knowledge/`) and
-    reports a target that does not exist, a folder, an absolute path, or a path
-    (or symlink) that leads outside the workspace and outside the git work tree
-    it is committed in. A memory folder inside a repository (`.claude/memory/`)
-    may link to the repository's files (`../../CLAUDE.md`): such a target is
-    fine when it exists. URLs and `#anchor` links are not checked. Applies to
-    every profile with an index.
-
-    ## Why
-    A trigger that matches and then leads nowhere is worse than none: the agent
-    knew it needed the note and got nothing. A link outside the repository works
-    on one machine only, and exposes whatever it points at to every agent that
-    reads the index.
-
-    ## Example
-    ```markdown
-    - "Zero errors, so the run was clean" → [zero](memory/knowledge/feedback/zero-may-mean-not-ran.md)
-    ```
-    `MEMORY.md:1:45: MW402 broken-index-link ... does not exist (did you mean memory/knowledge/feedback/zero-may-mean-not-run.md?)`
-
-    ## Fix safety
-    No fix: a renamed note and a deleted one look the same from here.
-    """
-    ws = ctx.workspace
-    for entry in doc.entries:
-        for link in entry.links:
-            target = link.target
-            if index_lines.is_windows_path(target):
-                yield Problem(entry.line, _target_column(link), WindowsPathLink(target, doc.relpath).message)
-                continue
-            resolved = resolve_link(doc.relpath, target)
-            if resolved is None:
-                continue
-            if index_lines.leaves_workspace(ws.root, resolved):
-                in_repository = index_lines.in_work_tree(ws.root, ws.work_tree, resolved)
-                if in_repository is None:
-                    violation = LinkOutsideWorkspace(
-                        target, resolved.startswith("/"), posixpath.dirname(doc.relpath), ws.work_tree is not None
-                    )
-                elif index_lines.is_file(ws.work_tree, in_repository):
-                    continue  # a file of the repository the memory is committed in
-                elif index_lines.is_folder(ws.work_tree, in_repository):
-                    violation = LinkToFolder(target)
-                else:
-                    violation = MissingLinkTarget(target, resolved, doc.relpath, None)
-                yield Problem(entry.line, _target_column(link), violation.message)
-                continue
-            if resolved in ws.overlay or index_lines.is_file(ws.root, resolved):
-                continue
-            if index_lines.is_folder(ws.root, resolved):
-                violation = LinkToFolder(target)
-            else:
-                suggestion = index_lines.closest_note(ws.files, doc.relpath, resolved)
-                violation = MissingLinkTarget(target, resolved, doc.relpath, suggestion)
-            yield Problem(entry.line, _target_column(link), violation.message)
 
 
 # -- cause-style-trigger ------------------------------------------------------------------
@@ -374,72 +254,6 @@ def one_direction_trigger(ctx):
         yield Problem(entry.line, entry.column, OneDirectionTrigger(note_path, declared, len(lines)).message, path=doc.relpath)
 
 
-# -- orphan-note ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OrphanNote:
-    message = (
-        "no index links to this note, so no session will read it: add a trigger line to MEMORY.md "
-        "(a mistake the agent would not know it is making) or to a shelf index "
-        "memory/knowledge/INDEX_<shelf>.md, or archive the note"
-    )
-
-
-@dataclass(frozen=True)
-class UnlinkedMemoryFile:
-    """claude-code's orphan: MEMORY.md is its one index, and its lines carry no trigger."""
-
-    name: str  # the file's name, as MEMORY.md would link it
-
-    @property
-    def message(self) -> str:
-        return (
-            "MEMORY.md does not link to this memory file, so the agent never learns it exists: "
-            f"add a line `- [Title]({self.name}) — one-line hook`"
-        )
-
-
-@rule(code="MW405", name="orphan-note", severity=Severity.WARNING, scope=Scope.WORKSPACE)
-def orphan_note(ctx):
-    """A note that no index links to.
-
-    ## What it does
-    Collects every link in the startup index and the shelf indexes and
-    reports each note that none of them names. In a claude-code workspace,
-    every memory file beside MEMORY.md is a note and MEMORY.md is the only
-    index. Silent when the workspace has no index at all (`index-missing` says
-    so) or when an index cannot be parsed; notes that do not parse, and empty
-    ones, are left to the format rules.
-
-    ## Why
-    The agent finds notes through the indexes. A note that no index names is
-    never read: its lesson is on disk and lost all the same.
-
-    ## Example
-    `memory/knowledge/feedback/old-lesson.md:1:1: MW405 orphan-note no index links to this note ...`
-
-    ## Fix safety
-    No fix: whether the note deserves a trigger line, a shelf, or the archive is
-    the author's call.
-    """
-    ws = ctx.workspace
-    indexes = [d for d in ctx.documents(*INDEX_KINDS)]
-    if not indexes or any(not isinstance(d, IndexDocument) or not d.ok for d in indexes):
-        return
-    linked = {path for doc in indexes for path in index_lines.linked_paths(doc)}
-    claude = ws.profile.name == "claude-code"
-    for relpath, kind in sorted(ws.files.items()):
-        # Only unlinked notes that will be reported are read: a hook on three files stays fast.
-        if kind.name != "note" or relpath in linked or not ctx.is_target(relpath):
-            continue
-        note = ws.document(relpath)
-        if not note.ok or not note.text.strip():
-            continue  # a file that does not parse is unparsable-file's; an empty one holds no lesson to lose
-        violation = UnlinkedMemoryFile(posixpath.basename(note.relpath)) if claude else OrphanNote()
-        yield Problem(1, 1, violation.message, path=note.relpath)
-
-
 # -- content-in-index ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -467,6 +281,21 @@ class ContentInIndex:
         )
 
 
+@dataclass(frozen=True)
+class ContentWithoutLink:
+    line: int
+    last_line: int
+    unlinked_index: int = 0  # when the index links to no note: its lines of content, all in one finding
+
+    @property
+    def message(self) -> str:
+        if self.unlinked_index:
+            n = self.unlinked_index
+            return f"this index links to no note and carries {n} line{'s' * (n > 1)} of content: move the content into notes and keep one line per note here"
+        where = "this line carries" if self.line == self.last_line else f"lines {self.line}-{self.last_line} carry"
+        return f"{where} content and no link: move it into a note and point to the note with one line here"
+
+
 @rule(
     code="MW406",
     name="content-in-index",
@@ -484,6 +313,14 @@ def content_in_index(doc, ctx):
     its path). Applies to every profile with an index, claude-code's
     `— hook` text included.
 
+    Text with no link is content too: a run of lines (paragraph, list items,
+    table rows) holding two items or two sentences, or a line past
+    `max_entry_chars`. Headings, blank lines, comments, code, the preamble
+    before the first list, and lines that point (an `@import`, a URL, a file
+    path) are not. An index that links to no note gets one finding for the
+    whole file, and none when the workspace has no notes (the file is then
+    the memory itself, as some agents load a MEMORY.md whole).
+
     ## Why
     The startup index is paid for in every session and cut at a fixed size.
     Content belongs in the note, read only when a trigger matches; the index
@@ -492,7 +329,12 @@ def content_in_index(doc, ctx):
     ## Example
     ```markdown
     - "deploy" → [deploy flags](references/deploy-script-flags.md) — use --no-purge for asset-free changes. The CDN caches for ten minutes.
+
+    ## Environment
+    - Rate limiting is off by default
+    - The API token expires every 30 days
     ```
+    `MEMORY.md:4:1: MW406 content-in-index lines 4-5 carry content and no link: move it into a note and point to the note with one line here`
 
     ## Fix safety
     No fix: what to keep as the trigger and what to move into the note needs
@@ -507,6 +349,12 @@ def content_in_index(doc, ctx):
         most = index_lines.most_sentences(entry, visible)
         if most > 1:
             yield Problem(entry.line, entry.column, ContentInIndex(most).message)
+    runs = index_lines.content_runs(doc, limit)
+    unlinked = sum(r.lines for r in runs) if not doc.entries else 0
+    if unlinked and not any(kind.name == "note" for kind in ctx.workspace.files.values()):
+        return  # no notes to move content into: this file is the memory itself, loaded whole
+    for run in runs[:1] if unlinked else runs:
+        yield Problem(run.line, run.column, ContentWithoutLink(run.line, run.last_line, unlinked).message)
 
 
 # -- duplicate-trigger --------------------------------------------------------------------------------
