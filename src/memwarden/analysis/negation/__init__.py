@@ -29,7 +29,16 @@ import re
 from dataclasses import dataclass
 
 from memwarden.analysis.negation.chinese import zh_claims
-from memwarden.analysis.negation.common import CLAIM, DIRECTIVE, NONE, QUESTION, language_of, sentences, strip_end
+from memwarden.analysis.negation.common import (
+    CLAIM,
+    DIRECTIVE,
+    NONE,
+    QUESTION,
+    hidden_spans,
+    language_of,
+    sentences,
+    strip_end,
+)
 from memwarden.analysis.negation.english import en_claims
 from memwarden.analysis.negation.japanese import JA_QUESTION_END, ja_claims
 
@@ -74,10 +83,17 @@ def classify(sentence: str) -> tuple[str, str]:
         verdicts = en_claims(sentence)
     elif language == "zh":
         verdicts = zh_claims(sentence)
-    else:
+    elif language == "ja":
         verdicts = ja_claims(sentence)
+    else:
+        return NONE, ""  # a language the detector does not read: skipped, never guessed from stray words
+    mentioned = bytearray(len(sentence))
+    for begin, end in hidden_spans(sentence):
+        mentioned[begin:end] = b"\x01" * (end - begin)
     directive = ""
-    for _, cue, verdict in verdicts:
+    for start, cue, verdict in verdicts:
+        if verdict == CLAIM and mentioned[start]:
+            continue  # inside a quote, a code span, a [[wikilink]] or a URL: mentioned, not said
         if verdict == CLAIM:
             return CLAIM, cue
         if verdict == DIRECTIVE and not directive:

@@ -48,11 +48,44 @@ def _strip_fillers(head: str) -> str:
     return head
 
 
+# Real prose (issue #19). A post-mortem: 「沒用 venv，直接全域安裝結果壞了」「没看 diff 就发版了」.
+_ZH_NARRATIVE = re.compile(r"差點|差点|導致|导致|被投訴|被投诉|出事|壞了|坏了|後來|后来")
+# Where things are kept by policy: 「密鑰從不放在 repo」「個資不會進 log」「帳密不存在筆電上」.
+_ZH_STORAGE = re.compile(
+    r"^(?:會|会|能)?(?:放|(?:存放|保存|儲存|存储|提交|上傳|上传)(?:在|到|進|进)|進|进|寫進|写进|存在[^於于，。]{1,8}[上裡里中])"
+)
+# A judgement: 「不太好做」「不夠優雅」「不是件輕鬆的事」「沒想像中麻煩」.
+_ZH_JUDGEMENT = re.compile(r"^(?:太|夠|够|容易|簡單|简单|好做|好搞|輕鬆|轻松|算|是一件|是件|想像|想象|是不)")
+_ZH_SECOND_CLAUSE_IS = re.compile(r"[，,；;]\s*(?:而是|就是|其實是|其实是|是|都在|統一|统一|改放|放在)")
+
+
 def zh_claims(text: str):
     sentence = Sentence(text)
+    narrative = _ZH_NARRATIVE.search(text) is not None
+    prohibition = any(word in text for word in ("不許", "不许", "不准", "禁止", "嚴禁", "严禁"))
     for match in _ZH_CUE.finditer(text):
         cue, start = match.group(), match.start()
-        yield start, cue, _zh_verdict(text, sentence, cue, start, match.end())
+        verdict = _zh_verdict(text, sentence, cue, start, match.end())
+        if verdict == CLAIM:
+            verdict = _zh_real_prose(text, cue, start, match.end(), narrative, prohibition)
+        yield start, cue, verdict
+
+
+def _zh_real_prose(text: str, cue: str, start: int, end: int, narrative: bool, prohibition: bool) -> str:
+    after = text[end : end + 12]
+    if prohibition:
+        return DIRECTIVE  # 「沒有 code review 不許合併」: the negation is the rule's condition
+    if narrative or (cue in ("沒", "没") and "就" in text[end : end + 20]):
+        return NONE  # a post-mortem: what was not done, and what followed
+    if _ZH_STORAGE.match(after) or _ZH_JUDGEMENT.match(after):
+        return NONE
+    if cue in ("不用", "不必", "不需要") and after.startswith("再"):
+        return DIRECTIVE  # 「小改動不用再問我」: a standing permission
+    if cue == "不" and after.startswith("是") and _ZH_SECOND_CLAUSE_IS.search(text, end):
+        return NONE  # 「不是 ROS 1，是 ROS 2」: a contrast
+    if _ZH_SECOND_CLAUSE_IS.search(text, end) and any(w in text for w in ("都在", "統一", "统一", "改放")):
+        return NONE  # 「密鑰不放 repo，都在 Vault」
+    return CLAIM
 
 
 def _zh_verdict(text, sentence, cue, start, end):

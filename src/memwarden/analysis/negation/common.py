@@ -56,12 +56,66 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
+# Scripts the detector does not read: a Korean or Russian sentence is skipped, never matched on
+# the stray English words (a tool name, `not found` in a log line) it happens to carry.
+_OTHER_SCRIPT = re.compile(
+    r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"  # Hangul
+    r"\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f]"  # Greek ... Thai
+)
+_LATIN_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+# Function words of the Latin-script languages nearest to English in memory files; "no" and "non"
+# are negations there too, and reading "no funciona" as English would be a guess.
+_FOREIGN_WORDS = {
+    "el", "los", "las", "que", "del", "está", "esta", "para", "por", "una", "pero", "muy", "cuando", "también",
+    "les", "des", "est", "pas", "une", "qui", "dans", "pour", "avec", "sur", "cette", "sont", "mais", "être",
+    "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "mit", "für", "auf", "den", "dem", "kein", "keine",
+    "não", "é", "um", "uma", "com", "em", "do", "da", "il", "che", "è", "di", "sono", "questo", "questa",
+}
+_ENGLISH_WORDS = {
+    "the", "is", "are", "and", "of", "to", "in", "for", "with", "it", "this", "that", "on", "does", "be", "has",
+    "have", "was", "were", "can", "will", "by", "from", "an", "a",
+}
+
+
 def language_of(sentence: str) -> str:
+    """"ja", "zh", "en", or "other" for a language the detector does not read (Korean, Russian, Spanish...)."""
+    if _OTHER_SCRIPT.search(sentence):
+        return "other"
     if KANA.search(sentence):
         return "ja"
     if CJK.search(sentence):
         return "zh"
+    words = [w.lower() for w in _LATIN_WORD.findall(sentence[:2000])]
+    foreign = sum(1 for w in words if w in _FOREIGN_WORDS)
+    if foreign >= 2 and foreign > sum(1 for w in words if w in _ENGLISH_WORDS):
+        return "other"
     return "en"
+
+
+# -- text that is mentioned, not used -------------------------------------------
+
+_HIDDEN = re.compile(
+    r'"[^"\n]{0,300}"|“[^”\n]{0,300}”|`[^`\n]{0,300}`|\[\[[^\]\n]{0,200}\]\]'
+    r"|\b(?:https?|ftp|file)://\S+|\bwww\.\S+|\]\([^)\s]{0,300}\)"
+)
+
+
+def hidden_spans(text: str) -> list[tuple[int, int]]:
+    """Quotes, code spans, [[wikilinks]], URLs and link targets: a negative word there is mentioned, not used."""
+    return [match.span() for match in _HIDDEN.finditer(text)]
+
+
+def paren_depths(text: str) -> bytearray:
+    """For each character, whether it lies inside round brackets (an aside)."""
+    depth = 0
+    out = bytearray(len(text))
+    for index, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        out[index] = 1 if depth else 0
+    return out
 
 
 # -- shared helpers ------------------------------------------------------------

@@ -30,13 +30,32 @@ _JA_PREDICATE_NOUNS = ("状態", "様子", "模様", "ため", "為", "まま", 
 _HIRAGANA = re.compile(r"[\u3041-\u309f]")
 
 
+# Real prose (issue #19): a post-mortem (「回さずに push してしまった」), where things are kept by policy
+# (「このリポジトリには置かれておらず」), a judgement (「あまり使いやすくない」「思ったほど大変ではなかった」).
+_JA_NARRATIVE = re.compile(r"てしまっ|でしまっ|ちゃっ|じゃっ|てしまい|でしまい|冷や汗|後から修正|あとから修正")
+_JA_STORAGE_BEFORE = re.compile(r"(?:置か|置い|保存|保管|格納|コミット)[^、。]{0,6}$")
+_JA_JUDGEMENT_BEFORE = re.compile(r"(?:やすく|にくく|とは言え|とはいえ|少なく|珍しく|良く|よく)$")
+
+
 def ja_claims(text: str):
     sentence = Sentence(text)
     core = strip_end(text)
     directive_sentence = bool(_JA_DIRECTIVE_END.search(core))
+    narrative = _JA_NARRATIVE.search(text) is not None
     for match in _JA_CUE.finditer(text):
         cue, start, end = match.group(), match.start(), match.end()
         verdict = _ja_verdict(text, sentence, cue, start, end)
+        if verdict == CLAIM:
+            before = text[max(0, start - 12) : start]
+            clause = sentence.before(start)
+            if narrative or (cue == "ず" and text.startswith("に", end)):
+                verdict = NONE  # a post-mortem, or 「〜せずに」: what was done without
+            elif _JA_STORAGE_BEFORE.search(before) or _JA_JUDGEMENT_BEFORE.search(before):
+                verdict = NONE
+            elif "あまり" in clause or "ほど" in clause:
+                verdict = NONE  # 「あまり〜ない」「思ったほど〜ない」: a judgement of degree
+            elif cue == "なくて" and text.startswith(("よい", "いい", "良い"), end):
+                verdict = DIRECTIVE  # 「回さなくてよい」: a permission
         if verdict == CLAIM and directive_sentence:
             # In "…削除せず、アーカイブすること" the negation is part of the instruction; a reason
             # ("対応していないので、…してください") is still a claim.
