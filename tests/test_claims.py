@@ -471,3 +471,92 @@ def test_a_false_positive_can_be_silenced_inline(workspace, cli):
     assert cli("check", "--select", "MW301", ".", cwd=root).exit_code == 0
     (root / "memory/knowledge/feedback/n.md").write_text(note.replace("<!-- memwarden: disable-next-line=negative-claim-without-expiry -->\n", ""))
     assert cli("check", "--select", "MW301", ".", cwd=root).exit_code == 1
+
+
+# -- where a claim in Markdown prose is reported (issue #19) ---------------------------------
+
+NOTE_HEAD = "---\nname: n\ndescription: Notes on the mirror\nmetadata:\n  type: reference\n  updated: 2026-03-01\n---\n\n"
+
+
+def claim_positions(cli, root: Path) -> list[tuple[int, int]]:
+    result = cli("check", "--select", "MW301", "--today", TODAY, "--format", "json", ".", cwd=root)
+    return [(f["line"], f["column"]) for f in findings(result)]
+
+
+def test_the_same_claim_on_three_lines_reports_three_lines(workspace, cli):
+    body = "- gh does not support merge queues.\n- gh does not support merge queues.\n- gh does not support merge queues.\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert claim_positions(cli, root) == [(9, 3), (10, 3), (11, 3)]
+
+
+def test_identical_sentences_in_one_paragraph_each_point_at_their_own_line(workspace, cli):
+    body = "Intro line.\ngh does not support merge queues.\nMore text here.\ngh does not support merge queues.\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert claim_positions(cli, root) == [(10, 1), (12, 1)]
+
+
+def test_a_claim_deep_in_a_list_item_points_at_its_own_line_and_column(workspace, cli):
+    # Bold labels, inline code and wrapped lines before the claim: the old mapping found the first
+    # "Fact:" of the file and reported every sentence of the item up to eight lines too early.
+    body = (
+        "# Roadmap\n\n"
+        "- **Fact:** The first direction is `core` hardening.\n"
+        "  **Why:** The contract came first.\n\n"
+        "- **Fact:** State lives under `$XDG_STATE_HOME` with **atomic** writes\n"
+        "  and a bounded log; it is read once per render.\n"
+        "  The hosted runner `ubuntu-22` does not have `uv` installed.\n"
+    )
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    line = NOTE_HEAD.count("\n") + 8
+    text = (NOTE_HEAD + body).splitlines()[line - 1]
+    assert claim_positions(cli, root) == [(line, text.index("The hosted") + 1)]
+
+
+def test_a_claim_after_a_code_block_holding_the_same_words_is_not_pulled_into_the_block(workspace, cli):
+    body = "Setup:\n\n```\n# gh does not support merge queues.\n```\n\ngh does not support merge queues.\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert claim_positions(cli, root) == [(15, 1)]
+
+
+def test_identical_sentences_in_a_description_each_get_their_own_column(workspace, cli):
+    head = "---\nname: n\ndescription: The mirror is unavailable. The mirror is unavailable.\nmetadata:\n  type: reference\n---\n"
+    root = workspace({"memory/knowledge/references/n.md": head})
+    assert claim_positions(cli, root) == [(3, 14), (3, 41)]
+
+
+def test_headings_and_to_do_items_are_not_claims(workspace, cli):
+    body = "## gh does not support merge queues\n\n- [ ] find out why the mirror is unavailable\n- [x] gh cannot list drafts\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert claim_positions(cli, root) == []
+
+
+def test_real_prose_kinds_that_are_not_claims_give_no_finding(workspace, cli):
+    # One line per kind of false alarm seen on memory committed to public repositories.
+    body = "\n\n".join([
+        "See [[feedback-do-not-mock]] and [the guide](docs/not-supported.md).",
+        "The column is `phone VARCHAR(20) NOT NULL` and the mode is none.",
+        "Plot with width=0.6, no legend.",
+        "**How to apply:** no confirmation needed for rebases; never mark a flaky test as skipped.",
+        "Didn't use the venv, tried installing globally and it broke.",
+        "Tracker = local markdown (no GitHub issues); embeddings via FastEmbed (ONNX, no torch).",
+        "The UI is embedded in the app (not a separate module).",
+        "The config format is not YAML, it is TOML.",
+        "Prefers direct answers — no fluff.",
+        "Secrets are never stored in this repo; they live in Vault.",
+        "`metadata_cache.mediaType` column is written but never read.",
+        "이 API는 not supported 입니다.",
+    ]) + "\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert claim_positions(cli, root) == []
+
+
+def test_real_claims_about_the_world_are_still_found(workspace, cli):
+    body = "\n\n".join([
+        "Permission-trimmed at query time; needs Read; no local permission storage.",
+        "AnythingLLM moved off port 3001 (3001 no longer answers).",
+        "Its compose file is on the host — not visible from the devcontainer.",
+        "Two docs (`a.md`, `b.md`) have no `docSource` in chunk metadata.",
+        "The native DOM `SubmitEvent` is NOT compatible with React's prop type.",
+    ]) + "\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert [line for line, _ in claim_positions(cli, root)] == [9, 11, 13, 15, 17]

@@ -105,7 +105,12 @@ def _scalar_locator(doc, start: int, end: int):
     def locate(offset: int, sentence: str) -> tuple[int, int]:
         source = doc.text[start:end]
         probe = sentence[:16]
-        at = source.find(probe) if probe else -1
+        # The source is never shorter than the value before the sentence (quotes, escapes and folded
+        # line breaks only add characters), so the search starts at the sentence's own offset: two
+        # identical sentences in one value each find their own place.
+        at = source.find(probe, offset) if probe else -1
+        if at == -1 and probe:
+            at = source.find(probe)
         return doc.line_col(start + (at if at != -1 else 0))
 
     return locate
@@ -143,9 +148,15 @@ def _note_record(doc: MarkdownDocument, profile: str) -> ClaimRecord:
 
 
 def _prose_pieces(doc: MarkdownDocument) -> list[TextPiece]:
-    """The body's prose, one piece per block (paragraph, list item, heading, table cell)."""
+    """The body's prose, one piece per block (paragraph, list item, table cell); headings and to-do items left out.
+
+    A heading names a topic ("## Not supported yet") and a to-do item ("[ ] find out why X does not
+    load") is a plan, not a finding: neither states a claim to date.
+    """
     blocks: dict[int, list] = {}
     for span in doc.prose():
+        if span.kind in ("heading", "task"):
+            continue
         blocks.setdefault(span.block, []).append(span)
     pieces = []
     for spans in blocks.values():
@@ -161,7 +172,10 @@ def _prose_pieces(doc: MarkdownDocument) -> list[TextPiece]:
         def locate(position: int, sentence: str, spans=spans, starts=starts):
             index = max(i for i, start in enumerate(starts) if start <= position) if starts else 0
             span = spans[index]
-            return span.line, span.column + (position - starts[index])
+            source = span.source_offset(position - starts[index])
+            if source is None:
+                return span.line, span.column + (position - starts[index])
+            return doc.line_col(source)
 
         pieces.append(TextPiece(text, locate, None, inline_code=True))
     return pieces
