@@ -82,7 +82,7 @@ _STORAGE_VERBS = {"stored", "kept", "committed", "saved", "tracked", "persisted"
 # What a person reports having searched for and not found stays a claim ("I couldn't find the docs");
 # what a person did or did not do ("we didn't use the venv") is a post-mortem.
 _SEARCH_VERBS = {"find", "locate", "reproduce", "reach", "access", "connect", "install", "load", "open", "see",
-                 "get", "receive", "hear", "found", "located", "reproduced", "received", "heard"}
+                 "receive", "hear", "found", "located", "reproduced", "received", "heard"}
 _IRREGULAR_PAST = {"took", "ran", "went", "made", "got", "had", "was", "were", "did", "broke", "came", "gave", "held",
                    "kept", "let", "put", "saw", "sent", "set", "showed", "stood", "told", "thought", "wrote", "forgot"}
 _PARTICIPLES = {"written", "read", "set", "built", "run", "made", "kept", "sent", "given", "taken", "shown", "done"}
@@ -302,8 +302,8 @@ def _old_verdict(cue: _Cue) -> str:
         return NONE  # "missing keys are reported": a description; "was missing ... and added it": a past event
     if word == "lack" and preceding not in ("we", "they", "i", "you", "to", "still", "also"):
         return NONE  # "lack of" as a noun is too vague to call
-    if word == "not" and index == first and index > 0 and text[:start].rstrip().endswith(","):
-        return NONE  # "..., not Hedge's g": a contrast, not a claim
+    if word == "not" and index == first and index > 0 and text[:start].rstrip().endswith(",") and cue.next_content() not in _LIMIT_WORDS:
+        return NONE  # "..., not Hedge's g": a contrast; "..., not visible from the container" is a claim
     # Directives: a prohibition at the head of its clause.
     if not head:
         if word in ("don't", "never") or (word == "do" and following == "not"):
