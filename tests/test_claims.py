@@ -560,3 +560,71 @@ def test_real_claims_about_the_world_are_still_found(workspace, cli):
     ]) + "\n"
     root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
     assert [line for line, _ in claim_positions(cli, root)] == [9, 11, 13, 15, 17]
+
+
+# -- stale-statement ---------------------------------------------------------------------
+
+LATE = "2026-11-30"
+
+
+def stale(cli, root: Path, *extra: str) -> list[tuple[int, int, str]]:
+    result = cli("check", "--select", "MW304", "--today", LATE, "--format", "json", *extra, ".", cwd=root)
+    return [(f["line"], f["column"], f["message"]) for f in findings(result)]
+
+
+@pytest.mark.parametrize(
+    "sentence, shown, days",
+    [
+        ("The mirror has no arm64 images (verified 2026-03-31).", "verified 2026-03-31", "244 days old"),
+        ("As of 2026-01 the export API has no paging.", "As of 2026-01", "333 days old"),
+        ("Last checked on March 3, 2026: the plan includes SSO.", "Last checked on March 3, 2026", "272 days old"),
+        ("Review by 2026-06-01 whether the beta flag is still needed.", "Review by 2026-06-01", "passed 182 days ago"),
+        ("This workaround is valid until 2026-05.", "valid until 2026-05", "passed 183 days ago"),
+        ("截至 2026 年 3 月，該 API 仍不支援分頁。", "截至 2026 年 3 月", "274 days old"),
+        ("确认于 2026-04-02：镜像站可以访问。", "确认于 2026-04-02", "242 days old"),
+        ("2026年3月時点で、バッチAPIはEUリージョンで提供されていない。", "2026年3月時点", "274 days old"),
+        ("この回避策は2026-04-30まで有効。", "2026-04-30まで有効", "passed 214 days ago"),
+        ("有效期至 2026/04/30，之後改用新版。", "有效期至 2026/04/30", "passed 214 days ago"),
+    ],
+)
+def test_a_dated_statement_past_its_date_is_reported(workspace, cli, sentence, shown, days):
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + "Intro.\n\n" + sentence + "\n"})
+    [(line, column, message)] = stale(cli, root)
+    assert line == 11
+    assert column == (NOTE_HEAD + "Intro.\n\n" + sentence).splitlines()[10].index(shown) + 1
+    assert f'"{shown}"' in message and days in message
+    assert "`metadata.expires`" in message
+
+
+def test_recent_snapshots_future_deadlines_and_dated_records_are_not_reported(workspace, cli):
+    body = "Verified 2026-11-01: the mirror answers.\n\nReview by 2027-01-15.\n\nVersion 2026.03 is out; as of v1.2 it works.\n"
+    dated = NOTE_HEAD.replace("  updated: 2026-03-01\n", "  updated: 2026-03-01\n  expires: 2026-12-31\n")
+    root = workspace({
+        "memory/knowledge/references/a.md": NOTE_HEAD + body,
+        "memory/knowledge/references/b.md": dated + "Verified 2026-01-01: the mirror answers.\n",
+    })
+    assert stale(cli, root) == []
+
+
+def test_max_age_is_an_option(workspace, cli):
+    root = workspace({
+        "memory/knowledge/references/a.md": NOTE_HEAD + "Verified 2026-11-01: the mirror answers.\n",
+        ".memwarden.toml": "[rules.stale-statement]\nmax_age = 14\n",
+    })
+    [(_, _, message)] = stale(cli, root)
+    assert "29 days old" in message
+
+
+def test_stale_statements_in_episodes_and_facts(workspace, cli):
+    log = json.dumps(episode(1, summary="As of 2026-02-01 the runner has no GPU.")) + "\n"
+    archived = json.dumps(episode(2, summary="As of 2026-02-01 nothing.", decay_status="archived")) + "\n"
+    facts = "tools:\n  gh:\n    note: 'merge queues unsupported, checked 2026-01-10'\n  jq:\n    note: 'as of 2026-01 ok'\n    expires: 2026-12-01\n"
+    root = workspace({"memory/episodic.jsonl": log + archived, "memory/fact.yml": facts})
+    found = sorted((line, message.split('"')[1]) for line, _, message in stale(cli, root))
+    assert found == [(1, "As of 2026-02-01"), (3, "checked 2026-01-10")]  # not the archived episode, not the dated fact
+
+
+def test_a_past_event_with_a_date_is_not_a_deadline(workspace, cli):
+    body = "These came from a full codebase review on 2026-03-26.\n\nWe tested it on 2026-10-20 and it works.\n"
+    root = workspace({"memory/knowledge/references/a.md": NOTE_HEAD + body})
+    assert stale(cli, root) == []
