@@ -124,9 +124,17 @@ def negative_claim_without_expiry(doc, ctx):
     「このAPIはページングに対応していない」. Directives ("never run rm -rf",
     「不要刪除」, 「しないでください」), questions, conditions ("if the file
     does not exist") and words that only look negative ("not only", "unless",
-    "nonce", 「非常」, 「少ない」) are not claims. English, Traditional and
-    Simplified Chinese and Japanese are understood. The finding quotes the
-    sentence.
+    "nonce", 「非常」, 「少ない」) are not claims. Nor is what memory notes say
+    besides claims: a negative word in quotes, a code span, a link, a
+    [[wikilink]] or a slug; SQL and settings (`NOT NULL`, `width=0.6, no
+    legend`); asides and contrasts ("(not a separate module)", "X is not Y,
+    it is Z"); notes to self ("no confirmation needed", a "How to apply:"
+    line); post-mortems ("didn't use the venv, tried installing globally");
+    preferences, judgements and where things are kept by policy; headings
+    and to-do items. English, Traditional and Simplified Chinese and
+    Japanese are understood; a sentence in another language (Korean,
+    Russian, Spanish...) is skipped. The finding quotes the sentence and
+    points at its own line.
 
     The expiry goes where each kind keeps it: a gish note's `metadata.expires`;
     a three-layer or claude-code note's top-level `expires`; an episode's
