@@ -543,9 +543,166 @@ def test_a_false_positive_can_be_silenced_inline(workspace, cli):
     note = (
         "---\nname: n\ndescription: Review notes\nmetadata:\n  type: feedback\n  updated: 2026-03-01\n---\n\n"
         "<!-- memwarden: disable-next-line=negative-claim-without-expiry -->\n"
-        "The fix is small, but not trivial.\n"
+        "There's not a single reason to keep the old flag, other than habit.\n"  # a false positive the detector still makes
     )
     root = workspace({"memory/knowledge/feedback/n.md": note})
     assert cli("check", "--select", "MW301", ".", cwd=root).exit_code == 0
     (root / "memory/knowledge/feedback/n.md").write_text(note.replace("<!-- memwarden: disable-next-line=negative-claim-without-expiry -->\n", ""))
     assert cli("check", "--select", "MW301", ".", cwd=root).exit_code == 1
+
+
+# -- where a claim in Markdown prose is reported (issue #19) ---------------------------------
+
+NOTE_HEAD = "---\nname: n\ndescription: Notes on the mirror\nmetadata:\n  type: reference\n  updated: 2026-03-01\n---\n\n"
+
+
+def claim_positions(cli, root: Path) -> list[tuple[int, int]]:
+    result = cli("check", "--select", "MW301", "--today", TODAY, "--format", "json", ".", cwd=root)
+    return [(f["line"], f["column"]) for f in findings(result)]
+
+
+def test_the_same_claim_on_three_lines_reports_three_lines(workspace, cli):
+    body = "- gh does not support merge queues.\n- gh does not support merge queues.\n- gh does not support merge queues.\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert claim_positions(cli, root) == [(9, 3), (10, 3), (11, 3)]
+
+
+def test_identical_sentences_in_one_paragraph_each_point_at_their_own_line(workspace, cli):
+    body = "Intro line.\ngh does not support merge queues.\nMore text here.\ngh does not support merge queues.\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert claim_positions(cli, root) == [(10, 1), (12, 1)]
+
+
+def test_a_claim_deep_in_a_list_item_points_at_its_own_line_and_column(workspace, cli):
+    # Bold labels, inline code and wrapped lines before the claim: the old mapping found the first
+    # "Fact:" of the file and reported every sentence of the item up to eight lines too early.
+    body = (
+        "# Roadmap\n\n"
+        "- **Fact:** The first direction is `core` hardening.\n"
+        "  **Why:** The contract came first.\n\n"
+        "- **Fact:** State lives under `$XDG_STATE_HOME` with **atomic** writes\n"
+        "  and a bounded log; it is read once per render.\n"
+        "  The hosted runner `ubuntu-22` does not have `uv` installed.\n"
+    )
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    line = NOTE_HEAD.count("\n") + 8
+    text = (NOTE_HEAD + body).splitlines()[line - 1]
+    assert claim_positions(cli, root) == [(line, text.index("The hosted") + 1)]
+
+
+def test_a_claim_after_a_code_block_holding_the_same_words_is_not_pulled_into_the_block(workspace, cli):
+    body = "Setup:\n\n```\n# gh does not support merge queues.\n```\n\ngh does not support merge queues.\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert claim_positions(cli, root) == [(15, 1)]
+
+
+def test_identical_sentences_in_a_description_each_get_their_own_column(workspace, cli):
+    head = "---\nname: n\ndescription: The mirror is unavailable. The mirror is unavailable.\nmetadata:\n  type: reference\n---\n"
+    root = workspace({"memory/knowledge/references/n.md": head})
+    assert claim_positions(cli, root) == [(3, 14), (3, 41)]
+
+
+def test_headings_and_to_do_items_are_not_claims(workspace, cli):
+    body = "## gh does not support merge queues\n\n- [ ] find out why the mirror is unavailable\n- [x] gh cannot list drafts\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert claim_positions(cli, root) == []
+
+
+def test_real_prose_kinds_that_are_not_claims_give_no_finding(workspace, cli):
+    # One line per kind of false alarm seen on memory committed to public repositories.
+    body = "\n\n".join([
+        "See [[feedback-do-not-mock]] and [the guide](docs/not-supported.md).",
+        "The column is `phone VARCHAR(20) NOT NULL` and the mode is none.",
+        "Plot with width=0.6, no legend.",
+        "**How to apply:** no confirmation needed for rebases; never mark a flaky test as skipped.",
+        "Didn't use the venv, tried installing globally and it broke.",
+        "Tracker = local markdown (no GitHub issues); embeddings via FastEmbed (ONNX, no torch).",
+        "The UI is embedded in the app (not a separate module).",
+        "The config format is not YAML, it is TOML.",
+        "Prefers direct answers — no fluff.",
+        "Secrets are never stored in this repo; they live in Vault.",
+        "`metadata_cache.mediaType` column is written but never read.",
+        "이 API는 not supported 입니다.",
+    ]) + "\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert claim_positions(cli, root) == []
+
+
+def test_real_claims_about_the_world_are_still_found(workspace, cli):
+    body = "\n\n".join([
+        "Permission-trimmed at query time; needs Read; no local permission storage.",
+        "AnythingLLM moved off port 3001 (3001 no longer answers).",
+        "Its compose file is on the host — not visible from the devcontainer.",
+        "Two docs (`a.md`, `b.md`) have no `docSource` in chunk metadata.",
+        "The native DOM `SubmitEvent` is NOT compatible with React's prop type.",
+    ]) + "\n"
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
+    assert [line for line, _ in claim_positions(cli, root)] == [9, 11, 13, 15, 17]
+
+
+# -- stale-statement ---------------------------------------------------------------------
+
+LATE = "2026-11-30"
+
+
+def stale(cli, root: Path, *extra: str) -> list[tuple[int, int, str]]:
+    result = cli("check", "--select", "MW304", "--today", LATE, "--format", "json", *extra, ".", cwd=root)
+    return [(f["line"], f["column"], f["message"]) for f in findings(result)]
+
+
+@pytest.mark.parametrize(
+    "sentence, shown, days",
+    [
+        ("The mirror has no arm64 images (verified 2026-03-31).", "verified 2026-03-31", "244 days old"),
+        ("As of 2026-01 the export API has no paging.", "As of 2026-01", "333 days old"),
+        ("Last checked on March 3, 2026: the plan includes SSO.", "Last checked on March 3, 2026", "272 days old"),
+        ("Review by 2026-06-01 whether the beta flag is still needed.", "Review by 2026-06-01", "passed 182 days ago"),
+        ("This workaround is valid until 2026-05.", "valid until 2026-05", "passed 183 days ago"),
+        ("截至 2026 年 3 月，該 API 仍不支援分頁。", "截至 2026 年 3 月", "274 days old"),
+        ("确认于 2026-04-02：镜像站可以访问。", "确认于 2026-04-02", "242 days old"),
+        ("2026年3月時点で、バッチAPIはEUリージョンで提供されていない。", "2026年3月時点", "274 days old"),
+        ("この回避策は2026-04-30まで有効。", "2026-04-30まで有効", "passed 214 days ago"),
+        ("有效期至 2026/04/30，之後改用新版。", "有效期至 2026/04/30", "passed 214 days ago"),
+    ],
+)
+def test_a_dated_statement_past_its_date_is_reported(workspace, cli, sentence, shown, days):
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + "Intro.\n\n" + sentence + "\n"})
+    [(line, column, message)] = stale(cli, root)
+    assert line == 11
+    assert column == (NOTE_HEAD + "Intro.\n\n" + sentence).splitlines()[10].index(shown) + 1
+    assert f'"{shown}"' in message and days in message
+    assert "`metadata.expires`" in message
+
+
+def test_recent_snapshots_future_deadlines_and_dated_records_are_not_reported(workspace, cli):
+    body = "Verified 2026-11-01: the mirror answers.\n\nReview by 2027-01-15.\n\nVersion 2026.03 is out; as of v1.2 it works.\n"
+    dated = NOTE_HEAD.replace("  updated: 2026-03-01\n", "  updated: 2026-03-01\n  expires: 2026-12-31\n")
+    root = workspace({
+        "memory/knowledge/references/a.md": NOTE_HEAD + body,
+        "memory/knowledge/references/b.md": dated + "Verified 2026-01-01: the mirror answers.\n",
+    })
+    assert stale(cli, root) == []
+
+
+def test_max_age_is_an_option(workspace, cli):
+    root = workspace({
+        "memory/knowledge/references/a.md": NOTE_HEAD + "Verified 2026-11-01: the mirror answers.\n",
+        ".memwarden.toml": "[rules.stale-statement]\nmax_age = 14\n",
+    })
+    [(_, _, message)] = stale(cli, root)
+    assert "29 days old" in message
+
+
+def test_stale_statements_in_episodes_and_facts(workspace, cli):
+    log = json.dumps(episode(1, summary="As of 2026-02-01 the runner has no GPU.")) + "\n"
+    archived = json.dumps(episode(2, summary="As of 2026-02-01 nothing.", decay_status="archived")) + "\n"
+    facts = "tools:\n  gh:\n    note: 'merge queues unsupported, checked 2026-01-10'\n  jq:\n    note: 'as of 2026-01 ok'\n    expires: 2026-12-01\n"
+    root = workspace({"memory/episodic.jsonl": log + archived, "memory/fact.yml": facts})
+    found = sorted((line, message.split('"')[1]) for line, _, message in stale(cli, root))
+    assert found == [(1, "As of 2026-02-01"), (3, "checked 2026-01-10")]  # not the archived episode, not the dated fact
+
+
+def test_a_past_event_with_a_date_is_not_a_deadline(workspace, cli):
+    body = "These came from a full codebase review on 2026-03-26.\n\nWe tested it on 2026-10-20 and it works.\n"
+    root = workspace({"memory/knowledge/references/a.md": NOTE_HEAD + body})
+    assert stale(cli, root) == []

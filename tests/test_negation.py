@@ -18,9 +18,9 @@ LABELS = {"claim", "directive", "question", "positive", "other"}
 # that lowers any of these is a regression. The three batches of held-out rows
 # at the end of the table were written before the detector saw them.
 FLOORS = {
-    "en": (0.95, 1.00),
-    "zh-Hant": (0.96, 1.00),
-    "zh-Hans": (0.96, 1.00),
+    "en": (0.98, 1.00),
+    "zh-Hant": (0.98, 1.00),
+    "zh-Hans": (0.98, 1.00),
     "ja": (0.96, 0.98),
 }
 
@@ -192,8 +192,84 @@ def test_a_claim_after_a_directive_in_the_same_sentence_is_still_found():
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        # a negative word mentioned, not used: a wikilink, a slug, a quote, a code span, a URL
+        "See [[feedback-do-not-mock]] first.",
+        "The page is docs/not-found.md.",
+        'Differentiate upstream failures from "not found".',
+        "Run `git commit --no-verify` only in emergencies, says the wiki at https://x.example/no-verify.",
+        # SQL and code words, settings
+        "ALTER TABLE users MODIFY phone VARCHAR(20) NOT NULL;",
+        "Rows WHERE deleted_at IS NOT NULL are skipped.",
+        "None are blocking correctness.",
+        "Plot with width=0.6, no legend.",
+        "Responses never emit null here.",
+        # notes to self, rules, preferences
+        "How to apply: never mark a flaky test as skipped.",
+        "No secrets in logs, ever.",
+        "No adapter needed for the shared base.",
+        "Prefers short answers with no preamble.",
+        "Read SKILL.md before saying a CLI feature doesn't exist.",
+        # post-mortems and judgements
+        "Tried the beta channel, didn't help.",
+        "We didn't pin the lockfile, so the build drifted.",
+        "Tests broke because the patch no longer took effect.",
+        "Honestly the new dashboard isn't great.",
+        "The remaining duplicates are not worth hoisting.",
+        # the project's own design, asides and contrasts
+        "Why: digests need durable state the cache can't hold.",
+        "Embeddings via FastEmbed (ONNX, no torch).",
+        "The chat UI lives inside the app (not a separate module).",
+        "Use uv not pip.",
+        "It is not a bug, it is the documented default.",
+        "`metadata.kind` is written but never read.",
+        "`serialize` sets it, but `deserialize` doesn't project it.",
+        "Local state is not auto-cleared — intentional, to avoid a race.",
+        "Keys are never stored in this repo; they live in Vault.",
+        # languages the detector does not read
+        "이 기능은 not supported 입니다.",
+        "Эта версия не поддерживает SSO, not supported.",
+        "Esta versión no funciona con el proxy de la oficina.",
+        "沒鎖版本就升級，結果壞了。",
+        "令牌不放在代码库里，统一放 Vault。",
+        "設定檔不是 YAML，是 TOML。",
+        "このCLIのヘルプはあまり読みやすくない。",
+        "レビューを待たずにマージしてしまった。",
+    ],
+)
+def test_real_prose_that_is_not_a_claim(text):
+    assert find_claims(text) == [], classify(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Needs Read access; no local permission storage; results are trimmed per user.",
+        "The service moved off port 3001 (3001 no longer answers).",
+        "The compose file is on the host — not visible from the devcontainer.",
+        "Two docs (a.md, b.md) have no docSource in their chunk metadata.",
+        "Search settings: Refinable fields (unsupported in modern search).",
+        "Returned by the search but not processed by the answers.",
+        "The native DOM SubmitEvent is NOT compatible with React's prop type.",
+        "No ARM build exists for the CLI.",
+        "`jq` isn't available on the Alpine runner image.",
+        "I couldn't find any documentation for the flag.",
+        "gh does not support merge queues; it's a known gap.",
+    ],
+)
+def test_real_prose_claims_stay_claims(text):
+    assert classify(text)[0] == CLAIM, text
+
+
+@pytest.mark.parametrize(
     "line",
     [
+        "no; " * 25_000,
+        "(no " * 25_000,
+        "a=" * 50_000,
+        '"not" ' * 16_000,
+        "[[not]] " * 12_000,
         "don't " * 16_000,
         "if not " * 14_000,
         "x" * 99_990 + "n't",

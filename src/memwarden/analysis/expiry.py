@@ -105,7 +105,12 @@ def _scalar_locator(doc, start: int, end: int):
     def locate(offset: int, sentence: str) -> tuple[int, int]:
         source = doc.text[start:end]
         probe = sentence[:16]
-        at = source.find(probe) if probe else -1
+        # The source is never shorter than the value before the sentence (quotes, escapes and folded
+        # line breaks only add characters), so the search starts at the sentence's own offset: two
+        # identical sentences in one value each find their own place.
+        at = source.find(probe, offset) if probe else -1
+        if at == -1 and probe:
+            at = source.find(probe)
         return doc.line_col(start + (at if at != -1 else 0))
 
     return locate
@@ -164,9 +169,15 @@ def _top_or_metadata_place(doc: MarkdownDocument, front: dict, spans: dict, meta
 
 
 def _prose_pieces(doc: MarkdownDocument) -> list[TextPiece]:
-    """The body's prose, one piece per block (paragraph, list item, heading, table cell)."""
+    """The body's prose, one piece per block (paragraph, list item, table cell); headings and to-do items left out.
+
+    A heading names a topic ("## Not supported yet") and a to-do item ("[ ] find out why X does not
+    load") is a plan, not a finding: neither states a claim to date.
+    """
     blocks: dict[int, list] = {}
     for span in doc.prose():
+        if span.kind in ("heading", "task"):
+            continue
         blocks.setdefault(span.block, []).append(span)
     pieces = []
     for spans in blocks.values():
@@ -182,7 +193,10 @@ def _prose_pieces(doc: MarkdownDocument) -> list[TextPiece]:
         def locate(position: int, sentence: str, spans=spans, starts=starts):
             index = max(i for i, start in enumerate(starts) if start <= position) if starts else 0
             span = spans[index]
-            return span.line, span.column + (position - starts[index])
+            source = span.source_offset(position - starts[index])
+            if source is None:
+                return span.line, span.column + (position - starts[index])
+            return doc.line_col(source)
 
         pieces.append(TextPiece(text, locate, None, inline_code=True))
     return pieces
@@ -327,3 +341,93 @@ def expiry_places(doc, profile: str) -> list[ExpiryPlace]:
     if isinstance(doc, YamlDocument) and doc.kind.name == "facts":
         return _fact_expiry_places(doc, profile)
     return [record.place for record in claim_records(doc, profile)]
+
+
+# -- dated statements -------------------------------------------------------------------
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+         ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
+         ("november", "nov"), ("december", "dec")),
+        start=1,
+    )
+    for name in names
+}
+_MONTH_NAME = "|".join(sorted(_MONTHS, key=len, reverse=True))
+# A date as memory writes it: 2026-03-31, 2026/03/31, 2026-03, March 31, 2026, 31 March 2026, March 2026,
+# 2026年3月31日, 2026年3月.
+
+
+def _date_text(group: str) -> str:
+    return (
+        rf"(?P<{group}>\d{{4}}[-/.]\d{{1,2}}(?:[-/.]\d{{1,2}})?(?![\d/.-]\d)"
+        rf"|(?:{_MONTH_NAME})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+        rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTH_NAME})\.?,?\s+\d{{4}}"
+        rf"|(?:{_MONTH_NAME})\.?,?\s+\d{{4}}"
+        r"|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)"
+    )
+
+
+# A snapshot: the statement was true on that date. A deadline: it must be looked at again by then.
+_SNAPSHOT = re.compile(
+    r"(?i)\b(?:(?:last\s+)?(?:verified|checked|confirmed|tested|validated|reviewed|re-?verified|re-?checked)"
+    r"(?:\s+(?:on|at|as\s+of))?|as\s+of|accurate\s+as\s+of|current\s+as\s+of)\s*:?\s+" + _date_text("d1")
+    + r"|(?:截至|截止|確認於|确认于|驗證於|验证于|查證於|查证于|檢查於|检查于)\s*" + _date_text("d2")
+    + "|" + _date_text("d3") + r"\s*(?:時点|現在|時點|时点|に確認|確認済み|確認|确认|驗證|验证)"
+)
+_DEADLINE = re.compile(
+    r"(?i)\b(?:review|re-?verify|re-?check|recheck|revisit|re-?evaluate|re-?test|check\s+again)\s+(?:by|before)"
+    r"\s*:?\s+" + _date_text("d1")
+    + r"|\b(?:valid|good|true|applies)\s+(?:until|through|till)\s*:?\s+" + _date_text("d2")
+    + r"|(?:有效期至|有效至|有效期限至|有效到)\s*" + _date_text("d3")
+    + "|" + _date_text("d4") + r"\s*(?:前複查|前复查|前重新確認|前重新确认|まで有効|までに再確認|までに見直)"
+)
+
+
+@dataclass(frozen=True)
+class DatedStatement:
+    """"verified 2026-03-31", "review by 2026-06-01", 「截至 2026 年 3 月」 in a record's prose."""
+
+    start: int  # offset in the piece's text
+    end: int
+    text: str
+    date: dt.date
+    deadline: bool  # "review by" / "valid until" (False: a snapshot, "verified" / "as of")
+
+
+def _text_date(value: str, deadline: bool) -> dt.date | None:
+    """The date a statement names; a month alone is its first day for a snapshot, its last for a deadline."""
+    value = value.strip()
+    numbers = re.findall(r"\d+", value)
+    month_name = re.search(_MONTH_NAME, value, re.I)
+    try:
+        if month_name:
+            year = int(next(n for n in numbers if len(n) == 4))
+            month = _MONTHS[month_name.group().lower()]
+            days = [int(n) for n in numbers if len(n) <= 2]
+            day = days[0] if days else None
+        else:
+            year, month = int(numbers[0]), int(numbers[1])
+            day = int(numbers[2]) if len(numbers) > 2 else None
+        if day is None:
+            if not deadline:
+                return dt.date(year, month, 1)
+            following = dt.date(year + (month == 12), month % 12 + 1, 1)
+            return following - dt.timedelta(days=1)
+        return dt.date(year, month, day)
+    except (ValueError, StopIteration, IndexError, KeyError):
+        return None
+
+
+def dated_statements(text: str) -> list[DatedStatement]:
+    """The snapshots and deadlines a piece of prose dates itself with, in order."""
+    found = []
+    for pattern, deadline in ((_SNAPSHOT, False), (_DEADLINE, True)):
+        for match in pattern.finditer(text):
+            value = next(v for k, v in match.groupdict().items() if v is not None)
+            date = _text_date(value, deadline)
+            if date is not None:
+                found.append(DatedStatement(match.start(), match.end(), match.group(), date, deadline))
+    return sorted(found, key=lambda statement: statement.start)

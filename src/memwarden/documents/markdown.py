@@ -27,6 +27,19 @@ class ProseSpan:
     line: int
     column: int
     block: int  # blocks number paragraphs, headings, list items...: sentences never cross them
+    # (offset in text, offset in the document's text) where each inline piece starts, so an offset
+    # anywhere in text maps back to its own source character, markup and code spans skipped.
+    anchors: tuple[tuple[int, int], ...] = ()
+    kind: str = "paragraph"  # "paragraph", "heading", "table_cell", or "task" (a to-do list item)
+
+    def source_offset(self, offset: int) -> int | None:
+        """The document offset of text[offset], or None when the span has no anchors."""
+        best = None
+        for text_offset, source in self.anchors:
+            if text_offset > offset:
+                break
+            best = source + (offset - text_offset)
+        return best
 
 
 class MarkdownDocument(Document):
@@ -148,64 +161,143 @@ class MarkdownDocument(Document):
         except (RecursionError, Exception):  # mistune on hostile input: no prose rather than a crash
             return []
         spans: list[ProseSpan] = []
-        state = {"cursor": self.body_line, "block": 0}
-
-        def inline_pieces(children, pieces):
-            for child in children or []:
-                kind = child.get("type")
-                if kind == "text":
-                    pieces.append(_URL.sub(" ", child.get("raw", "")))
-                elif kind == "codespan":
-                    pieces.append(CODE_PLACEHOLDER)
-                elif kind in ("softbreak", "linebreak"):
-                    pieces.append("\n")
-                elif kind in ("image", "inline_html", "block_html"):
-                    continue
-                else:  # emphasis, strong, link (its text, never its URL), strikethrough...
-                    inline_pieces(child.get("children"), pieces)
-
-        def emit(children):
-            pieces: list[str] = []
-            inline_pieces(children, pieces)
-            text = "".join(pieces)
-            if not text.strip():
-                return
-            state["block"] += 1
-            line = self._find_line("".join(text.split("\n", 1)[0]).strip(), state["cursor"])
-            for offset, piece in enumerate(text.split("\n")):
-                if not piece.strip():
-                    continue
-                number = line + offset
-                column = max(self.line_text(number).find(piece.strip()[:20]), 0) + 1
-                spans.append(ProseSpan(piece.strip(), number, column, state["block"]))
-            state["cursor"] = line
+        aligner = _Aligner(self)
+        block = 0
 
         def walk(items):
+            nonlocal block
             for token in items or []:
                 kind = token.get("type")
                 if kind in ("block_code", "block_html", "thematic_break", "blank_line"):
                     continue
                 if kind in ("paragraph", "heading", "block_text", "table_cell"):
-                    emit(token.get("children"))
+                    pieces = aligner.block(token.get("children"))
+                    if pieces:
+                        block += 1
+                        spans.extend(_line_spans(self, pieces, block, kind))
                 else:
                     walk(token.get("children"))
 
         walk(tokens)
         return spans
 
-    def _find_line(self, fragment: str, cursor: int) -> int:
-        """The first source line at or after cursor that holds the start of fragment."""
-        words = fragment.split()
-        probe = " ".join(words[:4])[:40] if words else ""
-        probes = [probe, probe[:12], words[0] if words else ""]
-        hidden = self.hidden_lines
-        for candidate in probes:
-            if not candidate or candidate == CODE_PLACEHOLDER:
+
+_TASK = re.compile(r"^\[[ xX]\]\s")
+
+
+class _Aligner:
+    """Finds each inline piece of mistune's tree in the source, moving forward only.
+
+    mistune keeps no positions. The text of an inline token appears verbatim in
+    the source (markup, link targets and escapes lie between tokens), so each one
+    is looked for from where the previous one ended; a soft break moves to the
+    next line. Identical sentences therefore map to their own lines, and a word
+    that appears inside markup or a code block earlier is never taken for it.
+    """
+
+    def __init__(self, doc: MarkdownDocument):
+        self.doc = doc
+        self.text = doc.text
+        self.cursor = doc.body_offset
+        self.hidden = doc.hidden_lines
+
+    def find(self, needle: str) -> int | None:
+        """Where needle starts in the source, from the cursor on (outside code blocks), or None."""
+        stripped = needle.strip()
+        lead = needle.find(stripped[:1]) if stripped else 0
+        # The whole piece anywhere ahead; a prefix (an escape or an entity may differ later) only nearby.
+        for probe, limit in ((needle, None), (stripped, None), (stripped[:12], 400), (stripped[:4], 120)):
+            if not probe:
                 continue
-            for number in range(cursor, self.line_count + 1):
-                if number not in hidden and candidate in self.line_text(number):
-                    return number
-        return cursor
+            stop = len(self.text) if limit is None else min(len(self.text), self.cursor + limit)
+            at = self.text.find(probe, self.cursor, stop)
+            while at != -1 and self.doc.line_col(at)[0] in self.hidden:
+                at = self.text.find(probe, at + 1, stop)
+            if at != -1:
+                return at if probe is needle else max(at - lead, 0)
+        return None
+
+    def block(self, children) -> list[tuple[str, int | None]]:
+        """(prose text, source offset or None) pieces of one block; "\n" pieces are line breaks."""
+        pieces: list[tuple[str, int | None]] = []
+        self.inline(children, pieces)
+        return pieces if "".join(text for text, _ in pieces).strip() else []
+
+    def inline(self, children, pieces) -> None:
+        for child in children or []:
+            kind = child.get("type")
+            if kind == "text":
+                self.add_text(child.get("raw", ""), pieces)
+            elif kind == "codespan":
+                at = self.text.find("`", self.cursor)
+                if at != -1:
+                    run = len(self.text[at:]) - len(self.text[at:].lstrip("`"))
+                    close = self.text.find("`" * run, at + run)
+                    self.cursor = close + run if close != -1 else at + run
+                pieces.append((CODE_PLACEHOLDER, at if at != -1 else None))
+            elif kind in ("softbreak", "linebreak"):
+                newline = self.text.find("\n", self.cursor)
+                if newline != -1:
+                    self.cursor = newline + 1
+                pieces.append(("\n", None))
+            elif kind in ("image", "inline_html", "block_html"):
+                continue
+            else:  # emphasis, strong, link (its text, never its URL), strikethrough...
+                self.inline(child.get("children"), pieces)
+
+    def add_text(self, raw: str, pieces) -> None:
+        at = self.find(raw)
+        position = 0
+        for url in _URL.finditer(raw):
+            if url.start() > position:
+                pieces.append((raw[position : url.start()], None if at is None else at + position))
+            pieces.append((" ", None if at is None else at + url.start()))
+            position = url.end()
+        if position < len(raw) or not raw:
+            pieces.append((raw[position:], None if at is None else at + position))
+        if at is not None:
+            self.cursor = at + len(raw)
+
+
+def _line_spans(doc: MarkdownDocument, pieces, block: int, kind: str) -> list[ProseSpan]:
+    """One ProseSpan per source line of a block, each with the anchors of its pieces."""
+    lines: list[list[tuple[str, int | None]]] = [[]]
+    for text, at in pieces:
+        if text == "\n":
+            lines.append([])
+        else:
+            lines[-1].append((text, at))
+    if kind == "block_text" and _TASK.match("".join(text for text, _ in pieces).lstrip()):
+        kind = "task"
+    elif kind == "block_text":
+        kind = "paragraph"
+    spans: list[ProseSpan] = []
+    for line_pieces in lines:
+        joined = "".join(text for text, _ in line_pieces)
+        stripped = joined.strip()
+        if not stripped:
+            continue
+        lead = len(joined) - len(joined.lstrip())
+        anchors = []
+        offset = 0
+        for text, at in line_pieces:
+            if at is not None:
+                relative = offset - lead
+                if relative >= 0:
+                    anchors.append((relative, at))
+                elif relative + len(text) > 0:
+                    anchors.append((0, at - relative))  # the piece began in the stripped leading space
+            offset += len(text)
+        if anchors:
+            first = anchors[0][1] - anchors[0][0]
+            text = doc.text
+            while first < len(text) and text[first] in " \t":
+                first += 1
+            line, column = doc.line_col(first)
+        else:
+            line, column = (spans[-1].line + 1, 1) if spans else (doc.body_line, 1)
+        spans.append(ProseSpan(stripped, line, column, block, tuple(anchors), kind))
+    return spans
 
 
 _LIST_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])\s+(?P<item>.*)$")

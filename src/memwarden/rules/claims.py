@@ -27,7 +27,15 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from memwarden.analysis.expiry import MISSING, ClaimRecord, claim_records, expiry_places, is_date_shaped, parse_date
+from memwarden.analysis.expiry import (
+    MISSING,
+    ClaimRecord,
+    claim_records,
+    dated_statements,
+    expiry_places,
+    is_date_shaped,
+    parse_date,
+)
 from memwarden.analysis.negation import find_claims
 from memwarden.documents import MarkdownDocument
 from memwarden.documents.markdown import CODE_PLACEHOLDER
@@ -119,9 +127,17 @@ def negative_claim_without_expiry(doc, ctx):
     「このAPIはページングに対応していない」. Directives ("never run rm -rf",
     「不要刪除」, 「しないでください」), questions, conditions ("if the file
     does not exist") and words that only look negative ("not only", "unless",
-    "nonce", 「非常」, 「少ない」) are not claims. English, Traditional and
-    Simplified Chinese and Japanese are understood. The finding quotes the
-    sentence.
+    "nonce", 「非常」, 「少ない」) are not claims. Nor is what memory notes say
+    besides claims: a negative word in quotes, a code span, a link, a
+    [[wikilink]] or a slug; SQL and settings (`NOT NULL`, `width=0.6, no
+    legend`); asides and contrasts ("(not a separate module)", "X is not Y,
+    it is Z"); notes to self ("no confirmation needed", a "How to apply:"
+    line); post-mortems ("didn't use the venv, tried installing globally");
+    preferences, judgements and where things are kept by policy; headings
+    and to-do items. English, Traditional and Simplified Chinese and
+    Japanese are understood; a sentence in another language (Korean,
+    Russian, Spanish...) is skipped. The finding quotes the sentence and
+    points at its own line.
 
     The expiry goes where each kind keeps it: a gish note's `metadata.expires`;
     a claude-code or three-layer note's `expires`, under `metadata:` when the
@@ -234,6 +250,94 @@ def expired_claim(doc, ctx):
                 continue
             violation = ExpiredClaim(date, (ctx.today - date).days, what)
             yield Problem(location[0], location[1], violation.message, json_path=json_path)
+
+
+# -- stale-statement ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StaleStatement:
+    statement: str  # as quoted
+    days: int
+    deadline: bool
+    place_name: str
+
+    @property
+    def message(self) -> str:
+        s = "s" if self.days != 1 else ""
+        if self.deadline:
+            when = f'"{self.statement}" passed {self.days} day{s} ago'
+        else:
+            when = f'"{self.statement}" is {self.days} day{s} old'
+        return f"{when} and the record has no `{self.place_name}`: re-verify what it dates, then update it"
+
+
+@rule(
+    code="MW304",
+    name="stale-statement",
+    severity=Severity.WARNING,
+    kinds=CLAIM_KINDS,
+    options={"max_age": Option(90, int, "days after which a 'verified <date>' or 'as of <date>' is stale")},
+)
+def stale_statement(doc, ctx):
+    """A statement dated in its own text ("verified 2026-03-31", "review by 2026-06-01") whose date has passed, in a record with no `expires`.
+
+    ## What it does
+    Reads the same prose as `negative-claim-without-expiry` (a note's
+    description and body, an episode's text fields, the facts' strings) in
+    records that have no `expires`, and finds two kinds of dated statement:
+
+    - a snapshot: "verified 2026-03-31", "checked on March 3, 2026", "as of
+      2026-01", "last confirmed 2026/02/10", 「截至 2026 年 3 月」,
+      「確認於 2026-03-31」, 「2026-03-31 確認」, 「2026年3月時点」,
+      「2026-03-31 現在」. It is reported when its date lies more than
+      `max_age` days (90 by default) before today.
+    - a deadline: "review by 2026-06-01", "re-verify before 2026-05",
+      "valid until 2026-04-30", 「有效期至 2026/04/30」, 「2026-05-01 前複查」,
+      「2026-03-31まで有効」, 「2026-03-01までに再確認」. It is reported once the
+      date has passed.
+
+    Dates are read as `YYYY-MM-DD`, `YYYY/MM/DD`, `YYYY-MM`, "March 31,
+    2026", "31 March 2026", "March 2026" and 「2026年3月31日」; a month
+    alone is its first day for a snapshot and its last for a deadline. Today
+    is the date given by `--today`, or the real date. Archived records are
+    skipped.
+
+    ## Why
+    A date written into the sentence is the author saying "this was true
+    then" or "look at this again by then". Nothing brings it back when the
+    date passes: the agent reads "as of January, the API has no paging" in
+    November as if it were news. An `expires` date is what the claims rules
+    check; a record that has one is left to `expired-claim`.
+
+    ## Example
+    ```markdown
+    ---
+    name: gh-drafts
+    description: gh cannot list draft releases (verified 2026-03-01)
+    metadata:
+      type: reference
+    ---
+    ```
+    With `--today 2026-11-30`:
+    `memory/knowledge/references/gh-drafts.md:3:45: MW304 stale-statement "verified 2026-03-01" is 274 days old and the record has no `metadata.expires`: re-verify what it dates, then update it`
+
+    ## Fix safety
+    No fix: only checking the statement again can say whether it still
+    holds, and which date to write.
+    """
+    max_age = ctx.options["max_age"]
+    for record in claim_records(doc, ctx.workspace.profile.name):
+        if record.place.present or record.place.archived:
+            continue
+        for piece in record.pieces:
+            for statement in dated_statements(piece.text):
+                days = (ctx.today - statement.date).days
+                if days <= 0 or (not statement.deadline and days <= max_age):
+                    continue
+                line, column = piece.locate(statement.start, statement.text)
+                violation = StaleStatement(quote(statement.text, piece.inline_code), days, statement.deadline, record.place.name)
+                yield Problem(line, column, violation.message, json_path=piece.json_path)
 
 
 # -- invalid-expiry -------------------------------------------------------------------

@@ -1,0 +1,155 @@
+"""What the languages share: verdicts, sentences, the script of a sentence, clauses."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+CLAIM, DIRECTIVE, QUESTION, NONE = "claim", "directive", "question", "none"
+
+# How far a cue looks back for the start of its clause, a condition or a hedge.
+LOOKBACK = 200
+
+# -- sentences -------------------------------------------------------------------
+
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
+KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
+_END_MARK = re.compile(r"[。！？]+[」』）)\"'”’]*|[.!?]+[\"'”’)\]]*|\n[ \t]*\n|…+")
+_ABBREVIATIONS = {
+    "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig", "mr", "mrs", "ms", "dr", "st", "al", "jr", "sr",
+}
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) offsets of the sentences in text, leading space and list markers left out."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    length = len(text)
+    for match in _END_MARK.finditer(text):
+        mark = match.group()
+        end = match.end()
+        if mark[0] == "." or (mark[0] in "!?" and not mark.startswith(("。", "！", "？"))):
+            following = text[end] if end < length else " "
+            if not (following.isspace() or CJK.match(following)):
+                continue  # v1.2, file.md, a URL-ish token: not the end of a sentence
+            if mark[0] == ".":
+                word_start = end - len(mark)
+                while word_start > start and not text[word_start - 1].isspace() and end - word_start < 12:
+                    word_start -= 1
+                word = text[word_start : match.start()].lower().strip("(\"'")
+                if word == "no" and not text[end:].lstrip()[:1].isdigit():
+                    pass  # "No. This design..." ends a sentence; "No. 5" does not
+                elif word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+                    continue
+        spans.append((start, end))
+        start = end
+    if start < length:
+        spans.append((start, length))
+    out = []
+    for begin, end in spans:
+        while begin < end and (text[begin].isspace() or text[begin] in "-*•・>"):
+            begin += 1
+        while end > begin and text[end - 1].isspace():
+            end -= 1
+        if begin < end:
+            out.append((begin, end))
+    return out
+
+
+# Scripts the detector does not read: a Korean or Russian sentence is skipped, never matched on
+# the stray English words (a tool name, `not found` in a log line) it happens to carry.
+_OTHER_SCRIPT = re.compile(
+    r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"  # Hangul
+    r"\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f]"  # Greek ... Thai
+)
+_LATIN_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+# Function words of the Latin-script languages nearest to English in memory files; "no" and "non"
+# are negations there too, and reading "no funciona" as English would be a guess.
+_FOREIGN_WORDS = {
+    "el", "los", "las", "que", "del", "está", "esta", "para", "por", "una", "pero", "muy", "cuando", "también",
+    "les", "des", "est", "pas", "une", "qui", "dans", "pour", "avec", "sur", "cette", "sont", "mais", "être",
+    "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "mit", "für", "auf", "den", "dem", "kein", "keine",
+    "não", "é", "um", "uma", "com", "em", "do", "da", "il", "che", "è", "di", "sono", "questo", "questa",
+}
+_ENGLISH_WORDS = {
+    "the", "is", "are", "and", "of", "to", "in", "for", "with", "it", "this", "that", "on", "does", "be", "has",
+    "have", "was", "were", "can", "will", "by", "from", "an", "a",
+}
+
+
+def language_of(sentence: str) -> str:
+    """"ja", "zh", "en", or "other" for a language the detector does not read (Korean, Russian, Spanish...)."""
+    if _OTHER_SCRIPT.search(sentence):
+        return "other"
+    if KANA.search(sentence):
+        return "ja"
+    if CJK.search(sentence):
+        return "zh"
+    words = [w.lower() for w in _LATIN_WORD.findall(sentence[:2000])]
+    foreign = sum(1 for w in words if w in _FOREIGN_WORDS)
+    if foreign >= 2 and foreign > sum(1 for w in words if w in _ENGLISH_WORDS):
+        return "other"
+    return "en"
+
+
+# -- text that is mentioned, not used -------------------------------------------
+
+_HIDDEN = re.compile(
+    r'"[^"\n]{0,300}"|“[^”\n]{0,300}”|`[^`\n]{0,300}`|\[\[[^\]\n]{0,200}\]\]'
+    r"|\b(?:https?|ftp|file)://\S+|\bwww\.\S+|\]\([^)\s]{0,300}\)"
+)
+
+
+def hidden_spans(text: str) -> list[tuple[int, int]]:
+    """Quotes, code spans, [[wikilinks]], URLs and link targets: a negative word there is mentioned, not used."""
+    return [match.span() for match in _HIDDEN.finditer(text)]
+
+
+def paren_depths(text: str) -> bytearray:
+    """For each character, whether it lies inside round brackets (an aside)."""
+    depth = 0
+    out = bytearray(len(text))
+    for index, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        out[index] = 1 if depth else 0
+    return out
+
+
+# -- shared helpers ------------------------------------------------------------
+
+CLAUSE_BREAK = re.compile(r"[,;:，；：、—–]|\s-\s")
+
+
+class Sentence:
+    """One sentence with its clause breaks, so each cue can find its clause in O(log n)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.breaks = [m.end() for m in CLAUSE_BREAK.finditer(text)]
+
+    def clause_start(self, position: int) -> int:
+        index = bisect.bisect_right(self.breaks, position) - 1
+        start = self.breaks[index] if index >= 0 else 0
+        return max(start, position - LOOKBACK)
+
+    def clause_end(self, position: int) -> int:
+        index = bisect.bisect_right(self.breaks, position)
+        end = self.breaks[index] - 1 if index < len(self.breaks) else len(self.text)
+        return min(end, position + LOOKBACK)
+
+    def before(self, position: int) -> str:
+        """The clause's text before position."""
+        return self.text[self.clause_start(position) : position]
+
+    def after(self, position: int) -> str:
+        """The clause's text from position on."""
+        return self.text[position : self.clause_end(position)]
+
+
+def strip_end(sentence: str) -> str:
+    return sentence.rstrip(" \t\r\n.。!！…」』）)\"'”’")
+
+
