@@ -19,7 +19,8 @@ class UnrecognizedLog:
         fit = "none" if self.episodes == 0 else f"only {self.episodes}"
         return (
             f"not a recognised memory log: {fit} of its {self.records} records look like episodes "
-            "(mostly episode fields, a time as text rather than an epoch number), so it is not checked as an episode log; "
+            "(an episode has mostly episode fields and its time as text, not an epoch number), "
+            "so it is not checked as an episode log; "
             "another program's log at a memory path? move it out of memory/, or exclude it in the config"
         )
 
