@@ -535,6 +535,22 @@ def test_baseline_on_some_files_keeps_the_others(cli, workspace):
     assert "(0 new, 1 dropped; written)" in result.stdout
 
 
+def test_baseline_keeps_the_entries_of_a_file_it_cannot_read_and_says_so(cli, workspace, tmp_path):
+    root, first, second = _baseline_workspace(workspace)
+    cli("baseline", cwd=root)
+    path = root / ".memwarden-baseline.json"
+    before = path.read_bytes()
+    # the fact file becomes a symlink out of the workspace: not followed, not read, so not scanned
+    outside = tmp_path / "elsewhere.yml"
+    outside.write_text("tools: {}\n", "utf-8")
+    (root / "memory/fact.yml").unlink()
+    (root / "memory/fact.yml").symlink_to(outside)
+    result = cli("baseline", cwd=root)
+    assert "(0 new, 0 dropped; unchanged)" in result.stdout, result
+    assert "memory/fact.yml" in result.stderr and "not scanned" in result.stderr and "1 accepted entry is kept" in result.stderr
+    assert path.read_bytes() == before
+
+
 def test_baseline_path_comes_from_the_rule_option(cli, workspace):
     root, first, second = _baseline_workspace(workspace)
     (root / ".memwarden.toml").write_text('[rules.secret-in-memory]\nbaseline = "secrets/accepted.json"\n', "utf-8")
