@@ -811,3 +811,18 @@ def test_high_entropy_strings_can_be_turned_off(cli, workspace):
     (root / ".memwarden.toml").write_text("[rules.secret-in-memory]\nhigh_entropy = false\n", "utf-8")
     found = cli("check", ".", "--select", "secret-in-memory", "--format", "json", cwd=root).json()["findings"]
     assert [f["line"] for f in found] == [3]
+
+
+def test_redacting_secret_keys_of_one_json_object_keeps_every_key_and_value(cli, workspace):
+    one, two, three = github(), github(), github()
+    record = {"id": "ep_1", "tokens": {one: "deploy bot", f"old {two}": "release bot", "ci": three}}
+    root = workspace({"memory/episodic.jsonl": json.dumps(record) + "\n", "memory/scratchpad.md": "x\n"})
+    result = cli("check", "--no-cache", "--select", "secret-in-memory", "--fix", "--unsafe-fixes", ".", cwd=root)
+    assert result.exit_code == 0, result
+    text = (root / "memory/episodic.jsonl").read_text("utf-8")
+    assert not any(secret[4:14] in text for secret in (one, two, three))
+    pairs = json.loads(text, object_pairs_hook=lambda items: items)[1][1]
+    keys = [k for k, _ in pairs]
+    assert len(set(keys)) == 3 and dict(pairs)["ci"] == "[REDACTED:github-token]"
+    assert sorted(v for k, v in pairs if k != "ci") == ["deploy bot", "release bot"]
+    assert any(k.startswith("old [REDACTED:github-token sha256:") for k in keys)

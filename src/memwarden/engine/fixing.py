@@ -200,7 +200,17 @@ def _fixed_bytes(workspace: Workspace, relpath: str, edits: list, errors: list[s
     else:
         text = ""
     new_text = apply_edits(text, edits)
-    data = doc.encode(new_text) if doc is not None else new_text.encode("utf-8")
+    if doc is not None:
+        data = doc.encode(new_text)
+    elif before is None:  # a new file: in the encoding its edits ask for (a restored note keeps its own)
+        encoding, bom = next((e.creates_as for e in edits if e.creates_as), ("utf-8", b""))
+        try:
+            data = bom + new_text.encode(encoding, "surrogateescape")
+        except UnicodeEncodeError:
+            errors.append(f"{relpath}: its text cannot be written in {encoding}; not applied")
+            return None
+    else:
+        data = new_text.encode("utf-8")
     kind = doc.kind if doc is not None else workspace.profile.classify(relpath)
     if kind is not None:
         checked = load(workspace.root, relpath, kind, data)

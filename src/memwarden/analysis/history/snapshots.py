@@ -53,6 +53,11 @@ class Snapshot:
             self._decoded.put(key, found)
         return self._decoded.get(key)
 
+    def encoding(self, relpath: str) -> tuple[str, bytes]:
+        """(encoding, BOM) of a file, as its BOM tells; UTF-8 without one."""
+        _, encoding, bom, _ = decode((self.raw(relpath) or b"")[:4])
+        return encoding, bom
+
     def line_set(self, relpath: str) -> frozenset[str]:
         """The stripped lines of a file, to ask 'is this line still there?' in one step."""
         key = self._cache_key(relpath, "lines")
