@@ -752,3 +752,57 @@ def test_memwardens_own_safe_fixes_are_not_rewrites(git_repo, cli):
     (root / "memory" / "episodic.jsonl").write_text(_json.dumps(after) + "\n")
     result = cli("check", "--base", "HEAD", "--select", "MW6", "--format", "json", ".", cwd=root)
     assert [f["name"] for f in result.json()["findings"]] == ["rewritten-record"]
+
+
+# -- a base that cannot be parsed is compared line by line (issue 11, item 9) ------------------
+
+
+def test_a_base_fact_file_that_does_not_parse_is_compared_line_by_line(git_repo, cli):
+    broken = "tools:\n  gh: [unclosed\n  deploy: the deploy key lives in the vault\n  ci: runs on push\n"
+    root = git_repo({"memory/scratchpad.md": "x\n", "memory/fact.yml": broken})
+    # fixing the syntax error keeps every key: nothing is lost
+    write(root, "memory/fact.yml", broken.replace("[unclosed", "[closed]"))
+    code, findings, _ = staged(cli, root)
+    assert (code, findings) == (0, [])
+    # dropping a line of it is found, as that line
+    write(root, "memory/fact.yml", broken.replace("  ci: runs on push\n", ""))
+    code, findings, _ = staged(cli, root)
+    assert code == 1 and [(f["name"], f["path"]) for f in findings] == [("deleted-record", "memory/fact.yml")]
+    assert "line 4 " in findings[0]["message"] and "did not parse" in findings[0]["message"]
+    assert "fix" not in findings[0]  # the restore fix cannot put such a line back
+
+
+def test_a_base_note_that_is_not_utf8_is_still_a_note(gish, cli):
+    write(gish, "memory/knowledge/feedback/verify-final-state.md", NOTE.encode("utf-8") + "caf\xe9\n".encode("latin-1"))
+    git(gish, "commit", "-qam", "latin-1 byte")
+    (gish / "memory/knowledge/feedback/verify-final-state.md").unlink()
+    code, findings, _ = staged(cli, gish)
+    assert code == 1 and "deleted-note" in {f["name"] for f in findings}
+
+
+def test_a_log_with_an_invalid_byte_on_both_sides_reports_only_the_deleted_line(gish, cli):
+    lines = read(gish, "memory/episodic.jsonl").splitlines(keepends=True)
+    raw = [line.encode("utf-8") for line in lines]
+    raw[0] = raw[0].replace(b"thing 1", b"caf\xe9 1")
+    write(gish, "memory/episodic.jsonl", b"".join(raw))
+    git(gish, "commit", "-qam", "latin-1 byte")
+    write(gish, "memory/episodic.jsonl", raw[0] + raw[2])
+    code, findings, _ = staged(cli, gish)
+    assert code == 1
+    assert [(f["name"], f["line"]) for f in findings] == [("deleted-record", 2)]
+    assert "ep_00000002" in findings[0]["message"]
+
+
+# -- records that share an id (issue 11, item 10) -----------------------------------------------
+
+
+def test_of_two_records_sharing_an_id_the_other_one_rewritten_is_a_rewrite(git_repo, cli):
+    first, second = episode(1, title="first"), episode(1, title="second")
+    root = git_repo({"memory/scratchpad.md": "x\n", "memory/episodic.jsonl": log(first, second, episode(3))})
+    write(root, "memory/episodic.jsonl", log(first, episode(1, title="second, edited"), episode(3)))
+    code, findings, _ = staged(cli, root)
+    assert code == 1 and [(f["name"], f["line"]) for f in findings] == [("rewritten-record", 2)]
+    # deleting the first of the two is a deletion too
+    write(root, "memory/episodic.jsonl", log(second, episode(3)))
+    code, findings, _ = staged(cli, root)
+    assert code == 1 and [(f["name"], f["line"]) for f in findings] == [("deleted-record", 1)]

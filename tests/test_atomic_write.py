@@ -395,3 +395,69 @@ def test_a_read_only_folder_is_named_as_the_memory_file_that_cannot_be_written(t
     stderr = done.stderr.decode("utf-8", "replace")
     assert "internal error" not in stderr and TEMP_SUFFIX not in stderr
     assert "memory/episodic.jsonl" in stderr
+
+
+# -- a file changed on disk since it was read is never replaced (issue 11, item 11) ---------------
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    info = os.stat(path)
+    return info.st_size, info.st_mtime_ns
+
+
+def test_a_file_changed_since_it_was_read_is_not_replaced_and_nothing_is_written(tmp_path):
+    from memwarden.fixes.write import ChangedOnDisk, ReadAs, write_all_atomic
+
+    log, facts = tmp_path / "episodic.jsonl", tmp_path / "fact.yml"
+    log.write_bytes(OLD)
+    facts.write_bytes(b"a: 1\n")
+    read_as = {log: ReadAs(OLD, _stamp(log)), facts: ReadAs(b"a: 1\n", _stamp(facts))}
+    log.write_bytes(OLD + NEW)  # appended meanwhile
+    with pytest.raises(ChangedOnDisk) as raised:
+        write_all_atomic([(facts, b"a: 2\n"), (log, NEW)], read_as)
+    assert raised.value.path == log and "size" in raised.value.reason
+    assert log.read_bytes() == OLD + NEW and facts.read_bytes() == b"a: 1\n"
+    assert listing(tmp_path) == ["episodic.jsonl", "fact.yml"]
+
+
+@pytest.mark.parametrize("change", ["same size", "mtime only", "created", "deleted"])
+def test_every_kind_of_change_since_the_read_is_seen(tmp_path, change):
+    from memwarden.fixes.write import ReadAs, change_since
+
+    path = tmp_path / "episodic.jsonl"
+    if change == "created":
+        assert change_since(path, ReadAs(None)) is None
+        path.write_bytes(NEW)
+        assert change_since(path, ReadAs(None)) is not None
+        return
+    path.write_bytes(OLD)
+    read_as = ReadAs(OLD, _stamp(path))
+    assert change_since(path, read_as) is None
+    if change == "same size":
+        path.write_bytes(OLD.replace(b"decision", b"lessonXX"))
+        os.utime(path, ns=(read_as.stamp[1], read_as.stamp[1]))  # even with the old mtime: the hash differs
+        assert change_since(path, read_as) == "its content changed"
+    elif change == "mtime only":
+        os.utime(path, ns=(read_as.stamp[1] + 10**9, read_as.stamp[1] + 10**9))
+        assert change_since(path, read_as) == "its modification time changed"
+    else:
+        path.unlink()
+        assert change_since(path, read_as) == "it was deleted"
+
+
+def test_write_changes_skips_a_changed_file_and_every_file_a_fix_moved_lines_with(tmp_path):
+    from types import SimpleNamespace
+
+    from memwarden.engine.fixing import FileChange, write_changes
+
+    for name in ("log.jsonl", "archive.jsonl", "other.yml"):
+        (tmp_path / name).write_bytes(OLD)
+    changes = [FileChange(name, OLD, NEW, _stamp(tmp_path / name)) for name in ("log.jsonl", "archive.jsonl", "other.yml")]
+    (tmp_path / "archive.jsonl").write_bytes(OLD + OLD)
+    applied = [frozenset({"log.jsonl", "archive.jsonl"}), frozenset({"other.yml"})]
+    skipped = write_changes(SimpleNamespace(root=tmp_path), changes, applied)
+    assert [(s.relpath, s.along) for s in skipped] == [("archive.jsonl", ("log.jsonl",))]
+    assert "archive.jsonl changed on disk" in skipped[0].message and "log.jsonl" in skipped[0].message
+    assert (tmp_path / "log.jsonl").read_bytes() == OLD  # moved-from file kept: the move did not happen
+    assert (tmp_path / "archive.jsonl").read_bytes() == OLD + OLD
+    assert (tmp_path / "other.yml").read_bytes() == NEW

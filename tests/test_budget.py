@@ -450,7 +450,7 @@ def test_plan_is_refused_as_a_whole_when_one_file_is_refused(workspace):
     fix = Fix(Applicability.UNSAFE, "move", (Edit(0, len(text), ""), Edit(0, 0, "x\n", path="memory/knowledge/INDEX_bad.md")))
     finding = Finding(rule_, "MEMORY.md", 1, 1, "m", Severity.ERROR, fix=fix, workspace_path="MEMORY.md")
     originals: dict = {}
-    assert engine._apply_round(ws, [finding], originals, []) == 0
+    assert not engine._apply_round(ws, [finding], originals, [])  # no fix applied
     assert ws.overlay == {}
 
 

@@ -706,3 +706,29 @@ def test_a_past_event_with_a_date_is_not_a_deadline(workspace, cli):
     body = "These came from a full codebase review on 2026-03-26.\n\nWe tested it on 2026-10-20 and it works.\n"
     root = workspace({"memory/knowledge/references/a.md": NOTE_HEAD + body})
     assert stale(cli, root) == []
+
+
+# -- expires only where the kind's schema allows it (issue 11, item 15) ---------------------------
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_an_expires_fix_is_offered_only_where_the_schema_allows_it(workspace, cli, strict):
+    # A facts schema of the user's own: under `tools` every value is a tool's note of 20 characters or more.
+    tools = {"type": "object", "additionalProperties": {"type": "string", "minLength": 20}} if strict else {"type": "object"}
+    facts = "identity:\n  name: Agent\ntools:\n  gh: gh does not support merge queues on this plan.\nnotes:\n  ci: CI cannot reach the registry\n"
+    root = workspace({
+        "memory/fact.yml": facts,
+        "schema.json": json.dumps({"type": "object", "properties": {"tools": tools}}),
+        ".memwarden.toml": '[kinds.facts]\nschema = "schema.json"\n',
+        "memory/episodic.jsonl": "",
+    })
+    result = cli("check", "--select", "MW301,MW102", "--today", TODAY, "--format", "json", ".", cwd=root)
+    found = {f["json_path"]: f for f in findings(result)}
+    assert set(found) == {"$.tools.gh", "$.notes.ci"}
+    assert ("fix" in found["$.tools.gh"]) is not strict  # `tools.expires: <date>` would be a 10-character tool note
+    assert "fix" in found["$.notes.ci"]
+    cli("check", "--select", "MW301", "--today", TODAY, "--fix", ".", cwd=root)
+    after = cli("check", "--select", "MW102", "--format", "json", ".", cwd=root)
+    assert findings(after) == []
+    data = yaml_load((root / "memory/fact.yml").read_text("utf-8"))
+    assert "expires" in data["notes"] and ("expires" in data["tools"]) is not strict

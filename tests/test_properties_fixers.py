@@ -1129,13 +1129,12 @@ def test_the_two_tag_fixes_together_never_break_a_record():
         assert [record.data["tags"] for record in doc.records] == [["deploy", "ci"], ["deploy"]]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "deleted-note: the restored note is written from the decoded text as UTF-8, "
-    "so a BOM (or a UTF-16 encoding) of the note at the base is lost"
-))
-def test_a_restored_note_keeps_its_bytes():
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-be", "latin-1"])
+def test_a_restored_note_keeps_its_bytes(encoding):
     relpath = "memory/knowledge/feedback/n.md"
-    raw = BOM + b"---\nname: n\ndescription: d\nmetadata:\n  type: feedback\n  updated: 2026-03-01\n---\n\nBody.\n"
+    text = "---\nname: n\ndescription: d\nmetadata:\n  type: feedback\n  updated: 2026-03-01\n---\n\nBody, café.\n"
+    raw = text.encode(encoding) if encoding != "utf-16-be" else b"\xfe\xff" + text.encode(encoding)
+    # latin-1: not valid UTF-8, so restored byte for byte, as the comparison read it
     with workspace_dir() as tmp:
         root = Path(tmp)
         git(root, "init", "-q", "-b", "main")

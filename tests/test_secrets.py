@@ -535,6 +535,22 @@ def test_baseline_on_some_files_keeps_the_others(cli, workspace):
     assert "(0 new, 1 dropped; written)" in result.stdout
 
 
+def test_baseline_keeps_the_entries_of_a_file_it_cannot_read_and_says_so(cli, workspace, tmp_path):
+    root, first, second = _baseline_workspace(workspace)
+    cli("baseline", cwd=root)
+    path = root / ".memwarden-baseline.json"
+    before = path.read_bytes()
+    # the fact file becomes a symlink out of the workspace: not followed, not read, so not scanned
+    outside = tmp_path / "elsewhere.yml"
+    outside.write_text("tools: {}\n", "utf-8")
+    (root / "memory/fact.yml").unlink()
+    (root / "memory/fact.yml").symlink_to(outside)
+    result = cli("baseline", cwd=root)
+    assert "(0 new, 0 dropped; unchanged)" in result.stdout, result
+    assert "memory/fact.yml" in result.stderr and "not scanned" in result.stderr and "1 accepted entry is kept" in result.stderr
+    assert path.read_bytes() == before
+
+
 def test_baseline_path_comes_from_the_rule_option(cli, workspace):
     root, first, second = _baseline_workspace(workspace)
     (root / ".memwarden.toml").write_text('[rules.secret-in-memory]\nbaseline = "secrets/accepted.json"\n', "utf-8")
@@ -795,3 +811,18 @@ def test_high_entropy_strings_can_be_turned_off(cli, workspace):
     (root / ".memwarden.toml").write_text("[rules.secret-in-memory]\nhigh_entropy = false\n", "utf-8")
     found = cli("check", ".", "--select", "secret-in-memory", "--format", "json", cwd=root).json()["findings"]
     assert [f["line"] for f in found] == [3]
+
+
+def test_redacting_secret_keys_of_one_json_object_keeps_every_key_and_value(cli, workspace):
+    one, two, three = github(), github(), github()
+    record = {"id": "ep_1", "tokens": {one: "deploy bot", f"old {two}": "release bot", "ci": three}}
+    root = workspace({"memory/episodic.jsonl": json.dumps(record) + "\n", "memory/scratchpad.md": "x\n"})
+    result = cli("check", "--no-cache", "--select", "secret-in-memory", "--fix", "--unsafe-fixes", ".", cwd=root)
+    assert result.exit_code == 0, result
+    text = (root / "memory/episodic.jsonl").read_text("utf-8")
+    assert not any(secret[4:14] in text for secret in (one, two, three))
+    pairs = json.loads(text, object_pairs_hook=lambda items: items)[1][1]
+    keys = [k for k, _ in pairs]
+    assert len(set(keys)) == 3 and dict(pairs)["ci"] == "[REDACTED:github-token]"
+    assert sorted(v for k, v in pairs if k != "ci") == ["deploy bot", "release bot"]
+    assert any(k.startswith("old [REDACTED:github-token sha256:") for k in keys)

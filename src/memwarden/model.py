@@ -29,13 +29,16 @@ class Edit:
     """Replace ``text[start:end]`` of a file's decoded text with ``replacement``.
 
     ``path`` is relative to the workspace root; ``None`` means the file the
-    finding is in. An edit on a file that does not exist yet creates it.
+    finding is in. An edit on a file that does not exist yet creates it, in
+    ``creates_as`` (encoding, BOM) when set (a restored note keeps its own), else
+    UTF-8 without a BOM.
     """
 
     start: int
     end: int
     replacement: str
     path: str | None = None
+    creates_as: tuple[str, bytes] | None = None
 
 
 @dataclass(frozen=True)

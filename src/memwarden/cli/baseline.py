@@ -35,7 +35,8 @@ def baseline(paths, output, profile, config_file):
     is recorded by file and a hash of the value, never by line, so later edits
     around it do not change the file. Entries that still occur keep any notes
     you added to them (a "reason", say); entries whose value is gone are
-    dropped; files not scanned this time keep their entries. Lines marked
+    dropped; files not scanned this time, or that cannot be read (a
+    permission denied, a symlink out of the workspace), keep their entries. Lines marked
     `memwarden: allow-secret` are accepted already and are not recorded.
 
     Accept only what is not a secret, or what has been rotated: the baseline
@@ -57,6 +58,8 @@ def _write_baselines(paths, output, profile, config_file) -> int:
     from memwarden.errors import UsageError
     from memwarden.analysis.secrets import baseline as baseline_file
     from memwarden.analysis.secrets import scan_document
+    from memwarden.documents import UnreadableDocument
+    from memwarden.text import excerpt
 
     workspaces, notes = workspace.collect(list(paths) or [Path(".")], profile, config_file)
     for note in notes:
@@ -71,6 +74,17 @@ def _write_baselines(paths, output, profile, config_file) -> int:
         found: dict[str, dict[str, str]] = {}
         scanned: set[str] = set()
         for doc in ws.target_documents():
+            if isinstance(doc, UnreadableDocument):
+                # Not read, so not scanned: its accepted entries (and their reasons) stay as they are.
+                kept = len(existing.entries.get(doc.relpath, {}))
+                why = excerpt(doc.error.message if doc.error else "cannot be read", 120)
+                click.echo(
+                    f"memwarden: warning: {excerpt(ws.display_path(doc.relpath, Path.cwd()), 200, mask_tokens=False)} "
+                    f"({why}) was not scanned"
+                    + (f", its {kept} accepted entr{'y is' if kept == 1 else 'ies are'} kept" if kept else ""),
+                    err=True,
+                )
+                continue
             scanned.add(doc.relpath)
             for detection in scan_document(doc, high_entropy=options["high_entropy"]):
                 if not detection.allowed:

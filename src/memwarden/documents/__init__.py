@@ -43,6 +43,9 @@ def load(root: Path, relpath: str, kind: Kind, raw: bytes | None = None) -> Docu
             raw = path.read_bytes()
         except OSError as error:
             return UnreadableDocument(root, relpath, kind, f"cannot read: {error.strerror}")
+        doc = CLASSES[kind.format](root, relpath, kind, raw)
+        doc.stamp = (info.st_size, info.st_mtime_ns)
+        return doc
     return CLASSES[kind.format](root, relpath, kind, raw)
 
 

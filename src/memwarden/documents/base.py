@@ -23,6 +23,9 @@ class Document:
     """A memory file: its bytes, its text, its kind, and a way to turn offsets into lines."""
 
     format = "text"
+    # (size, mtime in ns) of the file when its bytes were read from disk; None for bytes not read from disk
+    # (a fix's result, a git blob). A fix replaces the file only if it is still so (fixes/write.py).
+    stamp: tuple[int, int] | None = None
 
     def __init__(self, root: Path, relpath: str, kind: Kind, raw: bytes):
         self.root = root

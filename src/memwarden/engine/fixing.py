@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from memwarden.decoding import decode
 from memwarden.discover.workspace import Workspace
 from memwarden.documents import load
 from memwarden.fixes.apply import apply_edits, overlaps
-from memwarden.fixes.write import write_all_atomic
+from memwarden.fixes.write import ChangedOnDisk, ReadAs, write_all_atomic
 from memwarden.model import Finding, Fix
 
 MAX_FIX_ROUNDS = 10
@@ -29,6 +30,23 @@ class FileChange:
     relpath: str
     before: bytes | None  # None: the fix created the file
     after: bytes
+    stamp: tuple[int, int] | None = None  # (size, mtime in ns) of the file when `before` was read
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file not written because it changed on disk after memwarden read it."""
+
+    relpath: str
+    reason: str
+    along: tuple[str, ...] = ()  # files a fix would have changed together with it, not written either
+
+    @property
+    def message(self) -> str:
+        text = f"{self.relpath} changed on disk while memwarden ran ({self.reason}); skipped it, not fixed"
+        if self.along:
+            text += f", nor {', '.join(self.along)}, which a fix changes together with it"
+        return text + ": run again"
 
 
 @dataclass
@@ -37,6 +55,7 @@ class FixOutcome:
     fixed: int = 0
     changes: list[FileChange] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # fixes refused, and why
+    applied: list[frozenset[str]] = field(default_factory=list)  # the files of each fix applied
 
 
 def fix_rounds(
@@ -47,7 +66,7 @@ def fix_rounds(
 ) -> FixOutcome:
     """Apply the allowed fixes round by round, rechecking the workspace after each round."""
     outcome = FixOutcome(findings)
-    originals: dict[str, bytes | None] = {}
+    originals: dict[str, tuple[bytes | None, tuple[int, int] | None]] = {}
     for _ in range(MAX_FIX_ROUNDS):
         fixable = [f for f in outcome.findings if allows(f.fix)]
         if not fixable:
@@ -55,18 +74,51 @@ def fix_rounds(
         applied = _apply_round(workspace, fixable, originals, outcome.errors)
         if not applied:
             break
-        outcome.fixed += applied
+        outcome.fixed += len(applied)
+        outcome.applied += applied
         outcome.findings = recheck()
-    for relpath, before in originals.items():
+    for relpath, (before, stamp) in originals.items():
         after = workspace.overlay[relpath]
         if after != before:
-            outcome.changes.append(FileChange(relpath, before, after))
+            outcome.changes.append(FileChange(relpath, before, after, stamp))
     return outcome
 
 
-def write_changes(workspace: Workspace, changes: list[FileChange]) -> None:
-    # All or nothing: a fix that moves lines between files must never land in one file only.
-    write_all_atomic([(workspace.root / change.relpath, change.after) for change in changes])
+def write_changes(workspace: Workspace, changes: list[FileChange], applied: list[frozenset[str]] = ()) -> list[Skipped]:
+    """Write the fixed files, all or nothing, each only if it is unchanged on disk since it was read.
+
+    A file that changed meanwhile (an agent appended to its log during the run) is skipped, and so is
+    every file a fix changes together with it: a fix that moves lines between files must never land
+    in one file only. The rest are written. Returns what was skipped, and why.
+    """
+    skipped: list[Skipped] = []
+    pending = list(changes)
+    while pending:
+        files = [(workspace.root / c.relpath, c.after) for c in pending]
+        read_as = {workspace.root / c.relpath: ReadAs(c.before, c.stamp) for c in pending}
+        try:
+            write_all_atomic(files, read_as)
+            return skipped
+        except ChangedOnDisk as changed:
+            relpath = next(c.relpath for c in pending if workspace.root / c.relpath == changed.path)
+            group = _linked(relpath, applied)
+            along = tuple(sorted(c.relpath for c in pending if c.relpath in group and c.relpath != relpath))
+            skipped.append(Skipped(relpath, changed.reason, along))
+            pending = [c for c in pending if c.relpath not in group]
+    return skipped
+
+
+def _linked(relpath: str, applied) -> set[str]:
+    """The file and every file a fix changed together with it, transitively."""
+    group = {relpath}
+    grown = True
+    while grown:
+        grown = False
+        for paths in applied:
+            if paths & group and not paths <= group:
+                group |= paths
+                grown = True
+    return group
 
 
 def unified_diff(workspace: Workspace, change: FileChange, cwd: Path) -> str:
@@ -81,7 +133,7 @@ def unified_diff(workspace: Workspace, change: FileChange, cwd: Path) -> str:
     return "".join(difflib.unified_diff(before, after, f"a/{shown}", f"b/{shown}"))
 
 
-def _apply_round(workspace: Workspace, fixable: list[Finding], originals: dict, errors: list[str]) -> int:
+def _apply_round(workspace: Workspace, fixable: list[Finding], originals: dict, errors: list[str]) -> list[frozenset[str]]:
     """Apply every fix that does not collide with one already taken; the rest wait a round.
 
     A fix is applied whole or not at all: when one of the files it edits is
@@ -112,24 +164,53 @@ def _apply_round(workspace: Workspace, fixable: list[Finding], originals: dict, 
         if not newly:
             break
         refused |= newly
-    for relpath, (before, data) in results.items():
-        originals.setdefault(relpath, before)
+    for relpath, (before, stamp, data) in results.items():
+        originals.setdefault(relpath, (before, stamp))
         workspace.overlay[relpath] = data
         workspace.forget(relpath)
-    return sum(1 for paths, _ in chosen if not paths & refused)
+    return [frozenset(paths) for paths, _ in chosen if not paths & refused]
 
 
 def _fixed_bytes(workspace: Workspace, relpath: str, edits: list, errors: list[str]):
-    """(bytes before, bytes after) for one file's edits, or None when the file must not be touched."""
+    """(bytes before, their stamp, bytes after) for one file's edits, or None when the file must not be touched.
+
+    `before` is what the edits were computed from: the bytes the document was read from, not the file
+    read again now (what was appended since is not in the edited text, and must not be written over).
+    """
     doc = workspace.document(relpath)
-    before = workspace.current_bytes(relpath)
+    stamp = None
+    if relpath in workspace.overlay:
+        before = workspace.overlay[relpath]
+    elif doc is not None and doc.stamp is not None:
+        before, stamp = doc.raw, doc.stamp
+    else:
+        before = workspace.current_bytes(relpath)
     if before is None and not os.path.lexists(workspace.root / relpath):
         doc = None  # a file the edit creates: nothing there yet, and it must parse once written
     if doc is not None and not doc.ok and doc.kind.format != "jsonl":
         return None  # fixers never touch a file that does not parse
-    text = doc.text if doc is not None and doc.decoded else ""
+    if doc is not None and not doc.decoded:
+        return None  # no text to edit: writing the edits alone would replace what could not be read
+    if doc is not None:
+        text = doc.text
+    elif before is not None:  # a file of no kind (an archive the restore fix appends to): edit its own text
+        text, _, bom, error = decode(before)
+        if text is None or bom:
+            return None
+    else:
+        text = ""
     new_text = apply_edits(text, edits)
-    data = doc.encode(new_text) if doc is not None and doc.decoded else new_text.encode("utf-8")
+    if doc is not None:
+        data = doc.encode(new_text)
+    elif before is None:  # a new file: in the encoding its edits ask for (a restored note keeps its own)
+        encoding, bom = next((e.creates_as for e in edits if e.creates_as), ("utf-8", b""))
+        try:
+            data = bom + new_text.encode(encoding, "surrogateescape")
+        except UnicodeEncodeError:
+            errors.append(f"{relpath}: its text cannot be written in {encoding}; not applied")
+            return None
+    else:
+        data = new_text.encode("utf-8")
     kind = doc.kind if doc is not None else workspace.profile.classify(relpath)
     if kind is not None:
         checked = load(workspace.root, relpath, kind, data)
@@ -140,7 +221,7 @@ def _fixed_bytes(workspace: Workspace, relpath: str, edits: list, errors: list[s
         if checked.ok and kind.format == "jsonl" and _bad_records(checked) > (_bad_records(doc) if doc else 0):
             errors.append(f"{relpath}: a fix would break a record of the log; not applied")
             return None
-    return before, data
+    return before, stamp, data
 
 
 def _bad_records(doc) -> int:

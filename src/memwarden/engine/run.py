@@ -267,5 +267,15 @@ def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
         return WorkspaceResult(workspace, findings)
     outcome = fix_rounds(workspace, findings, checker.findings, run.allows)
     if run.fix and not run.diff:
-        write_changes(workspace, outcome.changes)
+        skipped = write_changes(workspace, outcome.changes, outcome.applied)
+        if skipped:
+            # Those files keep what is on disk now: report them as they are, and count only the fixes written.
+            left_out = {path for item in skipped for path in (item.relpath, *item.along)}
+            for relpath in left_out:
+                workspace.overlay.pop(relpath, None)
+                workspace.forget(relpath)
+            outcome.changes = [c for c in outcome.changes if c.relpath not in left_out]
+            outcome.fixed = sum(1 for paths in outcome.applied if not paths & left_out)
+            outcome.findings = checker.findings()
+            outcome.errors += [item.message for item in skipped]
     return WorkspaceResult(workspace, outcome.findings, outcome.fixed, outcome.changes, outcome.errors)

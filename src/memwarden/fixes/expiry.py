@@ -2,14 +2,58 @@
 
 from __future__ import annotations
 
+import json
+
 from memwarden.analysis.expiry import ExpiryPlace, is_date_shaped
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument
 from memwarden.fixes import edits
 from memwarden.model import Edit
 
 
-def add_expires(doc, place: ExpiryPlace, date: str) -> Edit | None:
-    """The edit adding `expires` at place.mapping, styled like its siblings; None when there is no safe place."""
+def add_expires(doc, place: ExpiryPlace, date: str, validator=None) -> Edit | None:
+    """The edit adding `expires` at place.mapping, styled like its siblings; None when there is no safe place.
+
+    With the kind's schema `validator`, a place the schema does not allow (a mapping whose keys or values
+    it constrains, such as a strict `tools`) is no safe place: the edit is kept only if it adds no violation.
+    """
+    edit = _edit(doc, place, date)
+    if edit is None or validator is None or _fits_schema(doc, place, edit, validator):
+        return edit
+    return None
+
+
+def _fits_schema(doc, place: ExpiryPlace, edit: Edit, validator) -> bool:
+    """Whether the document with the edit has no schema violation that it had not before."""
+    from memwarden.documents import load
+    from memwarden.fixes.apply import apply_edits
+
+    if isinstance(doc, JsonlDocument):
+        if place.record is None:
+            return False
+        source = place.record.source(doc)
+        start = place.record.start
+        try:
+            after_data = json.loads(apply_edits(source, [Edit(edit.start - start, edit.end - start, edit.replacement)]))
+        except ValueError:
+            return False
+        before_data = place.record.data
+    else:
+        after = load(doc.root, doc.relpath, doc.kind, doc.encode(apply_edits(doc.text, [edit])))
+        if not after.ok:
+            return False
+        pick = (lambda d: d.front_matter) if isinstance(doc, MarkdownDocument) else (lambda d: d.data)
+        before_data, after_data = pick(doc), pick(after)
+    return _violations(validator, after_data) <= _violations(validator, before_data)
+
+
+def _violations(validator, instance) -> set:
+    try:
+        return {(tuple(map(str, error.absolute_path)), error.validator) for error in validator.iter_errors(instance)}
+    except RecursionError:
+        return {((), "too deep")}
+
+
+def _edit(doc, place: ExpiryPlace, date: str) -> Edit | None:
     if place.mapping is None:
         return None
     if isinstance(doc, JsonlDocument) and place.record is not None:

@@ -249,7 +249,7 @@ class Restorer:
             if found is None:
                 continue
             relpath = found[0]
-            self.edits.append(Edit(0, 0, note.text, path=relpath))
+            self.edits.append(Edit(0, 0, note.text, path=relpath, creates_as=note.encoding))
             self.files.append(relpath)
             self.count += 1
 

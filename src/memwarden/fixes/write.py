@@ -2,19 +2,62 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 
-def write_all_atomic(files: list[tuple[Path, bytes]]) -> None:
+@dataclass(frozen=True)
+class ReadAs:
+    """A file as a fix read it: the fix may replace it only while it is still so."""
+
+    data: bytes | None  # the bytes the fix was computed from; None: the file did not exist
+    stamp: tuple[int, int] | None = None  # (size, mtime in ns) when it was read, if known
+
+
+class ChangedOnDisk(Exception):
+    """A file changed on disk after memwarden read it: replacing it would lose what was written meanwhile."""
+
+    def __init__(self, path: Path, reason: str):
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def change_since(path: Path, read_as: ReadAs) -> str | None:
+    """How the file differs from what was read (size, mtime, content hash), or None if it does not."""
+    if read_as.data is None:
+        return "it was created" if os.path.lexists(path) else None
+    target = path.resolve() if path.is_symlink() else path
+    try:
+        info = os.stat(target)
+        if info.st_size != len(read_as.data) or (read_as.stamp is not None and info.st_size != read_as.stamp[0]):
+            return "its size changed"
+        if read_as.stamp is not None and info.st_mtime_ns != read_as.stamp[1]:
+            return "its modification time changed"
+        now = target.read_bytes()
+    except FileNotFoundError:
+        return "it was deleted"
+    except OSError as error:
+        return f"it cannot be read again ({error.strerror or error})"
+    if hashlib.sha256(now).digest() != hashlib.sha256(read_as.data).digest():
+        return "its content changed"
+    return None
+
+
+def write_all_atomic(files: list[tuple[Path, bytes]], read_as: dict[Path, ReadAs] | None = None) -> None:
     """Write several files so that a failure before the renames changes none of them.
 
     Every new content is first written and synced to a temp file beside its
     target; only when all of them are on disk are they renamed into place. A
     failure (a read-only folder, a full disk) removes the temp files and raises
-    UsageError naming the memory file, with every file unchanged.
+    UsageError naming the memory file, with every file unchanged. With
+    `read_as`, each file so listed is confirmed unchanged since it was read
+    (size, mtime, content hash) right before the renames; if one is not,
+    ChangedOnDisk is raised and no file is changed.
     """
     from memwarden.errors import UsageError
 
@@ -27,6 +70,12 @@ def write_all_atomic(files: list[tuple[Path, bytes]]) -> None:
             _remove(temp)
         failed = files[len(staged)][0]
         raise UsageError(f"cannot write {failed}: {error.strerror or error}; no file was changed") from None
+    for _, path in staged:
+        reason = change_since(path, read_as[path]) if read_as and path in read_as else None
+        if reason is not None:
+            for temp, _ in staged:
+                _remove(temp)
+            raise ChangedOnDisk(path, reason)
     for done, (temp, path) in enumerate(staged):
         try:
             os.replace(temp, path.resolve() if path.is_symlink() else path)

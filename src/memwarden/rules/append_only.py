@@ -17,6 +17,7 @@ from memwarden.analysis.history import (
     ChangesSinceBase,
     FactLost,
     IndexEntryLost,
+    LineLost,
     Loss,
     NoteLost,
     RecordLost,
@@ -129,6 +130,27 @@ class DeletedIndexEntry:
 
 
 @dataclass(frozen=True)
+class DeletedLine:
+    """A line of a file that did not parse at the base, compared line by line since it could not be record by record."""
+
+    rule: ClassVar[str] = "deleted-record"
+    line: int
+    base_label: str
+    what: str  # "fact file", "index"
+    why: str
+    path: str
+    unreadable_now: str | None
+
+    @property
+    def message(self) -> str:
+        return (
+            f"line {self.line} of this {self.what} at {self.base_label} is in no file now; the {self.what} did not "
+            f"parse there ({excerpt(self.why, 120)}), so it is compared line by line, not record by record: archive "
+            "what it held instead of deleting it" + _unreadable(self.path, self.unreadable_now)
+        )
+
+
+@dataclass(frozen=True)
 class RewrittenRecord:
     rule: ClassVar[str] = "rewritten-record"
     what: str
@@ -176,7 +198,8 @@ class EmptiedNote:
 
 
 Violation = Union[
-    DeletedRecord, DeletedAssociation, DeletedFact, DeletedIndexEntry, RewrittenRecord, DeletedNote, EmptiedNote
+    DeletedRecord, DeletedAssociation, DeletedFact, DeletedIndexEntry, DeletedLine, RewrittenRecord, DeletedNote,
+    EmptiedNote,
 ]
 
 
@@ -276,6 +299,9 @@ def violation_of(loss: Loss, ws, fields) -> Violation:
         )
     if isinstance(loss, FactLost):
         return DeletedFact(loss.json_path, loss.line, loss.base_label, gish, loss.path, loss.unreadable_now)
+    if isinstance(loss, LineLost):
+        what = "fact file" if loss.group == "facts" else "index"
+        return DeletedLine(loss.line, loss.base_label, what, loss.why, loss.path, loss.unreadable_now)
     if isinstance(loss, IndexEntryLost):
         return DeletedIndexEntry(loss.entry.target, loss.line, loss.base_label, loss.path, loss.unreadable_now)
     if isinstance(loss, NoteLost) and loss.emptied:
@@ -309,7 +335,7 @@ def _compare(ws, base_ref: str | None, staged: bool, fields: tuple[str, ...], to
     changes = changes_since_base(ws, base_ref, staged, fields)
     restorable = [
         loss for loss in changes.losses
-        if not isinstance(loss, RecordRewritten) and loss.key not in changes.restored_in_worktree
+        if not isinstance(loss, (RecordRewritten, LineLost)) and loss.key not in changes.restored_in_worktree
     ]
     restoration = Restorer(ws, changes.label, today).build(restorable) if restorable else None
     if restoration is None:
@@ -334,7 +360,7 @@ def problems(ctx, rule_name: str):
         if per_file[loss.path] > MAX_LISTED_PER_FILE:
             continue
         violation = violation_of(loss, ws, fields)
-        loss_fix = fix
+        loss_fix = fix if not isinstance(loss, LineLost) else None  # the restore fix cannot put such a line back
         if loss.key in outcome.changes.restored_in_worktree:
             violation, loss_fix = BackInWorktree(violation), None
         if loss.path not in line_counts:
@@ -403,7 +429,11 @@ def deleted_record(ctx):
 
     A line of a log that did not parse at the base is not a record (see
     `unparsable-file`); a file that does not parse now loses its records, and
-    the message says why. With file names on the command line only those files
+    the message says why. A base that cannot be read record by record is
+    never a pass: bytes that are not valid UTF-8 are compared as they are, line
+    by line, and a fact file or index that did not parse at the base is
+    compared line by line (a fact's key line is kept when its key is), each
+    line gone reported. With file names on the command line only those files
     are reported: the hook and CI run it on the whole workspace.
 
     ## Why

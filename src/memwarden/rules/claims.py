@@ -98,7 +98,9 @@ def _expiry_fix(doc, record: ClaimRecord, ctx, ttl: int) -> Fix | None:
         return None
     base = max(ctx.today, place.record_date or ctx.today)
     date = (base + dt.timedelta(days=ttl)).isoformat()
-    edit = add_expires(doc, place, date)
+    from memwarden.documents import schema_store
+
+    edit = add_expires(doc, place, date, schema_store.validator(ctx.workspace.profile, doc.kind))
     if edit is None:
         return None
     return Fix(Applicability.SAFE, AddExpiry(place.name, date, ttl).fix_title, (edit,))
@@ -170,7 +172,10 @@ def negative_claim_without_expiry(doc, ctx):
     `"expires"` member before the closing brace, spaced like the record's own
     members. Comments, quoting, key order, line endings and the BOM are not
     touched, and a second run finds the date and changes nothing. A claim that
-    is a list item in the facts has no place for a date and gets no fix.
+    is a list item in the facts has no place for a date and gets no fix, and
+    so does a claim whose mapping the kind's schema does not let hold an
+    `expires` (a user's schema whose `tools` values must all be tool notes,
+    say): the fix never adds a schema violation.
     """
     ttl = min(ctx.options["default_ttl"], ctx.options["max_ttl"])
     for record in claim_records(doc, ctx.workspace.profile.name):

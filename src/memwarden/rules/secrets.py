@@ -80,8 +80,10 @@ def secret_in_memory(doc, ctx):
     or a hash). The fix replaces the value with
     `[REDACTED:<type>]`, changing only those characters (in YAML a bare value
     is quoted so that it stays a string; in JSON it stays inside its string).
-    Redacting is not enough: the secret is still in git history and wherever
-    memory was synced, so rotate it.
+    A secret in a JSON key becomes `[REDACTED:<type> sha256:<hash>]`, so two
+    secret keys of one object stay two keys (a loader would keep one value);
+    a secret in a YAML key has no fix. Redacting is not enough: the secret
+    is still in git history and wherever memory was synced, so rotate it.
     """
     from memwarden.analysis.secrets import SecretScans, redaction
 
@@ -97,11 +99,20 @@ def secret_in_memory(doc, ctx):
             continue
         fix = None
         if fixable and found.type.confident:  # a random-looking string alone is never rewritten
-            edit = _redaction_edit(doc, found, redaction(found), verify=ctx.run.unsafe_fixes)
+            replacement = redaction(found)
+            key = _json_key(doc, found.start, found.end)
+            if key is not None:
+                # Two secret keys of one object must not both become one key (a loader keeps one value):
+                # a key's redaction names the secret's hash, as distinct as the secrets were.
+                replacement = f"[REDACTED:{found.type.slug} sha256:{found.short_hash}]"
+            edit = _redaction_edit(doc, found, replacement, verify=ctx.run.unsafe_fixes)
+            if edit is not None and key is not None and not _key_stays_unique(doc, key, edit):
+                edit = None
             if edit is not None:
+                what = "key" if key is not None else "value"
                 fix = Fix(
                     Applicability.UNSAFE,
-                    f"replace the value with {redaction(found)}; then rotate the secret: git history still holds it",
+                    f"replace the {what} with {replacement}; then rotate the secret: git history still holds it",
                     (edit,),
                 )
         yield Problem(
@@ -137,6 +148,43 @@ def _json_path(doc, offset: int) -> str | None:
         return format_json_path(max(inside, key=len)) if inside else None
     except (ValueError, IndexError, RecursionError):
         return None
+
+
+def _json_key(doc, start: int, end: int):
+    """(record, JSON path) of the object key of a JSONL record that holds text[start:end]; None elsewhere."""
+    if not isinstance(doc, JsonlDocument):
+        return None
+    import json
+
+    try:
+        for record in doc.records:
+            if record.ok and record.start <= start < record.end:
+                text = doc.text[record.start : record.end]
+                for path, (_, _, key_at) in doc.positions(record).spans.items():
+                    if key_at is None or (path and path[0] == "\0dup"):
+                        continue
+                    _, key_end = json.JSONDecoder().raw_decode(text, key_at)
+                    if record.start + key_at <= start and end <= record.start + key_end:
+                        return record, path
+                return None
+    except (ValueError, IndexError, RecursionError):
+        return None
+    return None
+
+
+def _key_stays_unique(doc, key, edit: Edit) -> bool:
+    """Whether the redacted key is a key no other member of its object has."""
+    import json
+
+    record, path = key
+    text = doc.text[record.start : record.end]
+    redacted = text[: edit.start - record.start] + edit.replacement + text[edit.end - record.start :]
+    try:
+        new_key, _ = json.JSONDecoder().raw_decode(redacted, doc.positions(record).spans[path][2])
+    except (ValueError, KeyError):
+        return False
+    holder = _lookup(record.data, path[:-1])
+    return isinstance(holder, dict) and new_key not in holder
 
 
 def _yaml_data(doc):

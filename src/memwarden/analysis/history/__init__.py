@@ -16,6 +16,7 @@ from memwarden.analysis.history.compare import (
     Comparison,
     FactLost,
     IndexEntryLost,
+    LineLost,
     Loss,
     NoteLost,
     RecordLost,
@@ -27,6 +28,6 @@ from memwarden.analysis.history.snapshots import EmptySnapshot, GitSnapshot, Sna
 
 __all__ = [
     "ChangesSinceBase", "Comparison", "DEFAULT_MUTABLE_FIELDS", "EmptySnapshot", "FactLost", "GitSnapshot",
-    "IndexEntryLost", "Loss", "NoteLost", "RecordLost", "RecordRewritten", "Snapshot", "WorktreeSnapshot",
+    "IndexEntryLost", "LineLost", "Loss", "NoteLost", "RecordLost", "RecordRewritten", "Snapshot", "WorktreeSnapshot",
     "archive_root", "changes_since_base", "open_repo", "resolve_base",
 ]

@@ -9,6 +9,7 @@ missing. What is lost comes back as a Loss; the rules word it.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
@@ -68,10 +69,28 @@ class IndexEntryLost(Loss):
 
 
 @dataclass(kw_only=True)
+class LineLost(Loss):
+    """A line of a file the base held but could not parse, found nowhere now: it cannot be compared
+    record by record, so it is compared line by line, and a base that cannot be compared never passes."""
+
+    why: str  # why the base's file could not be parsed
+    group: str  # "facts" or "index"
+
+
+@dataclass(kw_only=True)
 class NoteLost(Loss):
     note: NoteShape  # as the base held it
     emptied: bool  # the file is still there, its content is not
     archived: bool  # it was in an archive folder already
+
+
+_YAML_KEY = re.compile(r"(?:-\s+)?(?:[^\s#'\"\[\]{}:-][^:]*?|'[^']*'|\"[^\"]*\"):(?=\s|$)")
+
+
+def _yaml_key(line: str) -> str | None:
+    """`key:` (or `- key:`) of a YAML mapping line, to find it again after its value changed."""
+    found = _YAML_KEY.match(line)
+    return found.group(0) if found else None
 
 
 class Comparison:
@@ -87,6 +106,8 @@ class Comparison:
         self.moved_notes: dict[str, str] = {}  # base path -> where the note lives now
         self.archived_notes: set[str] = set()
         self._same: dict[str, bool] = {}
+        self.unparsable_base_index: dict[str, str] = {}
+        self._group_lines: dict[str, set[str]] = {}
 
     # -- change detection ---------------------------------------------------------
     def unchanged(self, relpath: str) -> bool:
@@ -178,14 +199,37 @@ class Comparison:
                 mentioned = ((p, n, line) for p, text in texts.items() for n, line in textdiff.split_lines(text))
             for relpath, number, line in mentioned:
                 index.add_all(records_on(line, relpath, number, self.current.roles[relpath]))
+        held = self._held_at_base([r for r in suspects if not index.has_content(r) and index.identities(r)], index)
         losses = []
         for record in suspects:
-            loss = self._record_loss(record, index)
+            loss = self._record_loss(record, index, held)
             if loss is not None:
                 losses.append(loss)
         return losses
 
-    def _record_loss(self, record: JsonRecord, index: RecordIndex) -> Loss | None:
+    def _held_at_base(self, records: list[JsonRecord], index: RecordIndex) -> frozenset[str]:
+        """The contents the base held among the records sharing an id (or fingerprint) with these: a current
+        record with one of them is that base record kept, not another one rewritten (two records may share an id)."""
+        if not records:
+            return frozenset()
+        wanted = {value for r in records for other in index.identities(r)
+                  for value in (other.identity("id"), other.identity("fingerprint")) if value is not None}
+        base_paths = self.base.paths("records")
+        self.base.prefetch(base_paths)
+        texts = {p: text for p in base_paths if (text := self.base.text(p)[0]) is not None}
+        lines = textdiff.lines_holding(texts, wanted)
+        if lines is None:
+            lines = [(p, n, line) for p, text in texts.items() for n, line in textdiff.split_lines(text)]
+        current = {index.content_of(other) for r in records for other in index.identities(r)}
+        held = set()
+        for relpath, number, line in lines:
+            for base_record in records_on(line, relpath, number, self.base.roles[relpath]):
+                key = content_key(base_record.data, self.ignored)
+                if key in current:
+                    held.add(key)
+        return frozenset(held)
+
+    def _record_loss(self, record: JsonRecord, index: RecordIndex, held_before=frozenset()) -> Loss | None:
         if index.has_content(record):
             return None
         where = dict(path=record.path, line=record.line, column=record.column, base_label=self.base.label,
@@ -194,7 +238,7 @@ class Comparison:
             if index.has_association(record):
                 return None
             return RecordLost(key="association:" + digest(association_key(record.data)), record=record, **where)
-        rewritten = index.same_identity(record)
+        rewritten = index.same_identity(record, held_before)
         if rewritten is not None:
             return RecordRewritten(
                 key=self._record_key(record),
@@ -240,7 +284,10 @@ class Comparison:
         losses: list[Loss] = []
         for relpath in changed:
             doc = self.base.document(relpath)
-            if doc is None or not doc.ok:
+            if doc is None:
+                continue
+            if not doc.ok:
+                losses += self._lines_lost(relpath, "facts", doc.error.message if doc.error else "does not parse")
                 continue
             for entry in fact_entries(doc.data):
                 if entry.path in present:
@@ -263,6 +310,32 @@ class Comparison:
                 )
         return losses
 
+    # -- files the base could not parse: compared line by line ----------------------------
+    def _lines_lost(self, relpath: str, group: str, why: str) -> list[Loss]:
+        """The lines of a base file that did not parse which no current file of its group (or archive) holds."""
+        text, _ = self.base.text(relpath)
+        if text is None:
+            return []
+        if group not in self._group_lines:
+            paths = self.current.paths(group) + (self.current.paths("notes") if group == "index" else [])
+            self.current.prefetch(paths)
+            kept: set[str] = set()
+            for path in paths:
+                lines = self.current.line_set(path)
+                kept |= lines
+                if group == "facts":  # a fact's value may change: its key line is kept if the key is
+                    kept |= {key for line in lines if (key := _yaml_key(line))}
+            self._group_lines[group] = kept
+        kept = self._group_lines[group]
+        return [
+            LineLost(
+                key=f"line:{relpath}:{digest(line)}", path=relpath, line=number, column=1,
+                base_label=self.base.label, unreadable_now=self.current_errors.get(relpath), why=why, group=group,
+            )
+            for number, line in textdiff.split_lines(text)
+            if line not in kept and not (group == "facts" and _yaml_key(line) in kept)
+        ]
+
     # -- index entries ---------------------------------------------------------------
     def _index(self) -> list[Loss]:
         base_entries = self._index_entries(self.base, self.base.paths("index"))
@@ -276,6 +349,8 @@ class Comparison:
             live_by_target.setdefault(entry.target, []).append(entry.triggers)
         archived_targets = Counter(entry.target for entry in archived)
         losses: list[Loss] = []
+        for relpath, why in sorted(self.unparsable_base_index.items()):
+            losses += self._lines_lost(relpath, "index", why)
         by_target: dict[str, list[IndexEntry]] = {}
         for entry in base_entries:
             by_target.setdefault(entry.target, []).append(entry)
@@ -319,6 +394,8 @@ class Comparison:
             if doc is None or not doc.ok or not hasattr(doc, "entries"):
                 if snapshot is self.current and doc is not None and doc.error is not None:
                     self.current_errors[relpath] = doc.error.message
+                if snapshot is self.base and doc is not None and doc.error is not None and not self.unchanged(relpath):
+                    self.unparsable_base_index[relpath] = doc.error.message
                 continue
             role = snapshot.roles[relpath]
             base_dir = posixpath.dirname(relpath)

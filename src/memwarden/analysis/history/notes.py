@@ -30,6 +30,7 @@ class NoteShape:
     body: str  # without front matter, newlines normalised, stripped
     normalized: str
     lines: Counter
+    encoding: tuple[str, bytes] = ("utf-8", b"")  # (encoding, BOM) of the file: a restored note keeps them
 
     @classmethod
     def of(cls, snapshot, relpath: str) -> "NoteShape | None":
@@ -39,7 +40,7 @@ class NoteShape:
         normalized = text.replace("\r\n", "\n").replace("\r", "\n")
         body = normalized[front_matter_end(normalized):].strip()
         lines = Counter(line.strip() for line in normalized.split("\n") if line.strip())
-        return cls(relpath, text, body, normalized.strip(), lines)
+        return cls(relpath, text, body, normalized.strip(), lines, snapshot.encoding(relpath))
 
     def similarity(self, other: "NoteShape") -> float:
         total = max(sum(self.lines.values()), sum(other.lines.values()))

@@ -177,8 +177,8 @@ class RecordIndex:
     def __init__(self, ignored: set[str]):
         self.ignored = ignored
         self.contents: set[str] = set()
-        self.by_id: dict[str, JsonRecord] = {}
-        self.by_fingerprint: dict[str, JsonRecord] = {}
+        self.by_id: dict[str, list[JsonRecord]] = {}
+        self.by_fingerprint: dict[str, list[JsonRecord]] = {}
         self.associations: set[str] = set()
         self._keys: dict[int, str] = {}
 
@@ -197,7 +197,7 @@ class RecordIndex:
         for name, table in (("id", self.by_id), ("fingerprint", self.by_fingerprint)):
             value = record.identity(name)
             if value is not None:
-                table.setdefault(value, record)
+                table.setdefault(value, []).append(record)
         if record.is_association:
             self.associations.add(association_key(record.data))
 
@@ -207,9 +207,22 @@ class RecordIndex:
     def has_association(self, record: JsonRecord) -> bool:
         return association_key(record.data) in self.associations
 
-    def same_identity(self, record: JsonRecord) -> JsonRecord | None:
+    def same_identity(self, record: JsonRecord, held_before=frozenset()) -> JsonRecord | None:
+        """A current record with this record's id (else fingerprint) whose content is new: one whose
+        content the base held already (in `held_before`) is that other record, kept, not this one rewritten."""
+        for name, table in (("id", self.by_id), ("fingerprint", self.by_fingerprint)):
+            value = record.identity(name)
+            if value is not None and value in table:
+                for other in table[value]:
+                    if self.content_of(other) not in held_before:
+                        return other
+                return None
+        return None
+
+    def identities(self, record: JsonRecord) -> list[JsonRecord]:
+        """Every current record that shares this record's id (else fingerprint)."""
         for name, table in (("id", self.by_id), ("fingerprint", self.by_fingerprint)):
             value = record.identity(name)
             if value is not None and value in table:
                 return table[value]
-        return None
+        return []

@@ -40,17 +40,23 @@ class Snapshot:
         pass
 
     def text(self, relpath: str) -> tuple[str | None, str | None]:
-        """(decoded text, why not) of a file."""
+        """(text, why it is not clean text) of a file; None only when it cannot be read at all.
+
+        Bytes that are not valid in the file's encoding (a Latin-1 byte in a UTF-8 log) do not hide
+        the rest: each is kept as an escape of its own, so the lines around it still compare line
+        by line, and a line holding it equals the same bytes on the other side.
+        """
         key = self._cache_key(relpath, "text")
         if key not in self._decoded:
             raw = self.raw(relpath)
-            if raw is None:
-                found = None, "cannot be read"
-            else:
-                text, _, _, error = decode(raw)
-                found = text, (error.message if error else None)
+            found = (None, "cannot be read") if raw is None else lenient_text(raw)
             self._decoded.put(key, found)
         return self._decoded.get(key)
+
+    def encoding(self, relpath: str) -> tuple[str, bytes]:
+        """(encoding, BOM) of a file, as its BOM tells; UTF-8 without one."""
+        _, encoding, bom, _ = decode((self.raw(relpath) or b"")[:4])
+        return encoding, bom
 
     def line_set(self, relpath: str) -> frozenset[str]:
         """The stripped lines of a file, to ask 'is this line still there?' in one step."""
@@ -72,6 +78,18 @@ class Snapshot:
                 return None
             self._docs[relpath] = load(self.ws.root, relpath, self.roles[relpath].kind, raw)
         return self._docs[relpath]
+
+
+def lenient_text(raw: bytes) -> tuple[str, str | None]:
+    """(text, why it is not clean text): bytes the encoding cannot decode are kept as escapes."""
+    text, encoding, bom, error = decode(raw)
+    if text is not None:
+        return text, None
+    body = raw[len(bom):]
+    try:
+        return body.decode(encoding, "surrogateescape"), error.message if error else None
+    except UnicodeDecodeError:  # a wide encoding cannot escape an ASCII byte: mark it
+        return body.decode(encoding, "replace"), error.message if error else None
 
 
 class RecentlyUsed:
