@@ -121,13 +121,14 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
     workspaces, notes = workspace.collect(list(paths) or [Path(".")], profile, config_file)
     for note in notes:
         click.echo(f"memwarden: warning: {note}", err=True)
-    findings, fixed, files, changes = [], 0, 0, []
+    findings, fixed, files, changes, unclaimed = [], 0, 0, [], 0
     summary_workspaces = []
     for ws in workspaces:
         result = engine.check_workspace(ws, run)
         findings.extend(result.findings)
         fixed += result.fixed
-        files += len(ws.files) if ws.targets is None else len(ws.targets)
+        files += len(ws.checked_files) if ws.targets is None else len(ws.targets)
+        unclaimed += len(ws.unclaimed)
         changes.extend((ws, change) for change in result.changes)
         for message in result.errors:
             click.echo(f"memwarden: warning: {message}", err=True)
@@ -148,6 +149,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         click.echo(f"Fixing {Path(os.path.relpath(ws.root / change.relpath, Path.cwd())).as_posix()}", err=True)
     summary = report.summarize(findings, files, fixed)
     summary.workspaces = summary_workspaces
+    summary.unclaimed = unclaimed
     options = report.ReportOptions(
         color=output is None and report.use_color(sys.stdout),
         unsafe_fixes=unsafe_fixes,

@@ -30,8 +30,13 @@ from memwarden.discover.profiles import (
     Profile,
     detect,
     looks_like_workspace,
+    other_text_kind,
 )
 
+# memwarden's own files in a workspace: its config and its baseline of accepted secrets are not memory.
+OWN_FILES = {config_module.CONFIG_NAME, ".memwarden-baseline.json"}
+# A file's head read to tell text from binary.
+TEXT_SNIFF_BYTES = 8192
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"}
 NESTED_SEARCH_DEPTH = 4
 
@@ -44,7 +49,9 @@ class Workspace:
     config: Config
     targets: set[str] | None = None  # workspace-relative paths to report on; None = every file
     overlay: dict[str, bytes] = field(default_factory=dict)  # fixed content not yet written
+    unclaimed: set[str] = field(default_factory=set)  # files named on the command line that no kind claims
     _files: dict[str, Kind] | None = None
+    _other: dict[str, Kind] | None = None
     _docs: dict[str, Document] = field(default_factory=dict)
 
     # -- files ------------------------------------------------------------
@@ -52,8 +59,40 @@ class Workspace:
     def files(self) -> dict[str, Kind]:
         """Every memory file of the workspace, workspace-relative path -> kind."""
         if self._files is None:
-            self._files = dict(self._walk())
+            self._scan()
         return self._files
+
+    @property
+    def other_files(self) -> dict[str, Kind]:
+        """Every other text file of the tree (and every one named on the command line): path -> `other-text` kind.
+
+        No kind claims them, so only the rules that guard every file read them (secrets,
+        personal paths, parse errors by extension). An agent-instructions workspace owns only
+        the files an agent loads whole: the rest of its folder (a repository's) is not memory.
+        """
+        if self._other is None or self._files is None:
+            self._scan()
+        return self._other
+
+    @property
+    def checked_files(self) -> dict[str, Kind]:
+        """Memory files and other text files: every file a run over the whole workspace reads."""
+        return {**self.other_files, **self.files}
+
+    def _scan(self) -> None:
+        files: dict[str, Kind] = {}
+        other: dict[str, Kind] = {}
+        for relpath, kind in self._walk():
+            (files if kind.memory else other)[relpath] = kind
+        self._files, self._other = files, other
+
+    def add_other(self, relpath: str) -> Kind | None:
+        """A file named on the command line that no kind claims: its `other-text` kind, or None (not text, excluded)."""
+        if self._excluded(relpath) or not is_text_file(self.root / relpath, relpath):
+            return None
+        kind = other_text_kind(relpath)
+        self.other_files[relpath] = kind
+        return kind
 
     def _excluded(self, relpath: str) -> bool:
         if not self.config.exclude:
@@ -69,6 +108,7 @@ class Workspace:
 
     def _walk(self):
         root = self.root
+        owns_tree = self.profile.name != AGENT_INSTRUCTIONS.name
         for directory, dirnames, filenames in os.walk(root):
             rel_dir = Path(directory).relative_to(root).as_posix()
             prefix = "" if rel_dir == "." else rel_dir + "/"
@@ -87,12 +127,16 @@ class Workspace:
             dirnames[:] = kept
             for name in sorted(filenames):
                 relpath = prefix + name
-                kind = self.profile.classify(relpath)
-                if kind is None or self._excluded(relpath):
+                if self._excluded(relpath):
                     continue
-                yield relpath, kind
+                kind = self.profile.classify(relpath)
+                if kind is not None:
+                    yield relpath, kind
+                elif owns_tree and name not in OWN_FILES and is_text_file(Path(directory, name), relpath):
+                    yield relpath, other_text_kind(relpath)
 
     def kind_of(self, relpath: str) -> Kind | None:
+        """The memory kind of a file (None for a file no kind claims: see :meth:`text_kind_of`)."""
         kind = self.files.get(relpath)
         if kind is None and relpath not in self.files:
             kind = self.profile.classify(relpath)
@@ -100,11 +144,15 @@ class Workspace:
                 return None
         return kind
 
+    def text_kind_of(self, relpath: str) -> Kind | None:
+        """The kind a run reads a file as: its memory kind, or `other-text` for another text file it checks."""
+        return self.kind_of(relpath) or self.other_files.get(relpath)
+
     # -- documents --------------------------------------------------------
     def document(self, relpath: str) -> Document | None:
         if relpath in self._docs:
             return self._docs[relpath]
-        kind = self.kind_of(relpath)
+        kind = self.text_kind_of(relpath)
         if kind is None:
             return None
         full = self.root / relpath
@@ -128,7 +176,7 @@ class Workspace:
         ]
 
     def target_documents(self) -> list[Document]:
-        names = sorted(self.files) if self.targets is None else sorted(self.targets)
+        names = sorted(self.checked_files) if self.targets is None else sorted(self.targets)
         return [doc for relpath in names for doc in [self.document(relpath)] if doc is not None]
 
     @property
@@ -136,9 +184,10 @@ class Workspace:
         """The paths whose documents are parsed and cached now."""
         return set(self._docs)
 
-    def use_files(self, files: dict[str, Kind]) -> None:
+    def use_files(self, files: dict[str, Kind]) -> None:  # memory files and other text files
         """Take a file listing already made (a worker process need not walk the tree again)."""
-        self._files = dict(files)
+        self._files = {relpath: kind for relpath, kind in files.items() if kind.memory}
+        self._other = {relpath: kind for relpath, kind in files.items() if not kind.memory}
 
     @property
     def work_tree(self) -> Path | None:
@@ -170,6 +219,27 @@ class Workspace:
             return (self.root / relpath).read_bytes()
         except OSError:
             return None
+
+
+def is_text_file(path: Path, relpath: str) -> bool:
+    """Whether a file no kind claims is text to check: no NUL byte in its head, and (unless its extension
+    names a format, when a bad byte is a parse error to report) valid UTF-8 or a BOM's encoding."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(TEXT_SNIFF_BYTES)
+    except OSError:
+        return other_text_kind(relpath).format != "text"  # unreadable: reported if it names a format
+    if head.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
+        return True  # UTF-16/32: NUL bytes are part of the text
+    if b"\x00" in head:
+        return False
+    if other_text_kind(relpath).format != "text":
+        return True
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start >= len(head) - 3 and len(head) == TEXT_SNIFF_BYTES  # a character cut at the edge
+    return True
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -328,8 +398,12 @@ def collect(
             continue
         ws = workspace(find_root(path))
         relpath = _relative_file(path, ws.root)
-        # Not a memory file of this profile, or excluded by the config: nothing to report.
-        add(ws, {relpath} if ws.kind_of(relpath) is not None else set())
+        if ws.kind_of(relpath) is None and not ws._excluded(relpath) and path.name not in OWN_FILES:
+            # No kind claims it: still checked for secrets, personal paths and parse errors, and counted.
+            if ws.add_other(relpath) is not None:
+                ws.unclaimed.add(relpath)
+        # A file excluded by the config, or not text: nothing to report.
+        add(ws, {relpath} if ws.text_kind_of(relpath) is not None else set())
     for root, ws in workspaces.items():
         ws.targets = targets.get(root)
     return list(workspaces.values()), notes

@@ -24,7 +24,7 @@ class UnparsableRecord:
         return f"line {self.line}: {self.reason}"
 
 
-@rule(code="MW101", name="unparsable-file", severity=Severity.ERROR, reads_unparsed=True)
+@rule(code="MW101", name="unparsable-file", severity=Severity.ERROR, reads_unparsed=True, any_text=True)
 def unparsable_file(doc, ctx):
     """A memory file that cannot be read: a syntax error, invalid UTF-8, a NUL byte, or not a file at all.
 
@@ -33,7 +33,9 @@ def unparsable_file(doc, ctx):
     UTF-8 (or the encoding its BOM names), a NUL byte, a file too large or too
     deeply nested to be memory, a directory named like a memory file, and a
     symlink that leads outside the workspace. In a JSONL log each bad line is
-    reported on its own, and the good lines are still checked.
+    reported on its own, and the good lines are still checked. A text file no
+    kind claims is parsed by its extension (`.yml`/`.yaml`, `.jsonl`, `.md`)
+    and reported the same way; no other rule of its family reads it.
 
     ## Why
     An agent that cannot parse its memory silently loses all of it. Every other
@@ -49,6 +51,8 @@ def unparsable_file(doc, ctx):
     ## Fix safety
     No fix: memwarden never rewrites a file it cannot parse.
     """
+    if not doc.kind.memory and doc.kind.format == "text":
+        return  # a file no kind claims is parsed only when its extension names a format
     if doc.error is not None:
         yield Problem(doc.error.line, doc.error.column, doc.error.message)
         return

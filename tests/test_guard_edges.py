@@ -1,0 +1,87 @@
+"""Edges of issue 11's items that tests/test_guard.py does not reach, each through the real CLI.
+
+Item 6: files no kind claims (binary files, excludes, agent-instructions repositories, the JSON
+summary); item 7: the cache key; item 14: --output; item 16: crashes; item 17: unreadable
+files; item 18: JSONL constants and CR-only files.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from pathlib import Path
+
+from conftest import run_memwarden, write_files
+
+_rng = random.Random(20260312)
+
+
+def github_token() -> str:
+    return "ghp" + "_" + "".join(_rng.choice(string.ascii_letters + string.digits) for _ in range(36))
+
+
+ENV = {"MEMWARDEN_NO_PROGRESS": "1", "NO_COLOR": "1"}
+
+
+def mw(*args, cwd: Path, env: dict | None = None):
+    done = run_memwarden(*args, cwd=cwd, env={**ENV, **(env or {})})
+    done.out = done.stdout.decode("utf-8", "replace")
+    done.err = done.stderr.decode("utf-8", "replace")
+    return done
+
+
+def findings(done) -> list[dict]:
+    return json.loads(done.stdout.decode("utf-8"))["findings"]
+
+
+THREE_LAYER = {"memory/scratchpad.md": "# pad\n", "memory/fact.yml": "tools:\n  gh:\n    version: 2\n"}
+
+
+# -- item 6 ---------------------------------------------------------------------------------------
+
+
+def test_binary_files_and_excluded_files_outside_the_profile_are_not_read(tmp_path):
+    token = github_token()
+    root = write_files(tmp_path / "ws", {
+        **THREE_LAYER,
+        "assets/logo.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + token.encode() + b"\x00",
+        "private/keys.md": f"token {token}\n",
+        ".memwarden.toml": 'exclude = ["private/**"]\n',
+    })
+    run = mw("check", "--no-cache", "--format", "json", ".", cwd=root)
+    assert run.returncode == 0, (run.out, run.err)
+    named = mw("check", "--no-cache", "--format", "json", "private/keys.md", "assets/logo.png", cwd=root)
+    assert named.returncode == 0, (named.out, named.err)
+    assert json.loads(named.out)["summary"]["unclaimed"] == 0
+
+
+def test_a_repository_with_only_agent_instructions_is_not_scanned_whole_but_named_files_are(tmp_path):
+    token = github_token()
+    root = write_files(tmp_path / "repo", {
+        "CLAUDE.md": "# Project\n\nRun the tests with make test.\n",
+        "src/settings.md": f"token {token}\n",
+    })
+    run = mw("check", "--no-cache", "--format", "json", ".", cwd=root)
+    assert not [f for f in findings(run) if f["name"] == "secret-in-memory"], run.out
+    named = mw("check", "--no-cache", "--format", "json", "src/settings.md", cwd=root)
+    assert [f["path"] for f in findings(named) if f["name"] == "secret-in-memory"] == ["src/settings.md"]
+    assert json.loads(named.out)["summary"]["unclaimed"] == 1
+    assert token[4:14] not in named.out + named.err
+
+
+def test_other_text_files_get_no_format_rule_and_no_fix_of_another_rule(tmp_path):
+    root = write_files(tmp_path / "ws", {
+        **THREE_LAYER,
+        # no kind: tags, claims, duplicate keys and suppression comments are not its rules' business
+        "notes/extra.yml": "a: 1\na: 2\ntags: [Deploy, Deploy]\nnote: gh does not support merge queues.\n"
+                           "# memwarden: disable-line=nonsense\n",
+        "notes/log.jsonl": '{"id": "x", "ts": "not a date", "tags": ["A"]}\n\n',
+    })
+    run = mw("check", "--no-cache", "--format", "json", ".", cwd=root)
+    assert run.returncode == 0, run.out
+    fixed = mw("check", "--no-cache", "--fix", ".", cwd=root)
+    assert fixed.returncode == 0, fixed.out
+    assert (root / "notes/log.jsonl").read_text("utf-8").endswith("\n\n")
+    text = mw("check", "--no-cache", "notes/extra.yml", "notes/log.jsonl", cwd=root)
+    assert "2 named files matched no kind" in text.out, text.out
