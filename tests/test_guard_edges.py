@@ -85,3 +85,35 @@ def test_other_text_files_get_no_format_rule_and_no_fix_of_another_rule(tmp_path
     assert (root / "notes/log.jsonl").read_text("utf-8").endswith("\n\n")
     text = mw("check", "--no-cache", "notes/extra.yml", "notes/log.jsonl", cwd=root)
     assert "2 named files matched no kind" in text.out, text.out
+
+
+# -- item 7 ---------------------------------------------------------------------------------------
+
+
+def test_a_changed_custom_kind_schema_outside_the_workspace_is_not_answered_from_the_cache(tmp_path):
+    schema = tmp_path / "outside" / "decision.json"
+    schema.parent.mkdir()
+    schema.write_text('{"type": "object"}\n', "utf-8")
+    root = write_files(tmp_path / "ws", {
+        **THREE_LAYER,
+        "decisions/d1.yml": "title: 1\n",
+        ".memwarden.toml": f'[kinds.decision]\nglobs = ["decisions/*.yml"]\nformat = "yaml"\nschema = {json.dumps(str(schema))}\n',
+    })
+    assert mw("check", ".", cwd=root).returncode == 0
+    schema.write_text('{"type": "object", "properties": {"title": {"type": "string"}}}\n', "utf-8")
+    again = mw("check", ".", cwd=root)
+    assert again.returncode == 1 and "MW102" in again.out, again.out
+
+
+def test_a_baseline_created_outside_the_workspace_after_a_cached_run_is_read(tmp_path):
+    token = github_token()
+    outside = tmp_path / "outside" / "baseline.json"
+    outside.parent.mkdir()
+    root = write_files(tmp_path / "ws", {
+        **THREE_LAYER,
+        "memory/fact.yml": f"tools:\n  token: {token}\n",
+        ".memwarden.toml": f"[rules.secret-in-memory]\nbaseline = {json.dumps(str(outside))}\n",
+    })
+    assert mw("check", ".", cwd=root).returncode == 1  # no baseline yet: reported, and cached
+    assert mw("baseline", ".", cwd=root).returncode == 0 and outside.is_file()
+    assert mw("check", ".", cwd=root).returncode == 0
