@@ -117,3 +117,60 @@ def test_a_baseline_created_outside_the_workspace_after_a_cached_run_is_read(tmp
     assert mw("check", ".", cwd=root).returncode == 1  # no baseline yet: reported, and cached
     assert mw("baseline", ".", cwd=root).returncode == 0 and outside.is_file()
     assert mw("check", ".", cwd=root).returncode == 0
+
+
+# -- item 14 --------------------------------------------------------------------------------------
+
+
+def test_output_through_a_symlink_or_at_another_checked_file_is_refused_and_elsewhere_written(tmp_path):
+    root = write_files(tmp_path / "ws", {**THREE_LAYER, "notes/todo.md": "# todo\n", ".memwarden.toml": ""})
+    (tmp_path / "link").symlink_to(root / "memory")
+    before = {p: (root / p).read_bytes() for p in ("memory/fact.yml", "notes/todo.md", ".memwarden.toml")}
+    for target in (tmp_path / "link" / "fact.yml", "notes/todo.md", ".memwarden.toml", "memory/fact_new.yml"):
+        run = mw("check", "--no-cache", "--output", target, ".", cwd=root)
+        assert run.returncode == 2 and "--output" in run.err, (target, run.err)
+    assert not (root / "memory/fact_new.yml").exists()
+    assert {p: (root / p).read_bytes() for p in before} == before
+    baseline = mw("baseline", "--output", "memory/fact.yml", ".", cwd=root)
+    assert baseline.returncode == 2 and (root / "memory/fact.yml").read_bytes() == before["memory/fact.yml"]
+    report = tmp_path / "out" / "report.txt"
+    assert mw("check", "--no-cache", "--output", report, ".", cwd=root).returncode == 0
+    assert report.read_text("utf-8").startswith("All checks passed")
+
+
+# -- item 16 --------------------------------------------------------------------------------------
+
+
+def test_more_config_values_of_the_wrong_type_are_configuration_errors_naming_the_key(tmp_path):
+    cases = {
+        "rules-string": ('rules = "x"\n', "rules"),
+        "kinds-exclude-glob": ('[kinds.decision]\nglobs = ["d/*.yml"]\nformat = "yaml"\nexclude = ["[z-a]"]\n', "exclude"),
+        "kind-schema-list": ('[kinds.decision]\nglobs = ["d/*.yml"]\nformat = "yaml"\nschema = ["a"]\n', "schema"),
+        "profile-number": ("profile = 3\n", "profile"),
+    }
+    for name, (config, key) in cases.items():
+        root = write_files(tmp_path / name, {**THREE_LAYER, ".memwarden.toml": config})
+        run = mw("check", "--no-cache", ".", cwd=root)
+        assert run.returncode == 2 and key in run.err and "internal error" not in run.err, (name, run.err)
+    root = write_files(tmp_path / "pyproject", {**THREE_LAYER, "pyproject.toml": 'tool = "x"\n'})
+    run = mw("check", "--no-cache", ".", cwd=root)
+    assert run.returncode in (0, 2) and "internal error" not in run.err, run.err
+
+
+def test_a_secret_in_a_file_whose_name_is_not_utf8_is_found_accepted_and_cached(tmp_path):
+    import os
+
+    token = github_token()
+    root = write_files(tmp_path / "ws", THREE_LAYER)
+    with open(os.path.join(os.fsencode(root), b"memory", b"fact_\xe9t\xe9.yml"), "wb") as handle:
+        handle.write(f"deploy:\n  token: {token}\n".encode())
+    first = mw("check", ".", cwd=root)
+    assert first.returncode == 1 and "memory/fact_\\xe9t\\xe9.yml" in first.out, first.out + first.err
+    assert token[4:14] not in first.out + first.err
+    accepted = mw("baseline", ".", cwd=root)
+    assert accepted.returncode == 0, accepted.err
+    json.loads((root / ".memwarden-baseline.json").read_text("utf-8"))
+    for _ in range(2):  # the second answer comes from the cache
+        again = mw("check", ".", cwd=root)
+        assert again.returncode == 0, again.out + again.err
+

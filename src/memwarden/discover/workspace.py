@@ -22,6 +22,7 @@ from memwarden.documents import Document, load
 from memwarden.documents.base import UnreadableDocument
 from memwarden.discover.globs import matches_any
 from memwarden.errors import UsageError
+from memwarden.text import shown_path
 from memwarden.discover.profiles import (
     AGENT_DOT_DIRS,
     AGENT_INSTRUCTIONS,
@@ -156,10 +157,9 @@ class Workspace:
         if kind is None:
             return None
         full = self.root / relpath
-        if full.is_symlink() and not _inside(full.resolve(), self.root):
-            doc: Document = UnreadableDocument(
-                self.root, relpath, kind, "is a symlink to a file outside the workspace; not followed"
-            )
+        if not _inside(real_path(full), self.root):
+            what = "a symlink to a file" if full.is_symlink() else "reached through a symlinked folder that leads"
+            doc: Document = UnreadableDocument(self.root, relpath, kind, f"is {what} outside the workspace; not followed")
         else:
             doc = load(self.root, relpath, kind, self.overlay.get(relpath))
         self._docs[relpath] = doc
@@ -201,8 +201,8 @@ class Workspace:
         return self.targets is None or relpath in self.targets
 
     def display_path(self, relpath: str, cwd: Path) -> str:
-        """A workspace path as the user sees it: relative to the folder memwarden runs in."""
-        return Path(os.path.relpath(self.root / relpath, cwd)).as_posix()
+        """A workspace path as the user sees it: relative to the folder memwarden runs in, escaped to print."""
+        return shown_path(Path(os.path.relpath(self.root / relpath, cwd)).as_posix())
 
     def forget(self, relpath: str) -> None:
         """Drop a cached document after its content changed."""
@@ -211,6 +211,27 @@ class Workspace:
             kind = self.profile.classify(relpath)
             if kind is not None:
                 self._files[relpath] = kind
+
+    def checks_path(self, path: Path, own_files: bool = True) -> str | None:
+        """The workspace path of a file a run reads (a memory file, another text file it checks, and with
+        own_files memwarden's config or baseline), when path names one, existing or not; None otherwise."""
+        full = Path(os.path.abspath(path))
+        resolved = real_path(full)
+        for candidate in (full, resolved):
+            try:
+                relpath = candidate.relative_to(self.root).as_posix()
+            except ValueError:
+                continue
+            if self.kind_of(relpath) is not None or relpath in self.checked_files or (own_files and full.name in OWN_FILES):
+                return relpath
+        if os.path.exists(resolved):
+            for relpath in self.checked_files:
+                try:
+                    if os.path.samefile(self.root / relpath, resolved):
+                        return relpath
+                except OSError:
+                    continue
+        return None
 
     def current_bytes(self, relpath: str) -> bytes | None:
         if relpath in self.overlay:
@@ -240,6 +261,11 @@ def is_text_file(path: Path, relpath: str) -> bool:
     except UnicodeDecodeError as error:
         return error.start >= len(head) - 3 and len(head) == TEXT_SNIFF_BYTES  # a character cut at the edge
     return True
+
+
+def real_path(path: Path) -> Path:
+    """A path with its symlinks followed as far as they go: a loop or a dangling link never raises."""
+    return Path(os.path.realpath(path))
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -380,7 +406,7 @@ def collect(
                     add(workspace(found), None)
                 continue
             ws = workspace(root)
-            inner = path.resolve().relative_to(ws.root).as_posix()
+            inner = real_path(path).relative_to(ws.root).as_posix()
             if inner == ".":
                 add(ws, None)
                 # Memory in the agents' dot-folders below, which the workspace's own walk skips.
@@ -396,8 +422,9 @@ def collect(
                 if not nested:
                     add(ws, inside)
             continue
-        ws = workspace(find_root(path))
-        relpath = _relative_file(path, ws.root)
+        found_root = find_root(path)
+        ws = workspace(found_root)
+        relpath = _relative_file(path, ws.root, found_root)
         if ws.kind_of(relpath) is None and not ws._excluded(relpath) and path.name not in OWN_FILES:
             # No kind claims it: still checked for secrets, personal paths and parse errors, and counted.
             if ws.add_other(relpath) is not None:
@@ -409,6 +436,10 @@ def collect(
     return list(workspaces.values()), notes
 
 
-def _relative_file(path: Path, root: Path) -> str:
+def _relative_file(path: Path, root: Path, found_root: Path) -> str:
     # Keep a symlink's own name: the link, not its target, is the memory file.
-    return (path.parent.resolve() / path.name).relative_to(root).as_posix()
+    try:
+        return (real_path(path.parent) / path.name).relative_to(root).as_posix()
+    except ValueError:
+        # Reached through a symlinked folder that leads out: the path as named, below the folder it was found in.
+        return Path(os.path.normpath(path)).relative_to(os.path.normpath(found_root.absolute())).as_posix()

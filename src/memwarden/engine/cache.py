@@ -173,6 +173,7 @@ class RunCache:
         return findings
 
     def store(self, key: str, findings: list[Finding]) -> None:
+        # ASCII JSON: a file name that is not UTF-8 (surrogateescape) round-trips as \\udcff.
         data = {
             "key": key,
             "findings": [
@@ -197,7 +198,7 @@ class RunCache:
                 ignore.write_text("# Written by memwarden: never commit the cache.\n*\n", encoding="utf-8")
             from memwarden.fixes.write import write_atomic
 
-            write_atomic(self.dir / f"run-{key[:40]}.json", json.dumps(data, ensure_ascii=False).encode("utf-8"))
+            write_atomic(self.dir / f"run-{key[:40]}.json", json.dumps(data).encode("ascii"))
             write_atomic(self.dir / "files.json", json.dumps(self._hashes).encode("utf-8"))
             runs = sorted(self.dir.glob("run-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
             for old in runs[KEEP_RUNS:]:
