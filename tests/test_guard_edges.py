@@ -174,3 +174,38 @@ def test_a_secret_in_a_file_whose_name_is_not_utf8_is_found_accepted_and_cached(
         again = mw("check", ".", cwd=root)
         assert again.returncode == 0, again.out + again.err
 
+
+
+# -- item 17 --------------------------------------------------------------------------------------
+
+from test_guard import locked, mw_unprivileged  # noqa: E402,F401  (locked is a fixture)
+
+
+def test_an_unreadable_file_no_kind_claims_is_a_finding(tmp_path, locked):  # noqa: F811
+    root = write_files(tmp_path / "ws", {**THREE_LAYER, "notes/keys.txt": "nothing\n"})
+    locked(root / "notes/keys.txt")
+    run = mw_unprivileged("check", "--format", "json", ".", cwd=root)
+    assert run.rc == 1, run
+    assert ("notes/keys.txt", "unparsable-file") in {(f["path"], f["name"]) for f in run.json()["findings"]}, run
+
+
+# -- item 18 --------------------------------------------------------------------------------------
+
+
+def test_nan_inside_a_string_is_not_a_finding_and_the_column_points_at_the_constant(tmp_path):
+    root = write_files(tmp_path / "ws", {
+        **THREE_LAYER,
+        "memory/episodic.jsonl": '{"id": "ep_00000001", "summary": "NaN \\" Infinity", "score": NaN}\n',
+    })
+    run = mw("check", "--no-cache", "--format", "json", "--select", "unparsable-file", ".", cwd=root)
+    assert [(f["line"], f["column"]) for f in findings(run)] == [(1, 62)], run.out
+
+
+def test_a_cr_only_fact_file_keeps_cr_when_fixed(tmp_path):
+    facts = "tools:\r  gh:\r    note: gh does not support merge queues on this plan.\r"
+    root = write_files(tmp_path / "ws", {**THREE_LAYER, "memory/fact.yml": facts})
+    run = mw("check", "--no-cache", "--format", "json", ".", cwd=root)
+    assert [(f["line"], f["name"]) for f in findings(run)] == [(3, "negative-claim-without-expiry")], run.out
+    assert mw("check", "--no-cache", "--fix", "--today", "2026-01-01", ".", cwd=root).returncode == 0
+    data = (root / "memory/fact.yml").read_bytes()
+    assert b"\n" not in data and data.startswith(facts.encode()[:-1]) and b"\r    expires: 2026-04-01\r" in data, data

@@ -110,7 +110,11 @@ class Workspace:
     def _walk(self):
         root = self.root
         owns_tree = self.profile.name != AGENT_INSTRUCTIONS.name
-        for directory, dirnames, filenames in os.walk(root):
+        # A folder os.walk cannot list is yielded as a file no kind claims: its files are unknown, and the
+        # document says so (unparsable-file), never silently absent.
+        unlisted: list[OSError] = []
+        for directory, dirnames, filenames in os.walk(root, onerror=unlisted.append):
+            yield from self._unlisted(unlisted)
             rel_dir = Path(directory).relative_to(root).as_posix()
             prefix = "" if rel_dir == "." else rel_dir + "/"
             kept = []
@@ -135,6 +139,13 @@ class Workspace:
                     yield relpath, kind
                 elif owns_tree and name not in OWN_FILES and is_text_file(Path(directory, name), relpath):
                     yield relpath, other_text_kind(relpath)
+        yield from self._unlisted(unlisted)
+
+    def _unlisted(self, errors: list[OSError]):
+        while errors:
+            relpath = Path(os.path.relpath(errors.pop(0).filename or ".", self.root)).as_posix()
+            if relpath != "." and not relpath.startswith("../") and not self._excluded(relpath):
+                yield relpath, other_text_kind(relpath)
 
     def kind_of(self, relpath: str) -> Kind | None:
         """The memory kind of a file (None for a file no kind claims: see :meth:`text_kind_of`)."""
@@ -157,9 +168,14 @@ class Workspace:
         if kind is None:
             return None
         full = self.root / relpath
-        if not _inside(real_path(full), self.root):
+        unlisted = _unlisted_folder(full) if not kind.memory else None
+        if unlisted is not None:
+            doc: Document = UnreadableDocument(
+                self.root, relpath, kind, f"cannot read this folder ({unlisted}): the memory files in it are not checked"
+            )
+        elif not _inside(real_path(full), self.root):
             what = "a symlink to a file" if full.is_symlink() else "reached through a symlinked folder that leads"
-            doc: Document = UnreadableDocument(self.root, relpath, kind, f"is {what} outside the workspace; not followed")
+            doc = UnreadableDocument(self.root, relpath, kind, f"is {what} outside the workspace; not followed")
         else:
             doc = load(self.root, relpath, kind, self.overlay.get(relpath))
         self._docs[relpath] = doc
@@ -248,8 +264,10 @@ def is_text_file(path: Path, relpath: str) -> bool:
     try:
         with open(path, "rb") as handle:
             head = handle.read(TEXT_SNIFF_BYTES)
+    except PermissionError:
+        return True  # it may hold anything: reported as unreadable
     except OSError:
-        return other_text_kind(relpath).format != "text"  # unreadable: reported if it names a format
+        return other_text_kind(relpath).format != "text"  # a loop, a dangling link: reported if it names a format
     if head.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
         return True  # UTF-16/32: NUL bytes are part of the text
     if b"\x00" in head:
@@ -261,6 +279,17 @@ def is_text_file(path: Path, relpath: str) -> bool:
     except UnicodeDecodeError as error:
         return error.start >= len(head) - 3 and len(head) == TEXT_SNIFF_BYTES  # a character cut at the edge
     return True
+
+
+def _unlisted_folder(path: Path) -> str | None:
+    """Why a folder cannot be listed (None when it is no folder, or can be)."""
+    if not os.path.isdir(path):
+        return None
+    try:
+        os.listdir(path)
+    except OSError as error:
+        return error.strerror or type(error).__name__
+    return None
 
 
 def real_path(path: Path) -> Path:
