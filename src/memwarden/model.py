@@ -88,6 +88,7 @@ class Rule:
     check: Callable[..., Iterable[Problem]]
     needs_git: bool = False
     reads_unparsed: bool = False  # also runs on files that failed to parse (fixes still skip them)
+    any_text: bool = False  # also runs on text files no kind claims (the `other-text` kind)
 
 
 @dataclass
@@ -135,6 +136,7 @@ class Summary:
     fixed: int = 0
     fixable: int = 0
     workspaces: list[dict] = field(default_factory=list)
+    unclaimed: int = 0  # files named on the command line that no kind claims (checked by the any-text rules only)
 
 
 class RunMemo:

@@ -49,6 +49,7 @@ def rule(
     options: Mapping[str, Option] | None = None,
     needs_git: bool = False,
     reads_unparsed: bool = False,
+    any_text: bool = False,
 ) -> Callable:
     """Declare a rule; the decorated function is its check."""
 
@@ -68,6 +69,7 @@ def rule(
             check=check,
             needs_git=needs_git,
             reads_unparsed=reads_unparsed,
+            any_text=any_text,
         )
         for existing in _RULES.values():
             if existing.code == code and existing.name != name:

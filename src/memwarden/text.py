@@ -13,7 +13,19 @@ import re
 # A long unbroken run of letters and digits mixed is how keys and tokens look: never echo one.
 _TOKEN_LIKE = re.compile(r"[A-Za-z0-9_\-+/=]{24,}")
 # Control characters that survive whitespace folding, and the bidi controls that reorder a line.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# A byte of a file name that is not UTF-8, as os.fsdecode keeps it (surrogateescape): U+DC80..U+DCFF.
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def shown_path(path: str) -> str:
+    """A file name for output: a byte that is not UTF-8 as ``\\xff``, a control character as repr writes it.
+
+    A name from the file system may hold any byte but NUL and '/'; printed raw it could not be
+    encoded (or, as a control sequence, would repaint the terminal).
+    """
+    path = _ESCAPED_BYTE.sub(lambda match: f"\\x{ord(match.group(0)) - 0xDC00:02x}", path)
+    return _UNPRINTABLE.sub(lambda match: repr(match.group(0))[1:-1], path)
 
 
 # A part of a run that reads as a word or a number: 'feedback', 'Translation', 'API', '2026', 'i18n', 'e2e', 'v2'.

@@ -414,6 +414,8 @@ def _text_date(value: str, deadline: bool) -> dt.date | None:
         if day is None:
             if not deadline:
                 return dt.date(year, month, 1)
+            if (year, month) == (dt.MAXYEAR, 12):
+                return dt.date.max
             following = dt.date(year + (month == 12), month % 12 + 1, 1)
             return following - dt.timedelta(days=1)
         return dt.date(year, month, day)

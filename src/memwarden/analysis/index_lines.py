@@ -228,8 +228,12 @@ def linked_paths(doc):
 
 
 def is_file(root: Path, resolved: str) -> bool:
+    """Whether a link target is a file, as far as can be told: one in a folder we may not read counts as
+    there (that folder is reported as unreadable; its notes are not missing)."""
     try:
         return (root / resolved).is_file()
+    except PermissionError:
+        return True
     except (OSError, ValueError):  # a name too long for the file system, say
         return False
 

@@ -66,6 +66,11 @@ def _write_baselines(paths, output, profile, config_file) -> int:
         click.echo(f"memwarden: warning: {note}", err=True)
     if output is not None and len(workspaces) > 1:
         raise UsageError("--output names one file, but the paths hold several workspaces; run once per workspace")
+    for ws in workspaces if output is not None else ():
+        relpath = ws.checks_path(output, own_files=False)
+        if relpath is not None:
+            raise UsageError(f"--output {click.format_filename(output)}: that is {relpath!r}, a file memwarden checks; "
+                             "write the baseline elsewhere")
     rule = registry.by_name_or_code(RULE)
     for ws in workspaces:
         options = ws.config.rule_options(rule)

@@ -119,15 +119,18 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         use_cache=not (no_cache or os.environ.get("MEMWARDEN_NO_CACHE")),
     )
     workspaces, notes = workspace.collect(list(paths) or [Path(".")], profile, config_file)
+    if output is not None:
+        refuse_output(output, workspaces)
     for note in notes:
         click.echo(f"memwarden: warning: {note}", err=True)
-    findings, fixed, files, changes = [], 0, 0, []
+    findings, fixed, files, changes, unclaimed = [], 0, 0, [], 0
     summary_workspaces = []
     for ws in workspaces:
         result = engine.check_workspace(ws, run)
         findings.extend(result.findings)
         fixed += result.fixed
-        files += len(ws.files) if ws.targets is None else len(ws.targets)
+        files += len(ws.checked_files) if ws.targets is None else len(ws.targets)
+        unclaimed += len(ws.unclaimed)
         changes.extend((ws, change) for change in result.changes)
         for message in result.errors:
             click.echo(f"memwarden: warning: {message}", err=True)
@@ -145,9 +148,10 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         sys.exit(EXIT_FINDINGS if changes and not exit_zero else EXIT_OK)
 
     for ws, change in changes:
-        click.echo(f"Fixing {Path(os.path.relpath(ws.root / change.relpath, Path.cwd())).as_posix()}", err=True)
+        click.echo(f"Fixing {ws.display_path(change.relpath, Path.cwd())}", err=True)
     summary = report.summarize(findings, files, fixed)
     summary.workspaces = summary_workspaces
+    summary.unclaimed = unclaimed
     options = report.ReportOptions(
         color=output is None and report.use_color(sys.stdout),
         unsafe_fixes=unsafe_fixes,
@@ -182,7 +186,22 @@ def _progress_bar(total: int):
     return bar()
 
 
+def refuse_output(output: Path, workspaces) -> None:
+    """A report must never overwrite what memwarden checks: a memory file, another file it reads, its config."""
+    from memwarden.errors import UsageError
+
+    for ws in workspaces:
+        relpath = ws.checks_path(output)
+        if relpath is not None:
+            raise UsageError(
+                f"--output {click.format_filename(output)}: that is {relpath!r} of the workspace "
+                f"{click.format_filename(ws.root)}, a file memwarden checks; write the report elsewhere"
+            )
+
+
 def _emit(text: str, output: Path | None) -> None:
+    # Paths are escaped where they are shown; anything else that cannot be UTF-8 becomes '?', never a crash.
+    text = text.encode("utf-8", "replace").decode("utf-8")
     if output is None:
         click.echo(text, nl=False, color=True)  # colour was already decided (and is off for non-TTYs)
         return

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memwarden.errors import UsageError
+from memwarden.discover.globs import compile_glob
 from memwarden.discover.profiles import FORMATS, PROFILES
 
 if sys.version_info >= (3, 11):
@@ -87,7 +88,7 @@ def find_config_file(start: Path) -> tuple[Path | None, dict]:
         pyproject = directory / "pyproject.toml"
         if pyproject.is_file():
             data = _read_toml(pyproject)
-            table = data.get("tool", {}).get("memwarden")
+            table = _memwarden_table(data, pyproject)
             if table is not None:
                 return pyproject, table
     return None, {}
@@ -99,6 +100,36 @@ def _string_list(value, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise UsageError(f"{where} must be a list of strings")
     return value
+
+
+def _globs(value, where: str) -> list[str]:
+    """A list of globs, each one that compiles (a range like `[z-a]` is a configuration error, not a crash)."""
+    import re
+
+    globs = _string_list(value, where)
+    for glob in globs:
+        try:
+            compile_glob(glob)
+        except re.error as error:
+            raise UsageError(f"{where}: '{glob}' is not a valid glob ({error})") from None
+    return globs
+
+
+def _table(table: dict, key: str, where: str) -> dict:
+    value = table.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise UsageError(f"{where}: {key} must be a table")
+    return value
+
+
+def _memwarden_table(data: dict, path: Path) -> dict | None:
+    """The [tool.memwarden] table of a pyproject.toml (None when it has none)."""
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise UsageError(f"{path}: tool must be a table")
+    return tool.get("memwarden")
 
 
 def _rule_names(values, where: str) -> list[str]:
@@ -126,6 +157,8 @@ def parse(table: dict, path: Path | None) -> Config:
             raise UsageError(f"{where}: unknown key '{key}'{suggest(key, KNOWN_KEYS)}")
     if "profile" in table:
         profile = table["profile"]
+        if not isinstance(profile, str):
+            raise UsageError(f"{where}: profile must be a string, one of {', '.join(PROFILES)}")
         if profile not in PROFILES:
             raise UsageError(
                 f"{where}: unknown profile '{profile}'{suggest(str(profile), PROFILES)}; "
@@ -137,26 +170,31 @@ def parse(table: dict, path: Path | None) -> Config:
     if "ignore" in table:
         config.ignore = _rule_names(_string_list(table["ignore"], f"{where}: ignore"), f"{where}: ignore")
     if "exclude" in table:
-        config.exclude = _string_list(table["exclude"], f"{where}: exclude")
-    for glob, names in (table.get("per-file-ignores") or {}).items():
+        config.exclude = _globs(table["exclude"], f"{where}: exclude")
+    for glob, names in _table(table, "per-file-ignores", where).items():
+        _globs(glob, f"{where}: per-file-ignores")
         config.per_file_ignores[glob] = _rule_names(
             _string_list(names, f"{where}: per-file-ignores.{glob}"), f"{where}: per-file-ignores.{glob}"
         )
-    for kind, spec in (table.get("kinds") or {}).items():
+    for kind, spec in _table(table, "kinds", where).items():
         if not isinstance(spec, dict):
             raise UsageError(f"{where}: kinds.{kind} must be a table")
         for key in spec:
             if key not in KIND_KEYS:
                 raise UsageError(f"{where}: kinds.{kind}: unknown key '{key}'{suggest(key, KIND_KEYS)}")
-        if "globs" in spec:
-            spec["globs"] = _string_list(spec["globs"], f"{where}: kinds.{kind}.globs")
+        for key in ("globs", "exclude"):
+            if key in spec:
+                spec[key] = _globs(spec[key], f"{where}: kinds.{kind}.{key}")
+        for key in ("schema", "description", "format"):
+            if key in spec and not isinstance(spec[key], str):
+                raise UsageError(f"{where}: kinds.{kind}.{key} must be a string")
         if "format" in spec and spec["format"] not in FORMATS:
             raise UsageError(f"{where}: kinds.{kind}.format must be one of {', '.join(FORMATS)}")
         config.kinds[kind] = spec
     known_rules = {r.name: r for r in registry.all_rules()}
     # In catalog order, so where two rules' tables set one shared setting the later rule's wins.
     rule_tables = sorted(
-        (table.get("rules") or {}).items(),
+        _table(table, "rules", where).items(),
         key=lambda item: (known_rules.get(item[0]) or registry.by_name_or_code(item[0]) or _UNKNOWN).code,
     )
     for name, options in rule_tables:
@@ -196,9 +234,9 @@ def load(start: Path, explicit: Path | None = None) -> Config:
     if explicit is not None:
         path = explicit.resolve()
         data = _read_toml(path)
-        table = data.get("tool", {}).get("memwarden", {}) if path.name == "pyproject.toml" else data
+        table = (_memwarden_table(data, path) or {}) if path.name == "pyproject.toml" else data
         if path.name != "pyproject.toml" and "tool" in data:
-            table = data["tool"].get("memwarden", {})
+            table = _memwarden_table(data, path) or {}
         return parse(table, path)
     path, table = find_config_file(start)
     return parse(table, path)

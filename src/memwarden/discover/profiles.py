@@ -2,7 +2,10 @@
 
 A profile maps globs (relative to the workspace root) to kinds. The first kind
 whose globs match a file claims it; files no kind claims are not memory files
-and are never guessed at.
+and are never guessed at: a text file no kind claims is of the kind
+`other-text` (read by its extension: YAML, JSONL, Markdown or plain text),
+which only the rules that guard every file take (secrets, personal paths,
+parse errors), never the format rules.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ class Kind:
     description: str
     exclude: tuple[str, ...] = ()
     schema_file: str | None = None  # custom kinds: a schema path from the config
+    memory: bool = True  # False: `other-text`, a file no kind claims (only rules with any_text read it)
 
     def claims(self, relpath: str) -> bool:
         return matches_any(relpath, self.globs) and not matches_any(relpath, self.exclude)
@@ -70,6 +74,23 @@ class Profile:
         kinds = [overrides.pop(k.name, k) for k in self.kinds]
         kinds.extend(overrides.values())
         return replace(self, kinds=tuple(kinds))
+
+
+OTHER_TEXT = "other-text"
+# A file no kind claims is read by its extension; anything else that is text is plain text (never parsed).
+_OTHER_FORMATS = {".yml": "yaml", ".yaml": "yaml", ".jsonl": "jsonl", ".ndjson": "jsonl", ".md": "markdown",
+                  ".markdown": "markdown"}
+OTHER_TEXT_KINDS = {
+    fmt: Kind(OTHER_TEXT, fmt, (), "a text file no kind of the profile claims: checked for secrets, personal "
+              "paths and parse errors only", memory=False)
+    for fmt in ("yaml", "jsonl", "markdown", "text")
+}
+
+
+def other_text_kind(relpath: str) -> Kind:
+    """The `other-text` kind of a file no kind claims, its format by the file's extension."""
+    suffix = relpath[relpath.rfind("."):].lower() if "." in relpath.rsplit("/", 1)[-1] else ""
+    return OTHER_TEXT_KINDS[_OTHER_FORMATS.get(suffix, "text")]
 
 
 def agent_instructions(*extra: str) -> Kind:

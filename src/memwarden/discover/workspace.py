@@ -22,6 +22,7 @@ from memwarden.documents import Document, load
 from memwarden.documents.base import UnreadableDocument
 from memwarden.discover.globs import matches_any
 from memwarden.errors import UsageError
+from memwarden.text import shown_path
 from memwarden.discover.profiles import (
     AGENT_DOT_DIRS,
     AGENT_INSTRUCTIONS,
@@ -30,8 +31,13 @@ from memwarden.discover.profiles import (
     Profile,
     detect,
     looks_like_workspace,
+    other_text_kind,
 )
 
+# memwarden's own files in a workspace: its config and its baseline of accepted secrets are not memory.
+OWN_FILES = {config_module.CONFIG_NAME, ".memwarden-baseline.json"}
+# A file's head read to tell text from binary.
+TEXT_SNIFF_BYTES = 8192
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"}
 NESTED_SEARCH_DEPTH = 4
 
@@ -44,7 +50,9 @@ class Workspace:
     config: Config
     targets: set[str] | None = None  # workspace-relative paths to report on; None = every file
     overlay: dict[str, bytes] = field(default_factory=dict)  # fixed content not yet written
+    unclaimed: set[str] = field(default_factory=set)  # files named on the command line that no kind claims
     _files: dict[str, Kind] | None = None
+    _other: dict[str, Kind] | None = None
     _docs: dict[str, Document] = field(default_factory=dict)
 
     # -- files ------------------------------------------------------------
@@ -52,8 +60,40 @@ class Workspace:
     def files(self) -> dict[str, Kind]:
         """Every memory file of the workspace, workspace-relative path -> kind."""
         if self._files is None:
-            self._files = dict(self._walk())
+            self._scan()
         return self._files
+
+    @property
+    def other_files(self) -> dict[str, Kind]:
+        """Every other text file of the tree (and every one named on the command line): path -> `other-text` kind.
+
+        No kind claims them, so only the rules that guard every file read them (secrets,
+        personal paths, parse errors by extension). An agent-instructions workspace owns only
+        the files an agent loads whole: the rest of its folder (a repository's) is not memory.
+        """
+        if self._other is None or self._files is None:
+            self._scan()
+        return self._other
+
+    @property
+    def checked_files(self) -> dict[str, Kind]:
+        """Memory files and other text files: every file a run over the whole workspace reads."""
+        return {**self.other_files, **self.files}
+
+    def _scan(self) -> None:
+        files: dict[str, Kind] = {}
+        other: dict[str, Kind] = {}
+        for relpath, kind in self._walk():
+            (files if kind.memory else other)[relpath] = kind
+        self._files, self._other = files, other
+
+    def add_other(self, relpath: str) -> Kind | None:
+        """A file named on the command line that no kind claims: its `other-text` kind, or None (not text, excluded)."""
+        if self._excluded(relpath) or not is_text_file(self.root / relpath, relpath):
+            return None
+        kind = other_text_kind(relpath)
+        self.other_files[relpath] = kind
+        return kind
 
     def _excluded(self, relpath: str) -> bool:
         if not self.config.exclude:
@@ -69,7 +109,12 @@ class Workspace:
 
     def _walk(self):
         root = self.root
-        for directory, dirnames, filenames in os.walk(root):
+        owns_tree = self.profile.name != AGENT_INSTRUCTIONS.name
+        # A folder os.walk cannot list is yielded as a file no kind claims: its files are unknown, and the
+        # document says so (unparsable-file), never silently absent.
+        unlisted: list[OSError] = []
+        for directory, dirnames, filenames in os.walk(root, onerror=unlisted.append):
+            yield from self._unlisted(unlisted)
             rel_dir = Path(directory).relative_to(root).as_posix()
             prefix = "" if rel_dir == "." else rel_dir + "/"
             kept = []
@@ -87,12 +132,23 @@ class Workspace:
             dirnames[:] = kept
             for name in sorted(filenames):
                 relpath = prefix + name
-                kind = self.profile.classify(relpath)
-                if kind is None or self._excluded(relpath):
+                if self._excluded(relpath):
                     continue
-                yield relpath, kind
+                kind = self.profile.classify(relpath)
+                if kind is not None:
+                    yield relpath, kind
+                elif owns_tree and name not in OWN_FILES and is_text_file(Path(directory, name), relpath):
+                    yield relpath, other_text_kind(relpath)
+        yield from self._unlisted(unlisted)
+
+    def _unlisted(self, errors: list[OSError]):
+        while errors:
+            relpath = Path(os.path.relpath(errors.pop(0).filename or ".", self.root)).as_posix()
+            if relpath != "." and not relpath.startswith("../") and not self._excluded(relpath):
+                yield relpath, other_text_kind(relpath)
 
     def kind_of(self, relpath: str) -> Kind | None:
+        """The memory kind of a file (None for a file no kind claims: see :meth:`text_kind_of`)."""
         kind = self.files.get(relpath)
         if kind is None and relpath not in self.files:
             kind = self.profile.classify(relpath)
@@ -100,18 +156,26 @@ class Workspace:
                 return None
         return kind
 
+    def text_kind_of(self, relpath: str) -> Kind | None:
+        """The kind a run reads a file as: its memory kind, or `other-text` for another text file it checks."""
+        return self.kind_of(relpath) or self.other_files.get(relpath)
+
     # -- documents --------------------------------------------------------
     def document(self, relpath: str) -> Document | None:
         if relpath in self._docs:
             return self._docs[relpath]
-        kind = self.kind_of(relpath)
+        kind = self.text_kind_of(relpath)
         if kind is None:
             return None
         full = self.root / relpath
-        if full.is_symlink() and not _inside(full.resolve(), self.root):
+        unlisted = _unlisted_folder(full) if not kind.memory else None
+        if unlisted is not None:
             doc: Document = UnreadableDocument(
-                self.root, relpath, kind, "is a symlink to a file outside the workspace; not followed"
+                self.root, relpath, kind, f"cannot read this folder ({unlisted}): the memory files in it are not checked"
             )
+        elif not _inside(real_path(full), self.root):
+            what = "a symlink to a file" if full.is_symlink() else "reached through a symlinked folder that leads"
+            doc = UnreadableDocument(self.root, relpath, kind, f"is {what} outside the workspace; not followed")
         else:
             doc = load(self.root, relpath, kind, self.overlay.get(relpath))
         self._docs[relpath] = doc
@@ -128,7 +192,7 @@ class Workspace:
         ]
 
     def target_documents(self) -> list[Document]:
-        names = sorted(self.files) if self.targets is None else sorted(self.targets)
+        names = sorted(self.checked_files) if self.targets is None else sorted(self.targets)
         return [doc for relpath in names for doc in [self.document(relpath)] if doc is not None]
 
     @property
@@ -136,9 +200,10 @@ class Workspace:
         """The paths whose documents are parsed and cached now."""
         return set(self._docs)
 
-    def use_files(self, files: dict[str, Kind]) -> None:
+    def use_files(self, files: dict[str, Kind]) -> None:  # memory files and other text files
         """Take a file listing already made (a worker process need not walk the tree again)."""
-        self._files = dict(files)
+        self._files = {relpath: kind for relpath, kind in files.items() if kind.memory}
+        self._other = {relpath: kind for relpath, kind in files.items() if not kind.memory}
 
     @property
     def work_tree(self) -> Path | None:
@@ -152,8 +217,8 @@ class Workspace:
         return self.targets is None or relpath in self.targets
 
     def display_path(self, relpath: str, cwd: Path) -> str:
-        """A workspace path as the user sees it: relative to the folder memwarden runs in."""
-        return Path(os.path.relpath(self.root / relpath, cwd)).as_posix()
+        """A workspace path as the user sees it: relative to the folder memwarden runs in, escaped to print."""
+        return shown_path(Path(os.path.relpath(self.root / relpath, cwd)).as_posix())
 
     def forget(self, relpath: str) -> None:
         """Drop a cached document after its content changed."""
@@ -163,6 +228,27 @@ class Workspace:
             if kind is not None:
                 self._files[relpath] = kind
 
+    def checks_path(self, path: Path, own_files: bool = True) -> str | None:
+        """The workspace path of a file a run reads (a memory file, another text file it checks, and with
+        own_files memwarden's config or baseline), when path names one, existing or not; None otherwise."""
+        full = Path(os.path.abspath(path))
+        resolved = real_path(full)
+        for candidate in (full, resolved):
+            try:
+                relpath = candidate.relative_to(self.root).as_posix()
+            except ValueError:
+                continue
+            if self.kind_of(relpath) is not None or relpath in self.checked_files or (own_files and full.name in OWN_FILES):
+                return relpath
+        if os.path.exists(resolved):
+            for relpath in self.checked_files:
+                try:
+                    if os.path.samefile(self.root / relpath, resolved):
+                        return relpath
+                except OSError:
+                    continue
+        return None
+
     def current_bytes(self, relpath: str) -> bytes | None:
         if relpath in self.overlay:
             return self.overlay[relpath]
@@ -170,6 +256,45 @@ class Workspace:
             return (self.root / relpath).read_bytes()
         except OSError:
             return None
+
+
+def is_text_file(path: Path, relpath: str) -> bool:
+    """Whether a file no kind claims is text to check: no NUL byte in its head, and (unless its extension
+    names a format, when a bad byte is a parse error to report) valid UTF-8 or a BOM's encoding."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(TEXT_SNIFF_BYTES)
+    except PermissionError:
+        return True  # it may hold anything: reported as unreadable
+    except OSError:
+        return other_text_kind(relpath).format != "text"  # a loop, a dangling link: reported if it names a format
+    if head.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
+        return True  # UTF-16/32: NUL bytes are part of the text
+    if b"\x00" in head:
+        return False
+    if other_text_kind(relpath).format != "text":
+        return True
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start >= len(head) - 3 and len(head) == TEXT_SNIFF_BYTES  # a character cut at the edge
+    return True
+
+
+def _unlisted_folder(path: Path) -> str | None:
+    """Why a folder cannot be listed (None when it is no folder, or can be)."""
+    if not os.path.isdir(path):
+        return None
+    try:
+        os.listdir(path)
+    except OSError as error:
+        return error.strerror or type(error).__name__
+    return None
+
+
+def real_path(path: Path) -> Path:
+    """A path with its symlinks followed as far as they go: a loop or a dangling link never raises."""
+    return Path(os.path.realpath(path))
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -310,7 +435,7 @@ def collect(
                     add(workspace(found), None)
                 continue
             ws = workspace(root)
-            inner = path.resolve().relative_to(ws.root).as_posix()
+            inner = real_path(path).relative_to(ws.root).as_posix()
             if inner == ".":
                 add(ws, None)
                 # Memory in the agents' dot-folders below, which the workspace's own walk skips.
@@ -326,15 +451,24 @@ def collect(
                 if not nested:
                     add(ws, inside)
             continue
-        ws = workspace(find_root(path))
-        relpath = _relative_file(path, ws.root)
-        # Not a memory file of this profile, or excluded by the config: nothing to report.
-        add(ws, {relpath} if ws.kind_of(relpath) is not None else set())
+        found_root = find_root(path)
+        ws = workspace(found_root)
+        relpath = _relative_file(path, ws.root, found_root)
+        if ws.kind_of(relpath) is None and not ws._excluded(relpath) and path.name not in OWN_FILES:
+            # No kind claims it: still checked for secrets, personal paths and parse errors, and counted.
+            if ws.add_other(relpath) is not None:
+                ws.unclaimed.add(relpath)
+        # A file excluded by the config, or not text: nothing to report.
+        add(ws, {relpath} if ws.text_kind_of(relpath) is not None else set())
     for root, ws in workspaces.items():
         ws.targets = targets.get(root)
     return list(workspaces.values()), notes
 
 
-def _relative_file(path: Path, root: Path) -> str:
+def _relative_file(path: Path, root: Path, found_root: Path) -> str:
     # Keep a symlink's own name: the link, not its target, is the memory file.
-    return (path.parent.resolve() / path.name).relative_to(root).as_posix()
+    try:
+        return (real_path(path.parent) / path.name).relative_to(root).as_posix()
+    except ValueError:
+        # Reached through a symlinked folder that leads out: the path as named, below the folder it was found in.
+        return Path(os.path.normpath(path)).relative_to(os.path.normpath(found_root.absolute())).as_posix()

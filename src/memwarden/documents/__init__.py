@@ -17,6 +17,7 @@ CLASSES = {
     "jsonl": JsonlDocument,
     "markdown": MarkdownDocument,
     "index": IndexDocument,
+    "text": Document,  # a file no kind claims and no extension names a format of: decoded, never parsed
 }
 
 # Larger than this, a memory file is reported, not read: no agent loads it either.

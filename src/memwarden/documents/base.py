@@ -33,6 +33,11 @@ class Document:
         self.kind = kind
         self.raw = raw
         text, self.encoding, self.bom, self.error = decode(raw)
+        # Old Mac line ends (CR only): read as LF, which keeps every offset (one character for one), and
+        # written back as CR by encode(); otherwise the whole file is one line and its front matter unseen.
+        self.cr_only = text is not None and "\r" in text and "\n" not in text
+        if self.cr_only:
+            text = text.replace("\r", "\n")
         self.text: str = text if text is not None else ""
         self.decoded = text is not None
         self.newline = detect_newline(self.text)
@@ -90,7 +95,9 @@ class Document:
         return n - 1 if self.text.endswith("\n") else n
 
     def encode(self, text: str) -> bytes:
-        """Bytes for new text, with this file's BOM and encoding."""
+        """Bytes for new text, with this file's BOM, encoding and (CR-only) line ends."""
+        if self.cr_only:
+            text = text.replace("\r\n", "\r").replace("\n", "\r")
         return self.bom + text.encode(self.encoding)
 
 
@@ -105,5 +112,6 @@ class UnreadableDocument(Document):
         self.text = ""
         self.decoded = False
         self.encoding, self.bom, self.newline = "utf-8", b"", "\n"
+        self.cr_only = False
         self._line_starts = None
         self.error = ParseError(message)

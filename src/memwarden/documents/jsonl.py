@@ -38,6 +38,36 @@ def _pairs_hook(pairs):
     return dict(pairs)
 
 
+class NonStandardConstant(ValueError):
+    """NaN, Infinity or -Infinity: Python's json reads them, JSON (and most other readers) do not."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+def _reject_constant(name: str):
+    raise NonStandardConstant(name)
+
+
+def _outside_strings(text: str, word: str) -> int:
+    """Where word first occurs in a JSON text outside its strings (0 when it does not)."""
+    in_string = escaped = False
+    for i, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif text.startswith(word, i):
+            return i
+    return 0
+
+
 def depth_exceeds(text: str, limit: int) -> bool:
     if text.count("[") + text.count("{") <= limit:
         return False
@@ -162,7 +192,16 @@ class JsonlDocument(Document):
                 return
             _pairs_hook.seen = False
             try:
-                record.data, consumed = json.JSONDecoder(object_pairs_hook=_pairs_hook).raw_decode(segment)
+                decoder = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=_reject_constant)
+                record.data, consumed = decoder.raw_decode(segment)
+            except NonStandardConstant as error:
+                column = record.column + _outside_strings(segment, error.name)
+                record.error = ParseError(
+                    f"invalid JSON: {error.name} is not a JSON value (only Python reads NaN and Infinity; "
+                    "write null or a string)", line_number, column,
+                )
+                self.records.append(record)
+                return
             except ValueError as error:
                 column = record.column + getattr(error, "pos", 0)
                 message = getattr(error, "msg", str(error))

@@ -3,9 +3,11 @@
 A repeated `memwarden check` on a workspace where nothing changed reads the
 findings back instead of parsing and checking every file again. The key holds
 everything the findings depend on: memwarden's version, the profile, the
-config file, the rules selected, the date (expiry rules), the files reported
-on, and the SHA-256 of every file of the workspace (memory files and the rest:
-a link target or the secrets baseline counts too). A file is re-hashed only
+config file, the rules selected and the options each resolves to, the date
+(expiry rules), the files reported on, the SHA-256 of every file of the
+workspace (memory files and the rest: a link target counts too), and of the
+inputs that may lie outside it: the secrets baseline wherever its option puts
+it, the schema files of custom kinds, and the AGENTS.md chain above the root. A file is re-hashed only
 when its stat (size, mtime, ctime, inode) changed. Runs that fix, diff or compare with git are
 never cached. Delete `.memwarden_cache/` at any time; `--no-cache` skips it.
 """
@@ -17,7 +19,7 @@ import json
 import os
 from pathlib import Path
 
-from memwarden import __version__
+from memwarden import __version__, registry
 from memwarden.model import Applicability, Finding, Fix, Severity
 
 CACHE_DIR = ".memwarden_cache"
@@ -45,6 +47,44 @@ def _code_fingerprint() -> str:
                 info = path.stat()
                 entries.append((str(path), info.st_size, info.st_mtime_ns))
     return hashlib.sha256(repr(entries).encode()).hexdigest()
+
+
+SECRET_RULE = "secret-in-memory"  # its options (the baseline, high_entropy) matter even when it is not selected
+
+
+def _digest(path: Path) -> str:
+    """A file's SHA-256, or what stands in its place: a changed, created or deleted input changes the key."""
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except FileNotFoundError:
+        return "missing"
+    except (OSError, ValueError) as error:
+        return f"unreadable: {type(error).__name__}"
+
+
+def _outside_inputs(workspace) -> list[tuple[str, str]]:
+    """Files a run reads that may lie outside the workspace tree, with their digests."""
+    from memwarden.analysis.secrets import baseline
+    from memwarden.discover.startup_index import codex_chain
+
+    secret_rule = registry.by_name_or_code(SECRET_RULE)
+    paths = [baseline.resolve(workspace.root, workspace.config.rule_options(secret_rule)["baseline"])]
+    paths += [Path(kind.schema_file) for kind in workspace.profile.kinds if kind.schema_file]
+    paths += codex_chain(workspace.root)
+    return [(str(path), _digest(path)) for path in paths]
+
+
+def _options(workspace, rules) -> dict:
+    """The options every selected rule runs with (and the secret rule's, which hiding reads)."""
+    chosen = {rule.name: rule for rule in rules}
+    secret_rule = registry.by_name_or_code(SECRET_RULE)
+    chosen.setdefault(secret_rule.name, secret_rule)
+    return {name: workspace.config.rule_options(rule) for name, rule in sorted(chosen.items())}
+
+
+def _plain(value):
+    return sorted(map(str, value)) if isinstance(value, (set, frozenset)) else repr(value)
 
 
 class RunCache:
@@ -94,11 +134,13 @@ class RunCache:
             "profile": [workspace.profile.name, [(k.name, k.format, k.globs, k.exclude) for k in workspace.profile.kinds]],
             "config": [str(config.path), hashlib.sha256(config_bytes).hexdigest()],
             "rules": sorted(r.name for r in rules),
+            "options": _options(workspace, rules),
+            "outside": _outside_inputs(workspace),
             "today": run.today.isoformat(),
             "targets": sorted(workspace.targets) if workspace.targets is not None else None,
             "files": sorted(self._file_hashes().items()),
         }
-        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=list).encode()).hexdigest()
+        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=_plain).encode()).hexdigest()
 
     def load(self, key: str, rules_by_name: dict, display) -> list[Finding] | None:
         try:
@@ -131,6 +173,7 @@ class RunCache:
         return findings
 
     def store(self, key: str, findings: list[Finding]) -> None:
+        # ASCII JSON: a file name that is not UTF-8 (surrogateescape) round-trips as \\udcff.
         data = {
             "key": key,
             "findings": [
@@ -155,7 +198,7 @@ class RunCache:
                 ignore.write_text("# Written by memwarden: never commit the cache.\n*\n", encoding="utf-8")
             from memwarden.fixes.write import write_atomic
 
-            write_atomic(self.dir / f"run-{key[:40]}.json", json.dumps(data, ensure_ascii=False).encode("utf-8"))
+            write_atomic(self.dir / f"run-{key[:40]}.json", json.dumps(data).encode("ascii"))
             write_atomic(self.dir / "files.json", json.dumps(self._hashes).encode("utf-8"))
             runs = sorted(self.dir.glob("run-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
             for old in runs[KEEP_RUNS:]:

@@ -126,7 +126,7 @@ def unified_diff(workspace: Workspace, change: FileChange, cwd: Path) -> str:
     from memwarden.analysis.secrets import hide_secrets
 
     shown = workspace.display_path(change.relpath, cwd)
-    kind = workspace.kind_of(change.relpath)
+    kind = workspace.text_kind_of(change.relpath)
     fmt = kind.format if kind is not None else "text"
     before = hide_secrets((change.before or b"").decode("utf-8", "replace"), fmt).splitlines(keepends=True)
     after = hide_secrets(change.after.decode("utf-8", "replace"), fmt).splitlines(keepends=True)

@@ -113,7 +113,7 @@ class Checker:
 
     def suppressions(self, relpath: str) -> Suppressions | None:
         if relpath not in self._suppressions:
-            kind = self.workspace.kind_of(relpath)
+            kind = self.workspace.text_kind_of(relpath)
             if kind is not None and kind.format == "jsonl":
                 return None  # JSONL has no comments, so no directives: never parse a big log to learn that
             doc = self.workspace.document(relpath)
@@ -137,13 +137,13 @@ class Checker:
         ws = self.workspace
         document_rules = [r for r in self.rules if r.scope is Scope.DOCUMENT]
         workspace_rules = [r for r in self.rules if r.scope is Scope.WORKSPACE]
-        relpaths = sorted(ws.files) if ws.targets is None else sorted(ws.targets)
+        relpaths = sorted(ws.checked_files) if ws.targets is None else sorted(ws.targets)
         found: list[Finding] = []
         jobs = parallel.jobs_for(len(relpaths)) if document_rules and not (self.run.fix or self.run.diff) else 1
         if jobs > 1:
             spec = (
                 str(ws.root), ws.profile.name, str(ws.config.path) if ws.config.path else None,
-                {relpath: kind.name for relpath, kind in ws.files.items()}, self.run,
+                ws.checked_files, self.run,
             )
             found.extend(parallel.run_in_pool(_check_chunk, spec, ws.root, relpaths, jobs, self.run.progress))
             found.extend(self._workspace_findings(workspace_rules))
@@ -190,6 +190,8 @@ class Checker:
                     for rule in rules:
                         if rule.kinds is not None and doc.kind.name not in rule.kinds:
                             continue
+                        if not doc.kind.memory and not rule.any_text:
+                            continue  # a file no kind claims: only the rules that guard every file read it
                         if not doc.ok and not rule.reads_unparsed:
                             continue
                         for problem in rule.check(doc, contexts[rule.name]):
@@ -233,7 +235,7 @@ def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
 
     root, profile_name, config_path, files, run = spec
     ws = open_workspace(Path(root), profile_name, Path(config_path) if config_path else None)
-    ws.use_files({relpath: ws.profile.kind(name) for relpath, name in files.items() if ws.profile.kind(name)})
+    ws.use_files(files)
     ws.targets = set(chunk)
     checker = Checker(ws, replace(run, progress=None))
     checker.start_pass()

@@ -64,6 +64,7 @@ def render_text(
     total = summary.errors + summary.warnings
     if total == 0 and summary.fixed == 0:
         lines.append(f"All checks passed ({summary.files} file{'s' if summary.files != 1 else ''}).")
+        lines.extend(_unclaimed_note(summary))
         return "\n".join(lines) + "\n"
     parts = []
     if summary.errors:
@@ -81,7 +82,18 @@ def render_text(
         lines.append(f"[*] {safe} fixable with --fix.")
     if unsafe and not unsafe_fixes:
         lines.append(f"[*unsafe] {unsafe} more fixable with --fix --unsafe-fixes (review the result).")
+    lines.extend(_unclaimed_note(summary))
     return "\n".join(lines) + "\n"
+
+
+def _unclaimed_note(summary: Summary) -> list[str]:
+    if not summary.unclaimed:
+        return []
+    n = summary.unclaimed
+    return [
+        f"{n} named file{'s' if n != 1 else ''} matched no kind of {'their' if n != 1 else 'its'} profile: "
+        "checked for secrets, personal paths and parse errors only."
+    ]
 
 
 # -- json ----------------------------------------------------------------------
@@ -98,6 +110,7 @@ def render_json(findings: list[Finding], summary: Summary) -> str:
             "warnings": summary.warnings,
             "fixed": summary.fixed,
             "fixable": summary.fixable,
+            "unclaimed": summary.unclaimed,
             "workspaces": summary.workspaces,
         },
     }

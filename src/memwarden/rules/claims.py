@@ -97,7 +97,10 @@ def _expiry_fix(doc, record: ClaimRecord, ctx, ttl: int) -> Fix | None:
     if place.mapping is None:
         return None
     base = max(ctx.today, place.record_date or ctx.today)
-    date = (base + dt.timedelta(days=ttl)).isoformat()
+    try:
+        date = (base + dt.timedelta(days=ttl)).isoformat()
+    except OverflowError:
+        return None  # past 9999-12-31 there is no date to write: the claim is reported without a fix
     from memwarden.documents import schema_store
 
     edit = add_expires(doc, place, date, schema_store.validator(ctx.workspace.profile, doc.kind))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from memwarden.analysis import recognition
 from memwarden.discover.profiles import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
+from memwarden.documents.base import UnreadableDocument
 from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
 from memwarden.registry import rule
 from memwarden.text import plain_value
@@ -24,16 +25,20 @@ class UnparsableRecord:
         return f"line {self.line}: {self.reason}"
 
 
-@rule(code="MW101", name="unparsable-file", severity=Severity.ERROR, reads_unparsed=True)
+@rule(code="MW101", name="unparsable-file", severity=Severity.ERROR, reads_unparsed=True, any_text=True)
 def unparsable_file(doc, ctx):
     """A memory file that cannot be read: a syntax error, invalid UTF-8, a NUL byte, or not a file at all.
 
     ## What it does
     Reports a YAML, JSON or front-matter syntax error, bytes that are not valid
-    UTF-8 (or the encoding its BOM names), a NUL byte, a file too large or too
-    deeply nested to be memory, a directory named like a memory file, and a
-    symlink that leads outside the workspace. In a JSONL log each bad line is
-    reported on its own, and the good lines are still checked.
+    UTF-8 (or the encoding its BOM names), a NUL byte, `NaN` or `Infinity` in
+    JSON, a file too large or too deeply nested to be memory, a directory named
+    like a memory file, a file or folder that cannot be read (permission
+    denied: the links into it are not reported as broken), a symlink loop, and
+    a symlink (or symlinked folder) that leads outside the workspace. In a JSONL log each bad line is
+    reported on its own, and the good lines are still checked. A text file no
+    kind claims is parsed by its extension (`.yml`/`.yaml`, `.jsonl`, `.md`)
+    and reported the same way; no other rule of its family reads it.
 
     ## Why
     An agent that cannot parse its memory silently loses all of it. Every other
@@ -49,6 +54,8 @@ def unparsable_file(doc, ctx):
     ## Fix safety
     No fix: memwarden never rewrites a file it cannot parse.
     """
+    if not doc.kind.memory and doc.kind.format == "text" and not isinstance(doc, UnreadableDocument):
+        return  # a file no kind claims is parsed only when its extension names a format (but must be readable)
     if doc.error is not None:
         yield Problem(doc.error.line, doc.error.column, doc.error.message)
         return

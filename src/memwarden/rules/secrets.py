@@ -23,6 +23,7 @@ from memwarden.text import masked_email, masked_phone
     severity=Severity.ERROR,
     fix=Applicability.UNSAFE,
     reads_unparsed=True,  # a secret in a file that does not parse is still a secret
+    any_text=True,  # and so is one in a file no kind claims
     options={
         "baseline": Option(
             ".memwarden-baseline.json",
@@ -37,7 +38,9 @@ def secret_in_memory(doc, ctx):
 
     ## What it does
     Reads every line of every memory file (front matter, YAML values, JSON
-    strings, prose, HTML comments, code blocks, index lines) with
+    strings, prose, HTML comments, code blocks, index lines), and of every
+    other text file of the workspace or named on the command line (a file no
+    kind of the profile claims is still committed and synced), with
     detect-secrets' detectors (AWS, GitHub, GitLab, Slack, Stripe, JWT,
     private keys, passwords assigned to secret-like names, high-entropy
     strings...) plus the formats it lacks: Anthropic `sk-ant-...`, OpenAI
@@ -314,12 +317,13 @@ _NOT_A_PERSON = frozenset(
 )
 
 
-@rule(code="MW702", name="personal-path", severity=Severity.WARNING, reads_unparsed=True)
+@rule(code="MW702", name="personal-path", severity=Severity.WARNING, reads_unparsed=True, any_text=True)
 def personal_path(doc, ctx):
     """A home-directory path that names a real user: `/Users/alice/`, `/home/alice/`, `C:\\Users\\alice\\`.
 
     ## What it does
-    Finds absolute home paths in every line of a memory file and warns when
+    Finds absolute home paths in every line of a memory file (and of every
+    other text file of the workspace, as secret-in-memory reads) and warns when
     the folder names a person. Placeholders and role accounts are fine:
     `~/`, `$HOME`, `/home/user/`, `/Users/you/`, `/home/<name>/`,
     `/home/runner/` (CI), `/Users/Shared/`. The message does not repeat the name.

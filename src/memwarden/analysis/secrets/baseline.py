@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memwarden.errors import UsageError
 
 DEFAULT_PATH = ".memwarden-baseline.json"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 VERSION = 1
 DESCRIPTION = (
     "Findings of memwarden's secret-in-memory rule accepted as not secret (or already rotated), "
@@ -49,7 +51,9 @@ class Baseline:
             if by_hash
         }
         document = {"version": VERSION, "description": DESCRIPTION, "accepted": accepted}
-        return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+        text = json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+        # A file name that is not UTF-8 (surrogateescape) is written as a JSON escape, and reads back the same.
+        return _SURROGATE.sub(lambda match: f"\\u{ord(match.group(0)):04x}", text)
 
 
 def resolve(root: Path, option: str | None) -> Path:
