@@ -102,12 +102,14 @@ class SecretScans:
         """
         known: dict[str, list[tuple[str, str]]] = {}
         for finding in findings:
-            if finding.rule.name == "secret-in-memory":
-                continue
             relpath = finding.workspace_path
             if relpath not in known:
                 doc = workspace.document(relpath)
                 known[relpath] = _quotable(document_text(doc), self.of(doc)) if doc is not None else []
+            if finding.rule.name == "secret-in-memory":
+                if finding.json_path:
+                    finding.json_path = hide_in_json_path(finding.json_path, known[relpath])
+                continue
             _hide_in_finding(finding, known[relpath])
 
 
@@ -164,7 +166,7 @@ def _hide_in_finding(finding, secrets: list[tuple[str, str]]) -> None:
         return
     finding.message = _hide_tokens(finding.message, secrets)
     if finding.json_path:
-        finding.json_path = _hide_tokens(finding.json_path, secrets)
+        finding.json_path = hide_in_json_path(finding.json_path, secrets)
     if finding.fix is not None:
         hidden = _hide_tokens(finding.fix.description, secrets)
         if hidden != finding.fix.description:
@@ -185,6 +187,48 @@ def _quotable(text: str, found: list[Detection]) -> list[tuple[str, str]]:
         values.update(line.strip() for line in raw.splitlines() if len(line.strip()) >= 12)
         secrets.extend((value.lower(), marker(detection)) for value in values if value)
     return secrets
+
+
+# One segment of a JSON path: `['any key']`, `[3]`, `.key`, or a leading `$`.
+_PATH_PART = re.compile(r"\['(?:[^'\\]|\\.)*'\]|\[\d+\]|\.[^.\[]*|[^.\[]+|.", re.DOTALL)
+
+
+def hide_in_json_path(path: str, secrets: list[tuple[str, str]]) -> str:
+    """A JSON path with every key segment that holds a secret replaced by the secret's marker.
+
+    A key is matched whole (as written in the path, and with `\\'` unescaped),
+    then any secret left anywhere in the path (a dotted key split across
+    segments, say) is replaced where it occurs.
+    """
+    if not secrets or not path:
+        return path
+    parts = []
+    for match in _PATH_PART.finditer(path):
+        part = match.group(0)
+        if part.startswith("['"):
+            key = part[2:-2].replace("\\'", "'").replace("\\\\", "\\")
+        elif part.startswith("."):
+            key = part[1:]
+        else:
+            parts.append(part)
+            continue
+        shown = _secret_in(key, secrets)
+        parts.append(f"['{shown}']" if shown is not None else part)
+    hidden = "".join(parts)
+    for value, shown in secrets:
+        if len(value) >= 8:
+            hidden = re.sub(re.escape(value), lambda _m, shown=shown: shown, hidden, flags=re.IGNORECASE)
+    return hidden
+
+
+def _secret_in(key: str, secrets: list[tuple[str, str]]) -> str | None:
+    lowered = key.lower()
+    if len(lowered) < 4:
+        return None
+    for value, shown in secrets:
+        if value in lowered or (len(lowered) >= 12 and lowered in value):
+            return shown
+    return None
 
 
 def _hide_tokens(text: str, secrets: list[tuple[str, str]]) -> str:
