@@ -15,6 +15,7 @@ import click
 
 from memwarden import __version__
 from memwarden.cli.exits import EXIT_FINDINGS, EXIT_OK, guarded
+from memwarden.text import escape_controls
 
 
 def _split(values) -> list[str]:
@@ -120,7 +121,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
     )
     workspaces, notes = workspace.collect(list(paths) or [Path(".")], profile, config_file)
     for note in notes:
-        click.echo(f"memwarden: warning: {note}", err=True)
+        click.echo(f"memwarden: warning: {escape_controls(note)}", err=True)
     findings, fixed, files, changes = [], 0, 0, []
     summary_workspaces = []
     for ws in workspaces:
@@ -130,7 +131,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         files += len(ws.files) if ws.targets is None else len(ws.targets)
         changes.extend((ws, change) for change in result.changes)
         for message in result.errors:
-            click.echo(f"memwarden: warning: {message}", err=True)
+            click.echo(f"memwarden: warning: {escape_controls(message)}", err=True)
         summary_workspaces.append(
             {"root": Path(os.path.relpath(ws.root, Path.cwd())).as_posix(), "profile": ws.profile.name,
              "profile_reason": ws.profile_reason}
@@ -145,7 +146,8 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         sys.exit(EXIT_FINDINGS if changes and not exit_zero else EXIT_OK)
 
     for ws, change in changes:
-        click.echo(f"Fixing {Path(os.path.relpath(ws.root / change.relpath, Path.cwd())).as_posix()}", err=True)
+        shown = escape_controls(Path(os.path.relpath(ws.root / change.relpath, Path.cwd())).as_posix())
+        click.echo(f"Fixing {shown}", err=True)
     summary = report.summarize(findings, files, fixed)
     summary.workspaces = summary_workspaces
     options = report.ReportOptions(
