@@ -33,3 +33,36 @@ def test_a_secret_inside_a_bracketed_key_is_hidden_in_json_path(tmp_path):
     paths = [f.get("json_path") for f in json.loads(out)["findings"]]
     assert any(p and p.startswith("$.tools['[SECRET:") and p.endswith("].key") for p in paths), paths
     assert not leaked(text, GH, AWS)
+
+
+# -- item 5: control characters --------------------------------------------------------------
+
+
+def test_a_control_sequence_in_a_file_name_is_escaped_in_the_diff_header_and_fixing_line(tmp_path):
+    name = "memory/_archive/\x1b]0;owned\x07log.jsonl"
+    root = write_files(tmp_path / "ws", {
+        "memory/scratchpad.md": "# pad\n",
+        "memory/episodic.jsonl": '{"id": "ep_1", "ts": "2026-01-01T10:00:00Z", "type": "insight", "summary": "ok.", "tags": ["a", "b"]}\n\n',
+        name: '{"id": "ep_2", "ts": "2026-01-01T10:00:00Z", "type": "insight", "summary": "ok.", "tags": ["a", "b"]}\n\n',
+    })
+    for args in (("--diff",), ("--fix",)):
+        done = run_memwarden("check", "--no-cache", *args, ".", cwd=root, env={"MEMWARDEN_NO_PROGRESS": "1"})
+        printed = done.stdout + done.stderr
+        assert b"owned" in printed, done  # the file was reported on...
+        assert b"\x1b" not in printed and b"\x07" not in printed, done  # ...with its name escaped
+
+
+# -- item 3: budget ---------------------------------------------------------------------------
+
+
+def test_budget_escapes_control_sequences_in_an_entry_past_the_edge(tmp_path):
+    entries = "".join(f'- "the deploy said done but step {i} never ran" → [n{i}](n{i}.md)\n' for i in range(6))
+    entries += '- "the CLI printed \x1b[2J and \x1b]0;pwned\x07 then hung" → [esc](esc.md)\n'
+    root = write_files(tmp_path / "ws", {
+        "MEMORY.md": "# Memory\n\n" + entries,
+        ".memwarden.toml": "[rules.index-over-budget]\nmax = 200\nedge = 300\n",
+    })
+    done = run_memwarden("budget", "--preset", "gish", cwd=root, env={"MEMWARDEN_NO_PROGRESS": "1", "NO_COLOR": "1"})
+    assert done.returncode == 2, done
+    assert b"pwned" in done.stdout, done
+    assert b"\x1b" not in done.stdout + done.stderr and b"\x07" not in done.stdout + done.stderr, done

@@ -23,7 +23,9 @@ from pathlib import Path
 from memwarden.analysis.secrets import baseline as baseline_file
 from memwarden.analysis.secrets.scanner import Detection, ScanStats
 
-__all__ = ["Detection", "ScanStats", "SecretScans", "hide_secrets", "marker", "redaction", "scan", "scan_document"]
+__all__ = [
+    "Detection", "ScanStats", "SecretScans", "hide_secrets", "hider", "marker", "redaction", "scan", "scan_document",
+]
 
 
 def scan(text: str, fmt: str, *, high_entropy: bool = True) -> list[Detection]:
@@ -153,6 +155,20 @@ def hide_secrets(text: str, fmt: str) -> str:
         cursor = detection.end
     pieces.append(text[cursor:])
     return "".join(pieces)
+
+
+def hider(text: str, fmt: str):
+    """A function that hides, in any string quoted from ``text`` (a trigger, a title, a line), every secret
+    detected in ``text``, accepted ones too, by its ``[SECRET:<type> sha256:<hash>]`` marker.
+
+    For output that quotes a file outside a finding's message (``memwarden budget``).
+    If the text cannot be scanned, nothing quoted from it is shown.
+    """
+    try:
+        secrets = _quotable(text, scan(text, fmt)) if text else []
+    except Exception:  # never show what could not be checked
+        return lambda quoted: "[memwarden: hidden: could not be checked for secrets]" if quoted else quoted
+    return lambda quoted: _hide_tokens(quoted, secrets)
 
 
 # -- other rules' output ----------------------------------------------------------------
