@@ -66,3 +66,49 @@ def test_budget_escapes_control_sequences_in_an_entry_past_the_edge(tmp_path):
     assert done.returncode == 2, done
     assert b"pwned" in done.stdout, done
     assert b"\x1b" not in done.stdout + done.stderr and b"\x07" not in done.stdout + done.stderr, done
+
+
+# -- item 4: passwords with punctuation, escapes ----------------------------------------------
+
+
+def secret_lines(out: str, path: str) -> list[int]:
+    return sorted(f["line"] for f in json.loads(out)["findings"] if f["name"] == "secret-in-memory" and f["path"] == path)
+
+
+def test_a_password_with_punctuation_in_a_jsonl_record_is_found(tmp_path):
+    root = write_files(tmp_path / "ws", {
+        "memory/scratchpad.md": "# pad\n",
+        "memory/episodic.jsonl": json.dumps({"id": "ep_1", "ts": "2026-01-01T10:00:00Z", "type": "insight",
+                                             "summary": "ok.", "tags": ["a", "b"], "password": "(Qm4x;R8v[Tz2"}) + "\n",
+    })
+    rc, out, text = check(root, "--format", "json")
+    assert secret_lines(out, "memory/episodic.jsonl") == [1], out
+    assert not leaked(text, "(Qm4x;R8v[Tz2")
+
+
+def test_a_reference_under_a_password_name_is_still_no_secret(tmp_path):
+    root = write_files(tmp_path / "ws", {
+        "memory/scratchpad.md": "# pad\n",
+        "memory/fact.yml": (
+            "db:\n"
+            '  password: get_secret("db")\n'
+            "  pwd: os.environ['DB_PASSWORD']\n"
+            "  passwd: (optional)\n"
+            "  password_hint: '[none yet]'\n"
+        ),
+    })
+    rc, out, _ = check(root, "--format", "json", "--select", "secret-in-memory")
+    assert rc == 0 and secret_lines(out, "memory/fact.yml") == [], out
+
+
+def test_a_yaml_escaped_secret_key_is_hidden_in_json_path_and_an_escaped_token_in_front_matter_is_found(tmp_path):
+    escaped_key = "\\x41" + AWS[1:]
+    escaped_token = "\\u0067" + GH[1:]
+    root = write_files(tmp_path / "ws", {
+        "MEMORY.md": "# Memory\n\n- [n](n.md) — a note\n",
+        "n.md": f'---\nname: n\ndescription: d\ntoken: "{escaped_token}"\n---\n\nBody.\n',
+        "facts.yml": f'tools:\n  "{escaped_key}": {GH}\n',
+    })
+    rc, out, text = check(root, "--profile", "claude-code", "--format", "json")
+    assert secret_lines(out, "n.md") == [4], out
+    assert not leaked(text, AWS, GH)

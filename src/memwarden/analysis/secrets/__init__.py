@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
-import re
 from pathlib import Path
 
 from memwarden.analysis.secrets import baseline as baseline_file
+from memwarden.analysis.secrets.hiding import Quotes
 from memwarden.analysis.secrets.scanner import Detection, ScanStats
 
 __all__ = [
@@ -102,15 +101,15 @@ class SecretScans:
         text holds a secret it is replaced by the marker the diff shows. The
         secret-in-memory rule's own findings never quote the secret.
         """
-        known: dict[str, list[tuple[str, str]]] = {}
+        known: dict[str, Quotes] = {}
         for finding in findings:
             relpath = finding.workspace_path
             if relpath not in known:
                 doc = workspace.document(relpath)
-                known[relpath] = _quotable(document_text(doc), self.of(doc)) if doc is not None else []
+                known[relpath] = Quotes.of(document_text(doc), self.of(doc), marker) if doc is not None else Quotes()
             if finding.rule.name == "secret-in-memory":
                 if finding.json_path:
-                    finding.json_path = hide_in_json_path(finding.json_path, known[relpath])
+                    finding.json_path = known[relpath].hide_in_json_path(finding.json_path)
                 continue
             _hide_in_finding(finding, known[relpath])
 
@@ -165,101 +164,19 @@ def hider(text: str, fmt: str):
     If the text cannot be scanned, nothing quoted from it is shown.
     """
     try:
-        secrets = _quotable(text, scan(text, fmt)) if text else []
+        quotes = Quotes.of(text, scan(text, fmt), marker) if text else Quotes()
     except Exception:  # never show what could not be checked
         return lambda quoted: "[memwarden: hidden: could not be checked for secrets]" if quoted else quoted
-    return lambda quoted: _hide_tokens(quoted, secrets)
+    return quotes.hide
 
 
-# -- other rules' output ----------------------------------------------------------------
-
-_TOKEN = re.compile(r"[^\s'\"`()\[\]{},;<>]+")
-_TRAILING = ".…:!?"
-
-
-def _hide_in_finding(finding, secrets: list[tuple[str, str]]) -> None:
-    if not secrets:
+def _hide_in_finding(finding, quotes: Quotes) -> None:
+    if not quotes:
         return
-    finding.message = _hide_tokens(finding.message, secrets)
+    finding.message = quotes.hide(finding.message)
     if finding.json_path:
-        finding.json_path = hide_in_json_path(finding.json_path, secrets)
+        finding.json_path = quotes.hide_in_json_path(finding.json_path)
     if finding.fix is not None:
-        hidden = _hide_tokens(finding.fix.description, secrets)
+        hidden = quotes.hide(finding.fix.description)
         if hidden != finding.fix.description:
             finding.fix = dataclasses.replace(finding.fix, description=hidden)
-
-
-def _quotable(text: str, found: list[Detection]) -> list[tuple[str, str]]:
-    """(lowercased value, marker) for each way a rule's message may quote each detected secret."""
-    secrets = []
-    for detection in found:
-        raw = text[detection.start : detection.end]
-        values = {raw}
-        if "\\" in raw:
-            try:
-                values.add(json.loads(f'"{raw}"'))
-            except ValueError:
-                pass
-        values.update(line.strip() for line in raw.splitlines() if len(line.strip()) >= 12)
-        secrets.extend((value.lower(), marker(detection)) for value in values if value)
-    return secrets
-
-
-# One segment of a JSON path: `['any key']`, `[3]`, `.key`, or a leading `$`.
-_PATH_PART = re.compile(r"\['(?:[^'\\]|\\.)*'\]|\[\d+\]|\.[^.\[]*|[^.\[]+|.", re.DOTALL)
-
-
-def hide_in_json_path(path: str, secrets: list[tuple[str, str]]) -> str:
-    """A JSON path with every key segment that holds a secret replaced by the secret's marker.
-
-    A key is matched whole (as written in the path, and with `\\'` unescaped),
-    then any secret left anywhere in the path (a dotted key split across
-    segments, say) is replaced where it occurs.
-    """
-    if not secrets or not path:
-        return path
-    parts = []
-    for match in _PATH_PART.finditer(path):
-        part = match.group(0)
-        if part.startswith("['"):
-            key = part[2:-2].replace("\\'", "'").replace("\\\\", "\\")
-        elif part.startswith("."):
-            key = part[1:]
-        else:
-            parts.append(part)
-            continue
-        shown = _secret_in(key, secrets)
-        parts.append(f"['{shown}']" if shown is not None else part)
-    hidden = "".join(parts)
-    for value, shown in secrets:
-        if len(value) >= 8:
-            hidden = re.sub(re.escape(value), lambda _m, shown=shown: shown, hidden, flags=re.IGNORECASE)
-    return hidden
-
-
-def _secret_in(key: str, secrets: list[tuple[str, str]]) -> str | None:
-    lowered = key.lower()
-    if len(lowered) < 4:
-        return None
-    for value, shown in secrets:
-        if value in lowered or (len(lowered) >= 12 and lowered in value):
-            return shown
-    return None
-
-
-def _hide_tokens(text: str, secrets: list[tuple[str, str]]) -> str:
-    if not text:
-        return text
-
-    def replace(match: re.Match) -> str:
-        token = match.group(0)
-        core = token.rstrip(_TRAILING)
-        lowered = core.lower()
-        if len(core) < 4:
-            return token
-        for value, shown in secrets:
-            if value in lowered or (len(core) >= 12 and lowered in value):
-                return shown + token[len(core) :]
-        return token
-
-    return _TOKEN.sub(replace, text)
