@@ -112,3 +112,25 @@ def test_a_yaml_escaped_secret_key_is_hidden_in_json_path_and_an_escaped_token_i
     rc, out, text = check(root, "--profile", "claude-code", "--format", "json")
     assert secret_lines(out, "n.md") == [4], out
     assert not leaked(text, AWS, GH)
+
+
+# -- item 8: false alarms ---------------------------------------------------------------------
+
+
+def test_publishable_keys_and_base64_prose_are_no_secret_in_json_and_prose_but_encoded_credentials_are(tmp_path):
+    import base64
+
+    publishable = "pk_live_51" + "Hq8RtXk2Lm4NpQ7sVw9YzB3cD5fG6hJ8kL1mN4pQ7rS9tU2vW5xY8zA3bC6dE9fG2hJ5kL8"
+    prose = base64.b64encode(b"Always run the migrations before the deploy, never after it.").decode()
+    credentials = base64.b64encode(b"deploy-bot:Qm4xR8vTz2Lk9WbN").decode()  # user:password, no sentence
+    root = write_files(tmp_path / "ws", {
+        "memory/scratchpad.md": f"# pad\n\nThe checkout page uses {publishable} (publishable).\n",
+        "memory/episodic.jsonl": json.dumps({"id": "ep_1", "ts": "2026-01-01T10:00:00Z", "type": "insight",
+                                             "summary": f"Stored note {prose} for later.", "tags": ["a", "b"],
+                                             "auth": credentials}) + "\n",
+    })
+    rc, out, _ = check(root, "--format", "json", "--select", "secret-in-memory")
+    assert secret_lines(out, "memory/scratchpad.md") == [], out
+    assert secret_lines(out, "memory/episodic.jsonl") == [1], out
+    found = [f for f in json.loads(out)["findings"] if f["path"] == "memory/episodic.jsonl"]
+    assert len(found) == 1 and found[0]["json_path"] == "$.auth", found

@@ -59,7 +59,9 @@ class Quotes:
             return
         self.pairs.append((value, shown))
         for i in range(len(value) - RUN + 1):
-            self.runs.setdefault(value[i : i + RUN], shown)
+            run = value[i : i + RUN]
+            if not any(c.isspace() for c in run):  # a secret's own characters, not the words around a key block
+                self.runs.setdefault(run, shown)
 
     def __bool__(self) -> bool:
         return bool(self.pairs)

@@ -122,6 +122,19 @@ def password_assignments(window: str):
         yield start, value, group != "bare"
 
 
+_WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
+
+
+def word_around(text: str, start: int, end: int, reach: int = 300) -> str:
+    """The run of word characters (letters, digits, '_') holding text[start:end], at most ``reach`` beyond it."""
+    low, high = max(0, start - reach), min(len(text), end + reach)
+    while start > low and _WORD_CHAR.match(text, start - 1):
+        start -= 1
+    while end < high and _WORD_CHAR.match(text, end):
+        end += 1
+    return text[start:end]
+
+
 def url_user(window: str, password_start: int) -> str | None:
     """The user name of a `scheme://user:password@` URL, given where its password starts."""
     scheme = window.rfind("://", max(0, password_start - 140), password_start)

@@ -9,6 +9,8 @@ character classes, no nested quantifiers.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from dataclasses import dataclass
 
@@ -269,6 +271,42 @@ _ULID = re.compile(r"\A[0-9A-HJKMNP-TV-Z]{26}\Z")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX = re.compile(r"\A[0-9a-fA-F]+\Z")
 _WORD_SPLIT = re.compile(r"[-_.\s]+|(?<=[a-z0-9])(?=[A-Z])")
+
+
+# Stripe's publishable keys are meant for the browser: public by design (its secret and restricted keys,
+# sk_ and rk_, are detect-secrets' Stripe detector's).
+_PUBLISHABLE_KEY = re.compile(r"pk_(?:live|test)_[0-9A-Za-z]{16,255}")
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
+_TEXT_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def is_publishable_key(word: str) -> bool:
+    return bool(_PUBLISHABLE_KEY.fullmatch(word))
+
+
+def is_base64_text(value: str) -> bool:
+    """Base64 that decodes to plain text (words and spaces, printable): an encoded sentence, not a key.
+
+    A credential pair such as `user:pass` is no sentence (it has no spaces between words), so it stays a secret.
+    """
+    value = value.strip()
+    if len(value) > 20_000 or not _BASE64_RUN.fullmatch(value):
+        return False
+    padded = value + "=" * (-len(value) % 4)
+    try:
+        if "-" in value or "_" in value:
+            data = base64.urlsafe_b64decode(padded)
+        else:
+            data = base64.b64decode(padded, validate=True)
+        text = data.decode("utf-8")
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return False
+    if not text.strip() or any(not c.isprintable() and c not in "\n\r\t" for c in text):
+        return False
+    words = _TEXT_WORD.findall(text)
+    spaces = sum(1 for c in text if c.isspace())
+    letters = sum(len(word) for word in words)
+    return len(words) >= 3 and spaces >= 2 and letters + spaces >= 0.75 * len(text)
 
 
 def is_placeholder(value: str) -> bool:

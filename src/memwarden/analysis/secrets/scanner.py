@@ -27,7 +27,7 @@ from memwarden.analysis.secrets.patterns import SecretType
 from memwarden.analysis.secrets.lines import (
     assigned_occurrence, decode_json_literal, dotted_url_password, extend_jwt, inside, json_literals, key_identity,
     looks_like_path, non_overlapping, password_assignments, pieces, url_segments, secret_span, sublines,
-    thin_keywords, url_user, windows,
+    thin_keywords, url_user, windows, word_around,
 )
 
 MAX_PER_LINE = 200  # a line with more detections than this is not scanned further
@@ -489,6 +489,7 @@ class _Scan:
         if public:
             # The body of a public key or certificate is random-looking and meant to be shared.
             hits = [h for h in hits if h.type.priority > patterns.HIGH_ENTROPY.priority or not inside(h, public)]
+        hits = [h for h in hits if not self.public_by_design(h)]
         chosen = non_overlapping(sorted(hits, key=lambda h: (-h.type.priority, -(h.end - h.start), h.start)))
         detections = []
         for hit in chosen:
@@ -500,6 +501,13 @@ class _Scan:
                 Detection(hit.type, hit.start, hit.end, line, column, digest_of(hit.extra.get("identity", hit.value)), allowed)
             )
         return detections
+
+    def public_by_design(self, hit: _Hit) -> bool:
+        """A Stripe publishable key, or (for a random-looking string or a value under a secret-like
+        name, not a password) base64 that decodes to plain text."""
+        if patterns.is_publishable_key(word_around(self.text, hit.start, hit.end)):
+            return True
+        return hit.type in (patterns.HIGH_ENTROPY, patterns.KEYWORD_SECRET) and patterns.is_base64_text(hit.value)
 
     def public_blocks(self) -> list[tuple[int, int]]:
         """Spans of PEM public keys and certificates in the text."""
