@@ -134,3 +134,18 @@ def test_publishable_keys_and_base64_prose_are_no_secret_in_json_and_prose_but_e
     assert secret_lines(out, "memory/episodic.jsonl") == [1], out
     found = [f for f in json.loads(out)["findings"] if f["path"] == "memory/episodic.jsonl"]
     assert len(found) == 1 and found[0]["json_path"] == "$.auth", found
+
+
+# -- item 1: hiding does not depend on the selected rules ----------------------------------------
+
+
+def test_only_a_quoting_rule_selected_still_hides_a_url_password_split_by_punctuation(tmp_path):
+    secret = "Qm4x(R8v,Tz27q"
+    root = write_files(tmp_path / "ws", {
+        "memory/scratchpad.md": "# pad\n",
+        "memory/fact.yml": f"tools:\n  db: gh does not support mysql://app:{secret}@db.internal/app on this plan.\n",
+    })
+    for fmt in ("text", "json", "github"):
+        rc, out, text = check(root, "--format", fmt, "--select", "negative-claim-without-expiry")
+        assert rc == 1 and "MW301" in out, out
+        assert "[SECRET:" in out and not leaked(text, secret), out
