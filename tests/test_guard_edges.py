@@ -104,13 +104,21 @@ def test_a_reference_under_a_password_name_is_still_no_secret(tmp_path):
 def test_a_yaml_escaped_secret_key_is_hidden_in_json_path_and_an_escaped_token_in_front_matter_is_found(tmp_path):
     escaped_key = "\\x41" + AWS[1:]
     escaped_token = "\\u0067" + GH[1:]
-    root = write_files(tmp_path / "ws", {
+    note = write_files(tmp_path / "cc", {
         "MEMORY.md": "# Memory\n\n- [n](n.md) — a note\n",
         "n.md": f'---\nname: n\ndescription: d\ntoken: "{escaped_token}"\n---\n\nBody.\n',
-        "facts.yml": f'tools:\n  "{escaped_key}": {GH}\n',
     })
-    rc, out, text = check(root, "--profile", "claude-code", "--format", "json")
-    assert secret_lines(out, "n.md") == [4], out
+    rc, out, text = check(note, "--profile", "claude-code", "--format", "json")
+    found = [f for f in json.loads(out)["findings"] if f["name"] == "secret-in-memory"]
+    assert [(f["line"], f["message"].split(" (")[0]) for f in found] == [(4, "GitHub token")], out
+    assert not leaked(text, GH)
+    facts = write_files(tmp_path / "ws", {
+        "memory/scratchpad.md": "# pad\n",
+        "memory/fact.yml": f'tools:\n  "{escaped_key}": {GH}\n',
+    })
+    rc, out, text = check(facts, "--format", "json")
+    paths = {f.get("json_path") for f in json.loads(out)["findings"] if f["name"] == "secret-in-memory"}
+    assert "$.tools['[SECRET:aws-access-key" in " ".join(p or "" for p in paths), out
     assert not leaked(text, AWS, GH)
 
 
