@@ -45,6 +45,19 @@ def _mask(match: re.Match) -> str:
     return "[…]"
 
 
+def _escaped(match: re.Match) -> str:
+    return repr(match.group(0))[1:-1]
+
+
+def escape_controls(text: str) -> str:
+    """Text with control characters (C0, DEL, C1) and bidi controls escaped as ``repr`` writes them (``\\x1b``).
+
+    For what a report prints whole, a file name or a message: nothing from a file
+    may reach a terminal as an escape sequence, a bell or a line reordering.
+    """
+    return _UNPRINTABLE.sub(_escaped, text) if text else text
+
+
 def excerpt(text: str, width: int = 80, *, mask_tokens: bool = True) -> str:
     """Text for a message: one line, control characters escaped, token-like runs masked, at most width characters.
 
@@ -56,7 +69,7 @@ def excerpt(text: str, width: int = 80, *, mask_tokens: bool = True) -> str:
     line = " ".join(text[: width * 4].split())  # bounded work on a huge value
     if len(line) < width and len(text) > width * 4:
         line = " ".join(text.split())  # the bound fell inside a long run of spaces
-    line = _UNPRINTABLE.sub(lambda match: repr(match.group(0))[1:-1], line)
+    line = _UNPRINTABLE.sub(_escaped, line)
     if mask_tokens:
         line = _TOKEN_LIKE.sub(_mask, line)
     return line if len(line) <= width else line[: width - 1].rstrip() + "…"

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from memwarden.cli.exits import guarded
+from memwarden.text import escape_controls
 
 from memwarden.analysis.budget import MISSING, OVER, PAST, STATUS_NAMES, UNIT_NAMES, WITHIN, fmt
 
@@ -100,11 +101,38 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
 
     if not measurement.found:
         _missing(as_json, [shown(p) for p in measurement.expected], settings)
+    _hide_past_edge(measurement)
     if as_json:
         click.echo(json.dumps(_as_json(measurement, shown), indent=2, ensure_ascii=False))
     else:
-        click.echo(_as_text(measurement, shown, _color()), nl=False)
+        click.echo(_as_text(measurement, lambda relpath: escape_controls(shown(relpath)), _color()), nl=False)
     sys.exit(measurement.exit_code)
+
+
+def _hide_past_edge(measurement) -> None:
+    """Entries past the edge quote the index: hide every secret found in their file, escape control characters."""
+    from dataclasses import replace
+
+    from memwarden.analysis.secrets import hider
+
+    hiders = {}
+    for gauge in measurement.gauges:
+        shown = []
+        for entry in gauge.past_edge:
+            if entry.path not in hiders:
+                source = next((s for s in measurement.sources if s.relpath == entry.path), None)
+                hiders[entry.path] = hider(source.text, "index" if source.index is not None else "markdown") \
+                    if source is not None else (lambda quoted: "[memwarden: hidden]" if quoted else quoted)
+            hide = hiders[entry.path]
+
+            def safe(quoted: str, hide=hide) -> str:
+                return escape_controls(hide(quoted))
+
+            shown.append(replace(
+                entry, triggers=tuple(safe(t) for t in entry.triggers), title=safe(entry.title),
+                target=safe(entry.target), text=safe(entry.text),
+            ))
+        gauge.past_edge = shown
 
 
 def _missing(as_json: bool, expected: list[str], settings) -> None:

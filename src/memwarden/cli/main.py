@@ -15,6 +15,7 @@ import click
 
 from memwarden import __version__
 from memwarden.cli.exits import EXIT_FINDINGS, EXIT_OK, guarded
+from memwarden.text import escape_controls
 
 
 def _split(values) -> list[str]:
@@ -122,7 +123,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
     if output is not None:
         refuse_output(output, workspaces)
     for note in notes:
-        click.echo(f"memwarden: warning: {note}", err=True)
+        click.echo(f"memwarden: warning: {escape_controls(note)}", err=True)
     findings, fixed, files, changes, unclaimed = [], 0, 0, [], 0
     summary_workspaces = []
     for ws in workspaces:
@@ -133,7 +134,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         unclaimed += len(ws.unclaimed)
         changes.extend((ws, change) for change in result.changes)
         for message in result.errors:
-            click.echo(f"memwarden: warning: {message}", err=True)
+            click.echo(f"memwarden: warning: {escape_controls(message)}", err=True)
         summary_workspaces.append(
             {"root": Path(os.path.relpath(ws.root, Path.cwd())).as_posix(), "profile": ws.profile.name,
              "profile_reason": ws.profile_reason}
@@ -148,7 +149,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         sys.exit(EXIT_FINDINGS if changes and not exit_zero else EXIT_OK)
 
     for ws, change in changes:
-        click.echo(f"Fixing {ws.display_path(change.relpath, Path.cwd())}", err=True)
+        click.echo(f"Fixing {escape_controls(ws.display_path(change.relpath, Path.cwd()))}", err=True)
     summary = report.summarize(findings, files, fixed)
     summary.workspaces = summary_workspaces
     summary.unclaimed = unclaimed

@@ -21,6 +21,7 @@ from memwarden.documents import load
 from memwarden.fixes.apply import apply_edits, overlaps
 from memwarden.fixes.write import ChangedOnDisk, ReadAs, write_all_atomic
 from memwarden.model import Finding, Fix
+from memwarden.text import escape_controls
 
 MAX_FIX_ROUNDS = 10
 
@@ -125,7 +126,7 @@ def unified_diff(workspace: Workspace, change: FileChange, cwd: Path) -> str:
     """The change as a unified diff; a diff never shows a secret, whichever rule's fix moved it."""
     from memwarden.analysis.secrets import hide_secrets
 
-    shown = workspace.display_path(change.relpath, cwd)
+    shown = escape_controls(workspace.display_path(change.relpath, cwd))
     kind = workspace.text_kind_of(change.relpath)
     fmt = kind.format if kind is not None else "text"
     before = hide_secrets((change.before or b"").decode("utf-8", "replace"), fmt).splitlines(keepends=True)

@@ -13,6 +13,7 @@ from typing import Callable
 
 from memwarden import __version__
 from memwarden.model import Finding, Rule, Severity, Summary
+from memwarden.text import escape_controls
 
 JSON_VERSION = 1
 INFORMATION_URI = "https://github.com/memwarden/memwarden"
@@ -52,13 +53,14 @@ def render_text(
     """One line per finding, then the summary (left out when quiet)."""
     lines = []
     for f in findings:
-        location = _paint(f"{f.path}:{f.line}:{f.column}:", "bold", color)
+        location = _paint(f"{escape_controls(f.path)}:{f.line}:{f.column}:", "bold", color)
         code = _paint(f.rule.code, "red" if f.severity is Severity.ERROR else "yellow", color)
         marker = ""
         if f.fix is not None:
             marker = " [*]" if f.fix.applicability.value == "safe" or unsafe_fixes else " [*unsafe]"
         level = "" if f.severity is f.rule.severity else f" ({f.severity.value})"
-        lines.append(f"{location} {code} {_paint(f.rule.name, 'cyan', color)}{level} {f.message}{marker}")
+        message = escape_controls(f.message)
+        lines.append(f"{location} {code} {_paint(f.rule.name, 'cyan', color)}{level} {message}{marker}")
     if quiet:
         return "".join(line + "\n" for line in lines)
     total = summary.errors + summary.warnings
@@ -189,8 +191,9 @@ def _cwd_uri() -> str:
 
 
 def escape_data(value: str) -> str:
-    """Escape a workflow command's message (after '::')."""
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a workflow command's message (after '::'); other control characters are shown escaped (``\\x1b``)."""
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return escape_controls(value)
 
 
 def escape_property(value: str) -> str:

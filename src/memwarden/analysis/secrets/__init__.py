@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
-import re
 from pathlib import Path
 
 from memwarden.analysis.secrets import baseline as baseline_file
+from memwarden.analysis.secrets.hiding import Quotes
 from memwarden.analysis.secrets.scanner import Detection, ScanStats
 
-__all__ = ["Detection", "ScanStats", "SecretScans", "hide_secrets", "marker", "redaction", "scan", "scan_document"]
+__all__ = [
+    "Detection", "ScanStats", "SecretScans", "hide_secrets", "hider", "marker", "redaction", "scan", "scan_document",
+]
 
 
 def scan(text: str, fmt: str, *, high_entropy: bool = True) -> list[Detection]:
@@ -100,14 +101,16 @@ class SecretScans:
         text holds a secret it is replaced by the marker the diff shows. The
         secret-in-memory rule's own findings never quote the secret.
         """
-        known: dict[str, list[tuple[str, str]]] = {}
+        known: dict[str, Quotes] = {}
         for finding in findings:
-            if finding.rule.name == "secret-in-memory":
-                continue
             relpath = finding.workspace_path
             if relpath not in known:
                 doc = workspace.document(relpath)
-                known[relpath] = _quotable(document_text(doc), self.of(doc)) if doc is not None else []
+                known[relpath] = Quotes.of(document_text(doc), self.of(doc), marker) if doc is not None else Quotes()
+            if finding.rule.name == "secret-in-memory":
+                if finding.json_path:
+                    finding.json_path = known[relpath].hide_in_json_path(finding.json_path)
+                continue
             _hide_in_finding(finding, known[relpath])
 
 
@@ -153,53 +156,27 @@ def hide_secrets(text: str, fmt: str) -> str:
     return "".join(pieces)
 
 
-# -- other rules' output ----------------------------------------------------------------
+def hider(text: str, fmt: str):
+    """A function that hides, in any string quoted from ``text`` (a trigger, a title, a line), every secret
+    detected in ``text``, accepted ones too, by its ``[SECRET:<type> sha256:<hash>]`` marker.
 
-_TOKEN = re.compile(r"[^\s'\"`()\[\]{},;<>]+")
-_TRAILING = ".…:!?"
+    For output that quotes a file outside a finding's message (``memwarden budget``).
+    If the text cannot be scanned, nothing quoted from it is shown.
+    """
+    try:
+        quotes = Quotes.of(text, scan(text, fmt), marker) if text else Quotes()
+    except Exception:  # never show what could not be checked
+        return lambda quoted: "[memwarden: hidden: could not be checked for secrets]" if quoted else quoted
+    return quotes.hide
 
 
-def _hide_in_finding(finding, secrets: list[tuple[str, str]]) -> None:
-    if not secrets:
+def _hide_in_finding(finding, quotes: Quotes) -> None:
+    if not quotes:
         return
-    finding.message = _hide_tokens(finding.message, secrets)
+    finding.message = quotes.hide(finding.message)
     if finding.json_path:
-        finding.json_path = _hide_tokens(finding.json_path, secrets)
+        finding.json_path = quotes.hide_in_json_path(finding.json_path)
     if finding.fix is not None:
-        hidden = _hide_tokens(finding.fix.description, secrets)
+        hidden = quotes.hide(finding.fix.description)
         if hidden != finding.fix.description:
             finding.fix = dataclasses.replace(finding.fix, description=hidden)
-
-
-def _quotable(text: str, found: list[Detection]) -> list[tuple[str, str]]:
-    """(lowercased value, marker) for each way a rule's message may quote each detected secret."""
-    secrets = []
-    for detection in found:
-        raw = text[detection.start : detection.end]
-        values = {raw}
-        if "\\" in raw:
-            try:
-                values.add(json.loads(f'"{raw}"'))
-            except ValueError:
-                pass
-        values.update(line.strip() for line in raw.splitlines() if len(line.strip()) >= 12)
-        secrets.extend((value.lower(), marker(detection)) for value in values if value)
-    return secrets
-
-
-def _hide_tokens(text: str, secrets: list[tuple[str, str]]) -> str:
-    if not text:
-        return text
-
-    def replace(match: re.Match) -> str:
-        token = match.group(0)
-        core = token.rstrip(_TRAILING)
-        lowered = core.lower()
-        if len(core) < 4:
-            return token
-        for value, shown in secrets:
-            if value in lowered or (len(core) >= 12 and lowered in value):
-                return shown + token[len(core) :]
-        return token
-
-    return _TOKEN.sub(replace, text)

@@ -101,6 +101,40 @@ def url_segments(window: str, found):
             position += len(part) + 1
 
 
+def password_assignments(window: str):
+    """(start, value, quoted) of each value assigned to a password's name in the window, punctuation and all."""
+    for match in patterns.PASSWORD_ASSIGNMENT.finditer(window):
+        words = patterns.key_words(match.group("key"))
+        if not words or words[-1] not in patterns.PASSWORD_KEY_WORDS:
+            continue
+        for group in ("double", "single", "bare"):
+            value = match.group(group)
+            if value is not None:
+                break
+        start = match.start(group)
+        if value.endswith(("...", "…")):
+            continue  # an elided value: 'sk-ant-api03-...'
+        if group == "bare":
+            value = value.rstrip(".,;")
+            for opening, closing in ("()", "[]", "{}"):  # "(password: abc123)": the bracket is the sentence's
+                if value.endswith(closing) and opening not in value:
+                    value = value[:-1]
+        yield start, value, group != "bare"
+
+
+_WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
+
+
+def word_around(text: str, start: int, end: int, reach: int = 300) -> str:
+    """The run of word characters (letters, digits, '_') holding text[start:end], at most ``reach`` beyond it."""
+    low, high = max(0, start - reach), min(len(text), end + reach)
+    while start > low and _WORD_CHAR.match(text, start - 1):
+        start -= 1
+    while end < high and _WORD_CHAR.match(text, end):
+        end += 1
+    return text[start:end]
+
+
 def url_user(window: str, password_start: int) -> str | None:
     """The user name of a `scheme://user:password@` URL, given where its password starts."""
     scheme = window.rfind("://", max(0, password_start - 140), password_start)
@@ -175,10 +209,19 @@ def json_literals(line: str):
 
 
 _SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+# YAML's double-quoted scalars know these too (YAML 1.2, 5.7), and \xXX and \UXXXXXXXX.
+_YAML_ESCAPES = {
+    **_SIMPLE_ESCAPES, "0": "\0", "a": "\a", "v": "\v", "e": "\x1b", " ": " ", "\t": "\t",
+    "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",
+}
+_HEX_WIDTH = {"u": 4}
+_YAML_HEX_WIDTH = {"x": 2, "u": 4, "U": 8}
 
 
-def decode_json_literal(literal: str) -> tuple[str, list[int]] | None:
-    """(value, raw index of each value character plus one past the last) for a JSON string literal."""
+def decode_json_literal(literal: str, *, yaml: bool = False) -> tuple[str, list[int]] | None:
+    """(value, raw index of each value character plus one past the last) for a JSON string literal,
+    or with ``yaml`` a one-line YAML double-quoted scalar (whose escapes include \\x41 and \\U00000041)."""
+    simple, widths = (_YAML_ESCAPES, _YAML_HEX_WIDTH) if yaml else (_SIMPLE_ESCAPES, _HEX_WIDTH)
     out: list[str] = []
     starts: list[int] = []
     i, last = 1, len(literal) - 1
@@ -190,25 +233,43 @@ def decode_json_literal(literal: str) -> tuple[str, list[int]] | None:
             i += 1
             continue
         escape = literal[i + 1] if i + 1 < last else ""
-        if escape in _SIMPLE_ESCAPES:
-            out.append(_SIMPLE_ESCAPES[escape])
+        if escape in simple:
+            out.append(simple[escape])
             starts.append(i)
             i += 2
             continue
-        if escape != "u" or not re.fullmatch(r"[0-9a-fA-F]{4}", literal[i + 2 : i + 6]):
+        digits = widths.get(escape, 0)
+        hex_digits = literal[i + 2 : i + 2 + digits]
+        if not digits or len(hex_digits) != digits or not _HEX_DIGITS.fullmatch(hex_digits):
             return None
-        code = int(literal[i + 2 : i + 6], 16)
-        width = 6
-        if 0xD800 <= code < 0xDC00 and literal[i + 6 : i + 8] == "\\u" and re.fullmatch(r"[0-9a-fA-F]{4}", literal[i + 8 : i + 12]):
+        code = int(literal[i + 2 : i + 2 + digits], 16)
+        width = 2 + digits
+        if escape == "u" and 0xD800 <= code < 0xDC00 and literal[i + 6 : i + 8] == "\\u" \
+                and _HEX_DIGITS.fullmatch(literal[i + 8 : i + 12]):
             low = int(literal[i + 8 : i + 12], 16)
             if 0xDC00 <= low < 0xE000:
                 code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 width = 12
+        if code > 0x10FFFF:
+            return None
         out.append(chr(code))
         starts.append(i)
         i += width
     starts.append(last)
     return "".join(out), starts
+
+
+_HEX_DIGITS = re.compile(r"[0-9a-fA-F]+")
+
+
+def decode_escapes(raw: str) -> list[str]:
+    """What a run of raw characters with backslash escapes reads as, in JSON and in a YAML double-quoted scalar."""
+    values = []
+    for yaml in (False, True):
+        decoded = decode_json_literal(f'"{raw}"', yaml=yaml)
+        if decoded is not None and decoded[0] != raw:
+            values.append(decoded[0])
+    return values
 
 
 def sublines(value: str):

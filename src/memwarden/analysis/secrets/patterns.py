@@ -9,6 +9,8 @@ character classes, no nested quantifiers.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from dataclasses import dataclass
 
@@ -153,6 +155,14 @@ CREDENTIAL_KEY = re.compile(
     r"(?P<secret>[^\s\"'`,;{}\[\]()<>]{8,200})"
 )
 PASSWORD_WORDS = frozenset({"pass", "passphrase"})
+# `password: (Ab7...`, `password: '[Ab7...'`, `pwd = "a;b(c"`: a password's value may start with or hold any
+# punctuation, which detect-secrets' keyword patterns (a value starts with a word character) and
+# CREDENTIAL_KEY stop at. Quoted, the value runs to the closing quote; bare, to the next space.
+PASSWORD_ASSIGNMENT = re.compile(
+    r"(?:^|[\s{,\[])[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,48})[\"']?\s{0,4}(?::|=)\s{0,4}"
+    r"(?:\"(?P<double>[^\s\"]{4,200})\"|'(?P<single>[^\s']{4,200})'|(?P<bare>[^\s\"'`][^\s`]{3,199}))"
+)
+PASSWORD_KEY_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "passwort", "contraseña", "mdp"})
 TOKEN_WORDS = frozenset({"token", "apikey", "pat", "credential", "credentials"})
 
 
@@ -205,6 +215,14 @@ _REFERENCE = re.compile(
 # (a password like 'NbowKG.PEMdU21' has parts in none).
 _IDENT = r"(?:[a-z_][a-z0-9_]*(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9_]*|(?:[A-Z][a-z0-9]+)+)"
 _ATTRIBUTE = re.compile(rf"\A{_IDENT}(?:\.{_IDENT})+\Z")
+# get_secret("db"), os.environ["PW"], ENV[DB_PASS], env(DB_PASS), vault.read(), Secret(name=db): a call or a
+# subscript of a name in a conventional case, whose arguments are names, numbers or quoted strings. A password
+# such as 'Ab7(N9ojVu8pq)' has a name or an argument in no conventional case (digits inside a word, mixed case).
+_NAME_PART = r"(?:[a-z]+(?:[A-Z][a-z]+)*|(?:[A-Z][a-z]+)+|[A-Z]+)\d*"  # one way to match: linear
+_NAME = rf"_*{_NAME_PART}(?:[._]+{_NAME_PART})*_*"
+_ARG = rf"\s*(?:\"[^\"]*\"|'[^']*'|\d+|{_NAME}(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|\d+|{_NAME}))?)\s*"
+_ARGS = rf"(?:{_ARG}(?:,{_ARG})*)?"
+_CALL = re.compile(rf"\A{_NAME}(?:\({_ARGS}\)|\[{_ARGS}\])+(?:\.{_NAME}(?:\({_ARGS}\)|\[{_ARGS}\])*)*\Z")
 
 # Words people write where a secret would go, and that are none.
 STOPWORDS = frozenset(
@@ -255,6 +273,42 @@ _HEX = re.compile(r"\A[0-9a-fA-F]+\Z")
 _WORD_SPLIT = re.compile(r"[-_.\s]+|(?<=[a-z0-9])(?=[A-Z])")
 
 
+# Stripe's publishable keys are meant for the browser: public by design (its secret and restricted keys,
+# sk_ and rk_, are detect-secrets' Stripe detector's).
+_PUBLISHABLE_KEY = re.compile(r"pk_(?:live|test)_[0-9A-Za-z]{16,255}")
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
+_TEXT_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def is_publishable_key(word: str) -> bool:
+    return bool(_PUBLISHABLE_KEY.fullmatch(word))
+
+
+def is_base64_text(value: str) -> bool:
+    """Base64 that decodes to plain text (words and spaces, printable): an encoded sentence, not a key.
+
+    A credential pair such as `user:pass` is no sentence (it has no spaces between words), so it stays a secret.
+    """
+    value = value.strip()
+    if len(value) > 20_000 or not _BASE64_RUN.fullmatch(value):
+        return False
+    padded = value + "=" * (-len(value) % 4)
+    try:
+        if "-" in value or "_" in value:
+            data = base64.urlsafe_b64decode(padded)
+        else:
+            data = base64.b64decode(padded, validate=True)
+        text = data.decode("utf-8")
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return False
+    if not text.strip() or any(not c.isprintable() and c not in "\n\r\t" for c in text):
+        return False
+    words = _TEXT_WORD.findall(text)
+    spaces = sum(1 for c in text if c.isspace())
+    letters = sum(len(word) for word in words)
+    return len(words) >= 3 and spaces >= 2 and letters + spaces >= 0.75 * len(text)
+
+
 def is_placeholder(value: str) -> bool:
     """A value that stands for a secret without being one: `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`."""
     text = value.strip().strip("\"'`")
@@ -278,9 +332,7 @@ def is_placeholder(value: str) -> bool:
 def is_reference(value: str) -> bool:
     """A value that names where the secret lives: `settings.API_KEY`, `get_token()`, `os.environ[...]`,
     a variable such as `tmp_path` or `db_password`."""
-    return bool(
-        _REFERENCE.match(value) or _ATTRIBUTE.match(value) or _SNAKE_NAME.match(value) or "(" in value or "[" in value
-    )
+    return bool(_REFERENCE.match(value) or _ATTRIBUTE.match(value) or _SNAKE_NAME.match(value) or _CALL.match(value))
 
 
 def key_before(line: str, start: int) -> str | None:
@@ -329,6 +381,10 @@ def is_hex(value: str) -> bool:
 
 def is_ulid(value: str) -> bool:
     return bool(_ULID.match(value))
+
+
+def has_letters_and_digits(value: str) -> bool:
+    return any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
 
 
 def has_mixed_classes(value: str) -> bool:

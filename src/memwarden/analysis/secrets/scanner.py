@@ -26,7 +26,8 @@ from memwarden.analysis.secrets import patterns
 from memwarden.analysis.secrets.patterns import SecretType
 from memwarden.analysis.secrets.lines import (
     assigned_occurrence, decode_json_literal, dotted_url_password, extend_jwt, inside, json_literals, key_identity,
-    looks_like_path, non_overlapping, pieces, url_segments, secret_span, sublines, thin_keywords, url_user, windows,
+    looks_like_path, non_overlapping, password_assignments, pieces, url_segments, secret_span, sublines,
+    thin_keywords, url_user, windows, word_around,
 )
 
 MAX_PER_LINE = 200  # a line with more detections than this is not scanned further
@@ -202,6 +203,8 @@ class _Scan:
                 hits.extend(self.scan_line(line, start, json_raw=self.fmt == "jsonl"))
         if self.fmt == "jsonl":
             hits.extend(self.scan_json_strings())
+        else:  # YAML, front matter: "\x41KIA..." is AKIA... once read
+            hits.extend(self.scan_json_strings(yaml=True))
         return self.finish(hits)
 
     def scan_line(self, line: str, base: int, json_raw: bool = False) -> list[_Hit]:
@@ -233,6 +236,13 @@ class _Scan:
             if plugin.literal is None or plugin.literal in window:
                 hits.extend(self.regex_hits(plugin, window, offset, json_raw))
         hits.extend(self.credential_key_hits(window, offset, json_raw))
+        for start, value, quoted in password_assignments(window):
+            if (json_raw and "\\" in value) or "://" in value or len(value) < 6 or not patterns.has_letters_and_digits(value):
+                continue  # '(optional)', '[none]': words in brackets, not a password
+            if patterns.is_placeholder(value) or patterns.is_reference(value):
+                continue
+            if quoted or patterns.is_line_key(line, offset + start):
+                hits.append(_Hit(patterns.KEYWORD_PASSWORD, offset + start, offset + start + len(value), value))
         for detector in patterns.EXTRA_DETECTORS:
             for match in detector.regex.finditer(window):
                 start, end = match.span(detector.group)
@@ -376,8 +386,9 @@ class _Scan:
         key = patterns.key_before(window, start)
         if key is None or patterns.is_about_secret(key):
             return None
-        if patterns.is_placeholder(value) or patterns.is_reference(value):
-            return None
+        whole = window[start:].split(None, 1)[0].rstrip(".,;") if window[start:].split() else value
+        if patterns.is_placeholder(value) or patterns.is_reference(value) or patterns.is_reference(whole):
+            return None  # whole: detect-secrets stops at a quote, 'get_secret(' of 'get_secret("db")'
         structured = quoted or patterns.is_line_key(line, offset + start)
         if not structured and not (len(value) >= 6 and patterns.has_mixed_classes(value)):
             return None  # prose: "password: see the vault" is a sentence, not a password
@@ -441,7 +452,8 @@ class _Scan:
         return _Hit(secret_type, start, start + len(piece), piece)
 
     # -- JSON strings with escapes --------------------------------------------------------
-    def scan_json_strings(self) -> list[_Hit]:
+    def scan_json_strings(self, yaml: bool = False) -> list[_Hit]:
+        """Secrets written with escapes in JSON strings (or, with ``yaml``, YAML double-quoted scalars)."""
         hits = []
         for number, line_start, line in self.lines():
             if "\\" not in line:
@@ -450,7 +462,7 @@ class _Scan:
                 literal = line[literal_start:literal_end]
                 if "\\" not in literal:
                     continue
-                decoded = decode_json_literal(literal)
+                decoded = decode_json_literal(literal, yaml=yaml)
                 if decoded is None:
                     continue
                 value, raw_index = decoded
@@ -477,6 +489,7 @@ class _Scan:
         if public:
             # The body of a public key or certificate is random-looking and meant to be shared.
             hits = [h for h in hits if h.type.priority > patterns.HIGH_ENTROPY.priority or not inside(h, public)]
+        hits = [h for h in hits if not self.public_by_design(h)]
         chosen = non_overlapping(sorted(hits, key=lambda h: (-h.type.priority, -(h.end - h.start), h.start)))
         detections = []
         for hit in chosen:
@@ -488,6 +501,13 @@ class _Scan:
                 Detection(hit.type, hit.start, hit.end, line, column, digest_of(hit.extra.get("identity", hit.value)), allowed)
             )
         return detections
+
+    def public_by_design(self, hit: _Hit) -> bool:
+        """A Stripe publishable key, or (for a random-looking string or a value under a secret-like
+        name, not a password) base64 that decodes to plain text."""
+        if patterns.is_publishable_key(word_around(self.text, hit.start, hit.end)):
+            return True
+        return hit.type in (patterns.HIGH_ENTROPY, patterns.KEYWORD_SECRET) and patterns.is_base64_text(hit.value)
 
     def public_blocks(self) -> list[tuple[int, int]]:
         """Spans of PEM public keys and certificates in the text."""
