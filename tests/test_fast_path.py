@@ -3,7 +3,8 @@
 YAML: libyaml (PyYAML's C composer) against ruamel.yaml's round-trip composer, on generated YAML
 and on every YAML file and front matter under tests/fixtures/ and examples/: the same data, spans
 (key and value offsets, lines, columns, quoting, flow style), duplicate keys, and errors at the
-same place.
+same place. JSON Schema: jsonschema-rs against jsonschema on what the schemas of every kind are
+given, and the findings of schema-violation are the ones jsonschema alone gives.
 """
 
 from __future__ import annotations
@@ -274,3 +275,152 @@ def test_alias_bomb_and_depth_errors_are_the_round_trips():
     for text in (bomb, deep):
         fast, round_trip = both(text)
         assert fast == round_trip and fast["error"] is not None
+
+
+# -- JSON Schema: jsonschema-rs decides, jsonschema explains ---------------------------------------
+
+def _schema_paths():
+    from memwarden.documents.schema_store import schemas_dir
+
+    return sorted(str(p) for p in schemas_dir().rglob("*.schema.json"))
+
+
+def _instances():
+    """Every YAML document, front matter and JSONL record (the first 40 of a log) in the fixtures."""
+    import json
+
+    out = []
+    for _, text, line_offset, char_offset in FIXTURES:
+        data, _, error = parse_yaml(None, text, line_offset, char_offset)
+        if error is None and data is not None:
+            out.append(data)
+    for folder in ("tests/fixtures", "examples"):
+        for path in sorted((ROOT / folder).rglob("*.jsonl")):
+            for line in path.read_text("utf-8", errors="replace").splitlines()[:40]:
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    continue
+    return out
+
+
+INSTANCES = _instances()
+SCHEMAS = _schema_paths()
+
+
+def _agree(path: str, instance) -> None:
+    """jsonschema-rs never passes what jsonschema fails (the other way, jsonschema has the last word)."""
+    from memwarden.documents.schema_store import SchemaValidator
+
+    check = SchemaValidator(path)
+    full = not any(True for _ in check.full.iter_errors(instance))
+    try:
+        fast = check.fast.is_valid(instance)
+    except Exception:
+        return  # an instance jsonschema-rs cannot take: jsonschema decides alone
+    assert not fast or full, (path, instance)
+    assert check.is_valid(instance) == full
+    assert (list(check.iter_errors(instance)) == []) == full
+
+
+def test_jsonschema_rs_compiles_every_shipped_schema():
+    from memwarden.documents.schema_store import SchemaValidator
+
+    assert len(SCHEMAS) >= 15
+    assert all(SchemaValidator(path).fast is not None for path in SCHEMAS)
+
+
+def test_jsonschema_rs_agrees_on_every_fixture_instance():
+    assert len(INSTANCES) >= 200
+    for path in SCHEMAS:
+        for instance in INSTANCES:
+            _agree(path, instance)
+
+
+json_leaves = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(), st.sampled_from(
+        ["", "x", "2026-02-30", "2026-01-05T10:00:00Z", "a\n", "line\nbreak", "a" * 300, "0" * 64, "ep_1", "note"]
+    ) | st.text(max_size=12),
+)
+json_values = st.recursive(
+    json_leaves, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=10), c, max_size=3), max_leaves=8
+)
+
+
+@st.composite
+def mutated_instances(draw):
+    """A fixture instance with a few values deleted, replaced or added, at any depth."""
+    import copy
+
+    instance = copy.deepcopy(draw(st.sampled_from(INSTANCES)))
+    for _ in range(draw(st.integers(1, 4))):
+        node, parents = instance, []
+        while isinstance(node, (dict, list)) and node and draw(st.booleans()):
+            key = draw(st.sampled_from(sorted(node) if isinstance(node, dict) else list(range(len(node)))))
+            parents.append((node, key))
+            node = node[key]
+        if not parents:
+            if isinstance(instance, dict):
+                instance[draw(st.sampled_from(sorted(instance) + ["extra", "id", "type", "tags"]))] = draw(json_values)
+            continue
+        parent, key = parents[-1]
+        action = draw(st.sampled_from(["replace", "delete", "wrap"]))
+        if action == "delete":
+            del parent[key]
+        elif action == "wrap":
+            parent[key] = [parent[key]]
+        else:
+            parent[key] = draw(json_values)
+    return instance
+
+
+@SETTINGS
+@given(mutated_instances(), st.sampled_from(SCHEMAS))
+def test_jsonschema_rs_agrees_on_mutated_instances(instance, path):
+    _agree(path, instance)
+
+
+# -- end to end: the same findings with the fast path as without it -------------------------------
+
+WORKSPACES = sorted(
+    {p.parent.as_posix() for p in (ROOT / "tests/fixtures/corpus").rglob("MEMORY.md")}
+    | {p.parent.parent.as_posix() for p in (ROOT / "tests/fixtures/corpus").rglob("memory/fact*.yml")}
+    | {p.as_posix() for p in (ROOT / "examples").iterdir() if p.is_dir()}
+)
+
+
+def test_findings_are_the_same_without_the_fast_path(cli, monkeypatch):
+    from memwarden.documents import schema_store
+
+    def run():
+        schema_store._validator.cache_clear()
+        reports = {}
+        for root in WORKSPACES:
+            result = cli("check", "--format", "json", "--exit-zero", ".", cwd=Path(root), env={"MEMWARDEN_NO_CACHE": "1"})
+            reports[root] = [(f["path"], f["line"], f["column"], f["code"], f["message"]) for f in result.json()["findings"]]
+        return reports
+
+    assert len(WORKSPACES) >= 8
+    fast = run()
+    monkeypatch.setattr(yamldoc, "compose_fast", lambda text: None)
+    monkeypatch.setattr(schema_store, "_compiled", lambda path: None)
+    slow = run()
+    schema_store._validator.cache_clear()
+    assert fast == slow
+    assert any(code == "MW102" for found in fast.values() for *_, code, _ in found)
+
+
+def test_a_clean_check_loads_neither_jsonschema_nor_ruamel(tmp_path):
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory/fact.yml").write_text("identity:\n  name: Agent\n", "utf-8")
+    probe = (
+        "import sys\nfrom memwarden.cli.main import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'jsonschema', 'ruamel', 'jsonschema_rs', 'yaml'}), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "check", ".", "--select", "schema-violation,unparsable-file,duplicate-key"],
+        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "MEMWARDEN_NO_CACHE": "1"},
+    )
+    assert "All checks passed" in done.stdout, done.stdout + done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "['jsonschema_rs', 'yaml']", done.stderr

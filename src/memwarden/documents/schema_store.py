@@ -40,17 +40,76 @@ def load_schema(profile: Profile, kind: Kind) -> dict | None:
     return _load(str(path)) if path else None
 
 
-@functools.lru_cache(maxsize=64)
-def _validator(path: str):
-    from jsonschema import Draft202012Validator
+class SchemaValidator:
+    """One kind's schema, compiled once per process: jsonschema-rs says whether an instance fits,
+    and jsonschema, loaded only for an instance that does not, says why (its errors and best match
+    are what the findings have always been made of).
 
+    Where jsonschema-rs is missing or cannot take the schema (a custom schema of another dialect, a
+    reference it would have to fetch) or an instance (a NaN, a number too large), jsonschema decides alone.
+    """
+
+    def __init__(self, path: str):
+        self.path = path
+        self.fast = _compiled(path)
+        self._full = None
+
+    @property
+    def full(self):
+        if self._full is None:
+            from jsonschema import Draft202012Validator
+
+            schema = _load(self.path)
+            cls = Draft202012Validator
+            if "$schema" in schema:
+                from jsonschema.validators import validator_for
+
+                cls = validator_for(schema, default=Draft202012Validator)
+            self._full = cls(schema)
+        return self._full
+
+    def is_valid(self, instance) -> bool:
+        if self.fast is not None:
+            try:
+                if self.fast.is_valid(instance):
+                    return True
+            except Exception:  # an instance jsonschema-rs cannot take: jsonschema decides
+                pass
+        return not any(True for _ in self.full.iter_errors(instance))
+
+    def iter_errors(self, instance):
+        """jsonschema's errors for instance: none, without loading jsonschema, when it fits."""
+        if self.fast is not None:
+            try:
+                if self.fast.is_valid(instance):
+                    return iter(())
+            except Exception:
+                pass
+        return self.full.iter_errors(instance)
+
+
+def _no_retrieval(uri: str):
+    raise ValueError(f"memwarden does not fetch {uri}")
+
+
+def _compiled(path: str):
+    """The schema compiled by jsonschema-rs (draft 2020-12 unless it names its own), or None."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
     schema = _load(path)
-    cls = Draft202012Validator
-    if "$schema" in schema:
-        from jsonschema.validators import validator_for
+    try:
+        if "$schema" in schema:
+            return jsonschema_rs.validator_for(schema, validate_formats=False, retriever=_no_retrieval)
+        return jsonschema_rs.Draft202012Validator(schema, validate_formats=False, retriever=_no_retrieval)
+    except Exception:  # a schema it cannot compile: jsonschema validates alone, as before
+        return None
 
-        cls = validator_for(schema, default=Draft202012Validator)
-    return cls(schema)
+
+@functools.lru_cache(maxsize=64)
+def _validator(path: str) -> SchemaValidator:
+    return SchemaValidator(path)
 
 
 def validator(profile: Profile, kind: Kind):
