@@ -10,6 +10,7 @@ from memwarden.errors import UsageError
 from memwarden.discover.profiles import PROFILES, Kind, Profile
 
 
+@functools.lru_cache(maxsize=1)
 def schemas_dir() -> Path:
     # In a wheel the schemas sit inside the package; in a source checkout
     # (and an editable install) they sit at the top of the repository.
@@ -23,7 +24,13 @@ def schemas_dir() -> Path:
 def schema_path(profile: Profile, kind: Kind) -> Path | None:
     if kind.schema_file:
         return Path(kind.schema_file)
-    path = schemas_dir() / profile.name / f"{kind.name}.schema.json"
+    return _shipped(profile.name, kind.name)
+
+
+@functools.lru_cache(maxsize=128)
+def _shipped(profile_name: str, kind_name: str) -> Path | None:
+    """The shipped schema of a kind: looked for once per process, not once per document."""
+    path = schemas_dir() / profile_name / f"{kind_name}.schema.json"
     return path if path.is_file() else None
 
 
