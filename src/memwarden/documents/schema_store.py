@@ -10,6 +10,7 @@ from memwarden.errors import UsageError
 from memwarden.discover.profiles import PROFILES, Kind, Profile
 
 
+@functools.lru_cache(maxsize=1)
 def schemas_dir() -> Path:
     # In a wheel the schemas sit inside the package; in a source checkout
     # (and an editable install) they sit at the top of the repository.
@@ -23,7 +24,13 @@ def schemas_dir() -> Path:
 def schema_path(profile: Profile, kind: Kind) -> Path | None:
     if kind.schema_file:
         return Path(kind.schema_file)
-    path = schemas_dir() / profile.name / f"{kind.name}.schema.json"
+    return _shipped(profile.name, kind.name)
+
+
+@functools.lru_cache(maxsize=128)
+def _shipped(profile_name: str, kind_name: str) -> Path | None:
+    """The shipped schema of a kind: looked for once per process, not once per document."""
+    path = schemas_dir() / profile_name / f"{kind_name}.schema.json"
     return path if path.is_file() else None
 
 
@@ -40,17 +47,76 @@ def load_schema(profile: Profile, kind: Kind) -> dict | None:
     return _load(str(path)) if path else None
 
 
-@functools.lru_cache(maxsize=64)
-def _validator(path: str):
-    from jsonschema import Draft202012Validator
+class SchemaValidator:
+    """One kind's schema, compiled once per process: jsonschema-rs says whether an instance fits,
+    and jsonschema, loaded only for an instance that does not, says why (its errors and best match
+    are what the findings have always been made of).
 
+    Where jsonschema-rs is missing or cannot take the schema (a custom schema of another dialect, a
+    reference it would have to fetch) or an instance (a NaN, a number too large), jsonschema decides alone.
+    """
+
+    def __init__(self, path: str):
+        self.path = path
+        self.fast = _compiled(path)
+        self._full = None
+
+    @property
+    def full(self):
+        if self._full is None:
+            from jsonschema import Draft202012Validator
+
+            schema = _load(self.path)
+            cls = Draft202012Validator
+            if "$schema" in schema:
+                from jsonschema.validators import validator_for
+
+                cls = validator_for(schema, default=Draft202012Validator)
+            self._full = cls(schema)
+        return self._full
+
+    def is_valid(self, instance) -> bool:
+        if self.fast is not None:
+            try:
+                if self.fast.is_valid(instance):
+                    return True
+            except Exception:  # an instance jsonschema-rs cannot take: jsonschema decides
+                pass
+        return not any(True for _ in self.full.iter_errors(instance))
+
+    def iter_errors(self, instance):
+        """jsonschema's errors for instance: none, without loading jsonschema, when it fits."""
+        if self.fast is not None:
+            try:
+                if self.fast.is_valid(instance):
+                    return iter(())
+            except Exception:
+                pass
+        return self.full.iter_errors(instance)
+
+
+def _no_retrieval(uri: str):
+    raise ValueError(f"memwarden does not fetch {uri}")
+
+
+def _compiled(path: str):
+    """The schema compiled by jsonschema-rs (draft 2020-12 unless it names its own), or None."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
     schema = _load(path)
-    cls = Draft202012Validator
-    if "$schema" in schema:
-        from jsonschema.validators import validator_for
+    try:
+        if "$schema" in schema:
+            return jsonschema_rs.validator_for(schema, validate_formats=False, retriever=_no_retrieval)
+        return jsonschema_rs.Draft202012Validator(schema, validate_formats=False, retriever=_no_retrieval)
+    except Exception:  # a schema it cannot compile: jsonschema validates alone, as before
+        return None
 
-        cls = validator_for(schema, default=Draft202012Validator)
-    return cls(schema)
+
+@functools.lru_cache(maxsize=64)
+def _validator(path: str) -> SchemaValidator:
+    return SchemaValidator(path)
 
 
 def validator(profile: Profile, kind: Kind):

@@ -170,14 +170,16 @@ class NoteWithoutFrontMatter:
 
 
 def _schema_problems(validator, instance, locate, base_path=()):
-    from jsonschema.exceptions import best_match
-
     try:
         errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
     except RecursionError:
         line, column = locate(())
         yield Problem(line, column, TooDeeplyNested().message, json_path="$")
         return
+    if not errors:
+        return  # jsonschema-rs said so: jsonschema is loaded only to explain a failure
+    from jsonschema.exceptions import best_match
+
     missing: dict[tuple, list[str]] = {}  # one finding per object, naming every missing key
     for error in errors:
         if error.validator == "required":
