@@ -311,3 +311,30 @@ def test_a_link_out_of_a_workspace_that_is_in_no_repository_is_outside(cli, tmp_
     _, report = check(cli, tmp_path / "notes", "--select", "broken-index-link")
     assert [f["line"] for f in report["findings"]] == [3]
     assert "outside the workspace" in report["findings"][0]["message"]
+
+
+# -- negative claims need positive evidence (issue #19, batch 2) ---------------------------
+
+
+def test_only_claims_about_named_things_outside_the_project_are_reported(cli, git_repo):
+    # Sentences of the kinds real Claude Code memory holds: the project's design, its rules, its
+    # tests, past incidents and judgements around two claims about tools that may change.
+    body = "\n\n".join([
+        "The config key never resolves when spelled in camelCase; only the dash-case one does.",
+        "Filing follow-up issues for bugs is not allowed.",
+        "Adding nullable columns does not bump the schema version.",
+        "Our deploy script doesn't support rollbacks.",
+        "We didn't use the venv, so the install went global.",
+        "Once the branch is deleted, the commits are unreachable.",
+        "A green CI run is not evidence that the branch builds.",
+        "GitHub personal-account repos cannot grant the bot a bypass for branch protection.",
+        "The hosted ubuntu-18.04 runner image was removed by GitHub.",
+    ]) + "\n"
+    note = "---\nname: ci\ndescription: CI notes\nmetadata:\n  type: reference\n---\n\n" + body
+    root = git_repo(under(".claude/memory", {"MEMORY.md": "- [CI](ci.md) — CI notes\n", "ci.md": note}))
+    _, report = check(cli, root, "--select", "negative-claim-without-expiry")
+    found = [(f["line"], f["message"].split('"')[1][:40]) for f in report["findings"]]
+    assert found == [
+        (22, "GitHub personal-account repos cannot gra"),
+        (24, "The hosted ubuntu-18.04 runner image was"),
+    ]

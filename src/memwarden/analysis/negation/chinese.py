@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from memwarden.analysis.negation.common import CLAIM, DIRECTIVE, NONE, Sentence
+from memwarden.analysis.negation.evidence import zh_evidence
 
 # -- Chinese -----------------------------------------------------------------
 
@@ -68,6 +69,8 @@ def zh_claims(text: str):
         verdict = _zh_verdict(text, sentence, cue, start, match.end())
         if verdict == CLAIM:
             verdict = _zh_real_prose(text, cue, start, match.end(), narrative, prohibition)
+        if verdict == CLAIM and not zh_evidence(text, cue, start, match.end(), sentence.clause_start(start)):
+            verdict = NONE  # no capability predicate, or nothing outside the project it is said of
         yield start, cue, verdict
 
 
