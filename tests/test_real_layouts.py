@@ -338,3 +338,22 @@ def test_only_claims_about_named_things_outside_the_project_are_reported(cli, gi
         (22, "GitHub personal-account repos cannot gra"),
         (24, "The hosted ubuntu-18.04 runner image was"),
     ]
+
+
+# -- Claude Code's memory folder is flat (issue #19, batch 2) ------------------------------
+
+
+def test_files_in_subfolders_of_a_claude_memory_folder_are_not_notes(cli, git_repo):
+    files = under(".claude/memory", claude_memory("alpha"))
+    files[".claude/memory/beta.md"] = NOTE.format(name="beta")  # beside MEMORY.md, not linked: an orphan
+    # An archive of recovered index lines, a plugin's steering files with their own front matter.
+    files[".claude/memory/_raw/recovered/ORIGINAL-MEMORY-INDEX.md"] = "- old line one\n- old line two\n"
+    files[".claude/memory/steering/conventions.md"] = "---\nscope: repo\nloaded-by: [sdd-plan]\n---\n\nUse tabs.\n"
+    files[".claude/memory/steering/deep/more.md"] = "no front matter at all\n"
+    root = git_repo(files)
+    _, report = check(cli, root)
+    assert names(report) == [(".claude/memory/beta.md", "orphan-note")]
+    # Given explicitly, a subfolder file is still not a note of the workspace.
+    _, report = check(cli, root, ".claude/memory/steering/conventions.md")
+    assert report["findings"] == []
+
