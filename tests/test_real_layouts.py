@@ -357,3 +357,25 @@ def test_files_in_subfolders_of_a_claude_memory_folder_are_not_notes(cli, git_re
     _, report = check(cli, root, ".claude/memory/steering/conventions.md")
     assert report["findings"] == []
 
+
+# -- a claim's line after a fenced code block (issue #19, batch 2) ---------------------------
+
+
+@pytest.mark.parametrize("fence", ["```", "~~~", "````"])
+def test_a_paragraph_opening_with_inline_code_after_a_code_block_is_on_its_own_line(cli, workspace, fence):
+    # The code span's backtick was looked for from the previous paragraph on, and found in the
+    # fence of the code block between them: the finding pointed at the fence's line.
+    body = (
+        "SPM resolves both packages, and the build fails:\n"
+        "\n"
+        f"{fence}\n"
+        "error: multiple similar targets `MistKit` appear in package 'mistkit'\n"
+        f"{fence}\n"
+        "\n"
+        "`swift build` on Windows ARM64 **does not support** Swift 5.9 —\n"
+        "so it is not supported there yet.\n"
+    )
+    note = "---\nname: spm\ndescription: SPM notes\ntype: reference\n---\n\n" + body
+    root = workspace({"MEMORY.md": "- [SPM](spm.md) — SPM notes\n", "spm.md": note})
+    _, report = check(cli, root, "--select", "negative-claim-without-expiry")
+    assert [(f["line"], f["column"]) for f in report["findings"]] == [(13, 1)]
