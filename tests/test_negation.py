@@ -348,9 +348,26 @@ def test_positive_evidence_makes_a_claim(text):
         "." * 100_000,
         "e.g. " * 20_000,
         "'" * 100_000,
+        "We don't support it with GitHub, " * 3_000,
+        "the log is empty, " * 6_000,
+        "caps x at 1, " * 8_000,
     ],
 )
 def test_hostile_long_lines_give_an_answer(line):
     # Speed is measured by bench/negation_accuracy.py --speed; here: no exception, a sane result.
     claims = find_claims(line)
     assert all(line[c.start : c.end] == c.sentence for c in claims)
+
+
+def test_evidence_costs_linear_time_on_a_long_sentence():
+    # Every negative word asks about the names of the same sentence: they are found once, not per
+    # word (a 99,000-character line of "We don't support it with GitHub, " took 112 s when they were not).
+    import time
+
+    # The Chinese contrast check searched to the end of the sentence from every cue (75 s for "不支援，" * 25,000).
+    lines = ("We don't support it with GitHub, " * 3_000, "it is blocked; " * 7_000, "Our x has no GitHub, " * 5_000,
+             "不支援，" * 25_000, "密鑰不放，都在，" * 12_000, "対応していない、" * 12_000)
+    for line in lines:
+        began = time.perf_counter()
+        find_claims(line)
+        assert time.perf_counter() - began < 10, line[:40]

@@ -20,6 +20,8 @@ policy, a test, an issue, "this column". Missing a claim costs less trust than a
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 
 # -- English -----------------------------------------------------------------------
@@ -120,8 +122,12 @@ def _capitalized_name(text: str, word: str, start: int) -> bool:
     return True
 
 
-def en_names(text: str) -> list[tuple[int, int]]:
-    """Spans of what names something outside the project: proper nouns, tools, versions, domains, vendor words."""
+@functools.lru_cache(maxsize=16)
+def en_names(text: str) -> tuple[tuple[int, int], ...]:
+    """Spans of what names something outside the project: proper nouns, tools, versions, domains, vendor words.
+
+    Sorted by start, and cached: every negative word of a long sentence asks about the same sentence.
+    """
     found = [m.span() for m in _VERSION.finditer(text)] + [m.span() for m in _DOMAIN.finditer(text)]
     for match in _EN_WORD.finditer(text):
         word = match.group()
@@ -131,7 +137,13 @@ def en_names(text: str) -> list[tuple[int, int]]:
         if (lower in _EN_LOWER_NAMES or lower.split("-")[0] in _EN_LOWER_NAMES or lower in _EN_VENDOR_NOUNS
                 or _capitalized_name(text, word, match.start())):
             found.append(match.span())
-    return found
+    return tuple(sorted(found))
+
+
+def _named_between(names, begin: int, end: int) -> bool:
+    """Whether a name starts in text[begin:end] (names sorted by start)."""
+    at = bisect.bisect_left(names, (begin, -1))
+    return at < len(names) and names[at][0] < end
 
 
 def _subject_is_self(lowered: list[str], first: int, index: int, names: list[tuple[int, int]], tokens) -> bool:
@@ -142,7 +154,7 @@ def _subject_is_self(lowered: list[str], first: int, index: int, names: list[tup
     if not subject:
         return False
     span_start, span_end = tokens[subject[0]][0], tokens[subject[-1]][0] + len(tokens[subject[-1]][1])
-    if any(span_start <= a < span_end for a, _ in names):
+    if _named_between(names, span_start, span_end):
         return False  # "GitHub personal-account repos", "Our Auth0 tenant": a named thing
     if any(lowered[i] in _EN_POSSESSIVE for i in subject):
         return True  # "our script", "my branch"
@@ -226,8 +238,9 @@ def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -
         return True
     if lowered[index] in ("isn't", "aren't") or (lowered[index] == "no" and index > first):
         before = lowered[max(first, index - 2) : index]
-        if "there" in before or "there's" in before or (lowered[index] == "no" and "there's" in lowered[index - 1 : index]):
-            return bool(en_names(text)) and not _subject_is_self(lowered, first, index, en_names(text), tokens)
+        if "there" in before or "there's" in before:
+            names = en_names(text)
+            return bool(names) and not _subject_is_self(lowered, first, index, names, tokens)
     if not _en_predicate(text, tokens, lowered, index, first):
         return False
     names = en_names(text)
@@ -250,6 +263,7 @@ _CJK_VENDOR_NOUNS = re.compile(
 _LATIN_COMMON = {"CODE", "ok", "OK", "PR", "TODO", "WIP", "a", "b", "c", "x", "y"}
 
 
+@functools.lru_cache(maxsize=16)
 def cjk_names(text: str) -> bool:
     """Whether a Chinese or Japanese sentence names something outside the project."""
     if any(m.group() not in _LATIN_COMMON and len(m.group()) >= 2 for m in _LATIN_NAME.finditer(text)):
@@ -335,6 +349,7 @@ _EN_GONE = re.compile(
     r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d|\b(?P<cue5>limited to|capped at|times? out after)\s+\d",
     re.I,
 )
+_EN_SUBJECT_BREAK = re.compile(r"[;:—–(]|,\s|\.\s")
 _EN_NOT_A_LIMIT_SUBJECT = re.compile(r"\b(?:blocked|blocks)\s+(?:on|by)\s+(?:#|PR\b|issue\b|[\w-]+/[\w-]+#)", re.I)
 
 
@@ -345,17 +360,17 @@ def en_positive_claim(text: str) -> str:
     for match in _EN_GONE.finditer(text):
         if _EN_NOT_A_LIMIT_SUBJECT.match(text, match.start(match.lastgroup)):
             continue  # "blocked on brightdigit/ConfigKeyKit#1": waiting for a change, not a block
-        clause_start = max([0] + [m.end() for m in re.finditer(r"[;:—–(]|,\s|\.\s", text[: match.start()])])
-        subject = text[clause_start : match.start()]
+        window = max(0, match.start() - 200)
+        breaks = [m.end() for m in _EN_SUBJECT_BREAK.finditer(text, window, match.start())]
+        subject = text[breaks[-1] if breaks else window : match.start()]
         words = [w.lower() for w in _EN_WORD.findall(subject)]
         names = en_names(subject)
         if not names or any(w in _EN_SELF and w not in _EN_POSSESSIVE for w in words):
             continue
         content = [w for w in words if w not in _EN_AUX and w not in _EN_SKIP]
-        if content and content[-1] in _EN_OWN_NOUNS and not any(
-            a >= len(subject) - len(content[-1]) - 1 for a, _ in names
-        ) and all(name_end <= subject.lower().rfind(content[-1]) for _, name_end in names) and len(content) > 1:
-            # "the old PhysX code was removed": the project's own code, whatever it was named for
+        if content and content[-1] in _EN_OWN_NOUNS:
+            # "The old PhysX code was removed", "the legacy_tax module was deleted": what the project
+            # removes from itself is a change it made, whatever the thing was named after.
             continue
         return match.group(match.lastgroup)
     return ""
