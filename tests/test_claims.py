@@ -114,7 +114,7 @@ def test_gish_note_gets_metadata_expires_and_nothing_else_changes(workspace, cli
 
 
 def test_gish_note_with_a_flow_mapping(workspace, cli):
-    note = "---\nname: flow\ndescription: 找不到相關資料\nmetadata: {type: feedback, updated: 2026-03-01}  # flow\n---\n\nbody\n"
+    note = "---\nname: flow\ndescription: 在 Confluence 找不到相關資料\nmetadata: {type: feedback, updated: 2026-03-01}  # flow\n---\n\nbody\n"
     root = workspace({"memory/knowledge/feedback/flow.md": note})
     after = fix_twice(cli, root, "memory/knowledge/feedback/flow.md")
     assert changes(note.encode(), after) == [
@@ -162,7 +162,7 @@ def test_three_layer_note_gets_a_top_level_expires_after_its_last_key(workspace,
         "  - scripts  # second\r\n"
         "---\r\n"
         "\r\n"
-        "The deploy script has no dry-run mode.\r\n"
+        "The Heroku CLI has no dry-run mode.\r\n"
         "\r\n"
         "```sh\r\n"
         "deploy --help   # does not list --force\r\n"
@@ -179,10 +179,10 @@ def test_three_layer_note_gets_a_top_level_expires_after_its_last_key(workspace,
 
 
 def test_a_note_without_front_matter_gets_one(workspace, cli):
-    note = BOM + "# Export\n\nThe admin panel has no batch export.\n".encode()
+    note = BOM + "# Export\n\nThe Stripe dashboard has no batch export.\n".encode()
     root = workspace({"memory/notes/export.md": note, "memory/fact.yml": "user:\n  name: A\n"})
     after = fix_twice(cli, root, "memory/notes/export.md")
-    assert after == BOM + f"---\nexpires: {IN_90_DAYS}\n---\n# Export\n\nThe admin panel has no batch export.\n".encode()
+    assert after == BOM + f"---\nexpires: {IN_90_DAYS}\n---\n# Export\n\nThe Stripe dashboard has no batch export.\n".encode()
 
 
 def test_claude_code_note_gets_a_top_level_expires(workspace, cli):
@@ -233,7 +233,7 @@ def test_claude_code_metadata_flow_mapping_gets_expires_inside_it(workspace, cli
 
 
 def test_three_layer_note_with_metadata_gets_metadata_expires(workspace, cli):
-    note = "---\nname: n\nmetadata:\n  type: reference\n---\n\nThe admin panel has no batch export.\n"
+    note = "---\nname: n\nmetadata:\n  type: reference\n---\n\nThe Stripe dashboard has no batch export.\n"
     root = workspace({"memory/notes/n.md": note, "memory/fact.yml": "user:\n  name: A\n"})
     after = fix_twice(cli, root, "memory/notes/n.md")
     assert changes(note.encode(), after) == [("insert", [], [f"  expires: {IN_90_DAYS}\n".encode()])]
@@ -274,7 +274,7 @@ def test_prose_only_code_urls_and_keys_are_not_read(workspace, cli):
     note = (
         "---\nname: n\ndescription: Notes on the deploy script\nmetadata:\n  type: reference\n  updated: 2026-03-01\n"
         "  not_supported_here: true\n---\n\n"
-        "Run `deploy --check`, which doesn't deploy anything.\n\n"
+        "Run `deploy --check`, which GitHub Actions doesn't support on forks.\n\n"
         "See https://example.com/docs/not-supported-no-longer for details.\n\n"
         "```\nThis tool does not support Windows.\n```\n\n"
         "<!-- the old API does not page -->\n\n"
@@ -282,9 +282,9 @@ def test_prose_only_code_urls_and_keys_are_not_read(workspace, cli):
     )
     root = workspace({"memory/knowledge/references/n.md": note})
     result = cli("check", "--select", "MW301", "--format", "json", ".", cwd=root)
-    # "which doesn't deploy anything" is prose about the tool, with its command as inline code: it is a claim.
+    # A claim about a tool in prose that holds inline code: read, the code shown as `…`.
     assert [f["line"] for f in findings(result)] == [10]
-    assert '"Run `…`, which doesn\'t deploy anything."' in findings(result)[0]["message"]
+    assert '"Run `…`, which GitHub Actions doesn\'t support on forks."' in findings(result)[0]["message"]
 
 
 def test_a_note_with_an_expiry_is_not_reported(workspace, cli):
@@ -543,7 +543,7 @@ def test_a_false_positive_can_be_silenced_inline(workspace, cli):
     note = (
         "---\nname: n\ndescription: Review notes\nmetadata:\n  type: feedback\n  updated: 2026-03-01\n---\n\n"
         "<!-- memwarden: disable-next-line=negative-claim-without-expiry -->\n"
-        "There's not a single reason to keep the old flag, other than habit.\n"  # a false positive the detector still makes
+        "Copilot has no say in this.\n"  # a false positive the detector still makes (an idiom)
     )
     root = workspace({"memory/knowledge/feedback/n.md": note})
     assert cli("check", "--select", "MW301", ".", cwd=root).exit_code == 0
@@ -630,14 +630,14 @@ def test_real_prose_kinds_that_are_not_claims_give_no_finding(workspace, cli):
 
 def test_real_claims_about_the_world_are_still_found(workspace, cli):
     body = "\n\n".join([
-        "Permission-trimmed at query time; needs Read; no local permission storage.",
         "AnythingLLM moved off port 3001 (3001 no longer answers).",
         "Its compose file is on the host — not visible from the devcontainer.",
-        "Two docs (`a.md`, `b.md`) have no `docSource` in chunk metadata.",
+        "Two EN docs (`a.md`, `b.md`) have no `docSource` in chunk metadata.",
         "The native DOM `SubmitEvent` is NOT compatible with React's prop type.",
+        "Permission-trimmed at query time; needs Read; no local permission storage.",  # no name: missed on purpose
     ]) + "\n"
     root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + body})
-    assert [line for line, _ in claim_positions(cli, root)] == [9, 11, 13, 15, 17]
+    assert [line for line, _ in claim_positions(cli, root)] == [9, 11, 13, 15]
 
 
 # -- stale-statement ---------------------------------------------------------------------

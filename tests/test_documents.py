@@ -148,7 +148,7 @@ def test_entries_inside_code_fences_and_comments_are_not_entries(tmp_path):
     (THREE_LAYER, "AGENTS.md", "agent-instructions"),
     (CLAUDE_CODE, "MEMORY.md", "startup-index"),
     (CLAUDE_CODE, "README.md", None),
-    (CLAUDE_CODE, "topic/sub.md", "note"),
+    (CLAUDE_CODE, "topic/sub.md", None),  # the memory folder is flat (issue #19)
 ])
 def test_profiles_classify_paths(profile, relpath, kind):
     found = profile.classify(relpath)

@@ -312,6 +312,25 @@ def test_claude_code_hook_with_content(workspace, cli):
     assert names(findings(cli, root)) == [("content-in-index", "MEMORY.md", 1)]
 
 
+def test_abbreviations_versions_and_file_names_do_not_end_a_sentence(workspace, cli):
+    # Issue #19, batch 2: "(e.g. X)" was read as two sentences in real Claude Code indexes.
+    lines = [
+        "- [CI gate](ci.md) — Gate flake helpers (e.g. isFlakyTimeoutSimulator) on the CI env, so local runs stay strict",
+        "- [Docs](docs.md) — Check endpoints against the archived reference, i.e. not just .claude/docs/web.md",
+        "- [Timing](timing.md) — Builds take approx. 40 minutes on the Windows runner vs. 9 on Linux",
+        "- [Pins](pins.md) — Pin swift-format to v1.2.0 in Package.swift and read notes.md before bumping",
+        "- [Review](review.md) — Ask Dr. Okafor (the DBA) before touching the migrations, etc. on prod",
+        "- [Two](two.md) — Integration tests hit a real database. Mocks hid a broken migration.",
+    ]
+    files = {"MEMORY.md": "\n".join(lines) + "\n"}
+    for slug in ("ci", "docs", "timing", "pins", "review", "two"):
+        files[f"{slug}.md"] = CLAUDE_NOTE.format(slug=slug)
+    root = workspace(files)
+    found = [f for f in findings(cli, root) if f["name"] == "content-in-index"]
+    assert [f["line"] for f in found] == [6]
+    assert "2 sentences" in found[0]["message"]
+
+
 MIXED_INDEX = """\
 # Memory Index
 

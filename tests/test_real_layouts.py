@@ -311,3 +311,71 @@ def test_a_link_out_of_a_workspace_that_is_in_no_repository_is_outside(cli, tmp_
     _, report = check(cli, tmp_path / "notes", "--select", "broken-index-link")
     assert [f["line"] for f in report["findings"]] == [3]
     assert "outside the workspace" in report["findings"][0]["message"]
+
+
+# -- negative claims need positive evidence (issue #19, batch 2) ---------------------------
+
+
+def test_only_claims_about_named_things_outside_the_project_are_reported(cli, git_repo):
+    # Sentences of the kinds real Claude Code memory holds: the project's design, its rules, its
+    # tests, past incidents and judgements around two claims about tools that may change.
+    body = "\n\n".join([
+        "The config key never resolves when spelled in camelCase; only the dash-case one does.",
+        "Filing follow-up issues for bugs is not allowed.",
+        "Adding nullable columns does not bump the schema version.",
+        "Our deploy script doesn't support rollbacks.",
+        "We didn't use the venv, so the install went global.",
+        "Once the branch is deleted, the commits are unreachable.",
+        "A green CI run is not evidence that the branch builds.",
+        "GitHub personal-account repos cannot grant the bot a bypass for branch protection.",
+        "The hosted ubuntu-18.04 runner image was removed by GitHub.",
+    ]) + "\n"
+    note = "---\nname: ci\ndescription: CI notes\nmetadata:\n  type: reference\n---\n\n" + body
+    root = git_repo(under(".claude/memory", {"MEMORY.md": "- [CI](ci.md) — CI notes\n", "ci.md": note}))
+    _, report = check(cli, root, "--select", "negative-claim-without-expiry")
+    found = [(f["line"], f["message"].split('"')[1][:40]) for f in report["findings"]]
+    assert found == [
+        (22, "GitHub personal-account repos cannot gra"),
+        (24, "The hosted ubuntu-18.04 runner image was"),
+    ]
+
+
+# -- Claude Code's memory folder is flat (issue #19, batch 2) ------------------------------
+
+
+def test_files_in_subfolders_of_a_claude_memory_folder_are_not_notes(cli, git_repo):
+    files = under(".claude/memory", claude_memory("alpha"))
+    files[".claude/memory/beta.md"] = NOTE.format(name="beta")  # beside MEMORY.md, not linked: an orphan
+    # An archive of recovered index lines, a plugin's steering files with their own front matter.
+    files[".claude/memory/_raw/recovered/ORIGINAL-MEMORY-INDEX.md"] = "- old line one\n- old line two\n"
+    files[".claude/memory/steering/conventions.md"] = "---\nscope: repo\nloaded-by: [sdd-plan]\n---\n\nUse tabs.\n"
+    files[".claude/memory/steering/deep/more.md"] = "no front matter at all\n"
+    root = git_repo(files)
+    _, report = check(cli, root)
+    assert names(report) == [(".claude/memory/beta.md", "orphan-note")]
+    # Given explicitly, a subfolder file is still not a note of the workspace.
+    _, report = check(cli, root, ".claude/memory/steering/conventions.md")
+    assert report["findings"] == []
+
+
+# -- a claim's line after a fenced code block (issue #19, batch 2) ---------------------------
+
+
+@pytest.mark.parametrize("fence", ["```", "~~~", "````"])
+def test_a_paragraph_opening_with_inline_code_after_a_code_block_is_on_its_own_line(cli, workspace, fence):
+    # The code span's backtick was looked for from the previous paragraph on, and found in the
+    # fence of the code block between them: the finding pointed at the fence's line.
+    body = (
+        "SPM resolves both packages, and the build fails:\n"
+        "\n"
+        f"{fence}\n"
+        "error: multiple similar targets `MistKit` appear in package 'mistkit'\n"
+        f"{fence}\n"
+        "\n"
+        "`swift build` on Windows ARM64 **does not support** Swift 5.9 —\n"
+        "so it is not supported there yet.\n"
+    )
+    note = "---\nname: spm\ndescription: SPM notes\ntype: reference\n---\n\n" + body
+    root = workspace({"MEMORY.md": "- [SPM](spm.md) — SPM notes\n", "spm.md": note})
+    _, report = check(cli, root, "--select", "negative-claim-without-expiry")
+    assert [(f["line"], f["column"]) for f in report["findings"]] == [(13, 1)]

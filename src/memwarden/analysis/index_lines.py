@@ -13,7 +13,11 @@ from memwarden.documents.markdown import IndexDocument
 from memwarden.documents.scan import comment_spans, find_links, resolve_link
 
 _TERMINATOR = re.compile(r"[.!?。！？]+")
-_ABBREVIATIONS = {"e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig", "eg", "ie", "mr", "dr", "st"}
+# A "." after one of these (or after a single letter: an initial, "a." in a list) ends no sentence.
+_ABBREVIATIONS = {
+    "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig", "eg", "ie", "mr", "mrs", "ms", "dr", "st", "al",
+    "jr", "sr", "incl", "esp", "resp", "min", "max", "ca", "viz", "et al", "w.r.t", "n.b", "nb", "ex", "ref",
+}
 _WORDY = re.compile(r"[^\W\d_]", re.UNICODE)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』")
 
@@ -35,8 +39,9 @@ def sentence_count(text: str) -> int:
             continue  # v5.2, file.md, a.b
         if match.group(0).startswith("."):
             word_start = max(text.rfind(" ", start, match.start()), start - 1) + 1
-            if text[word_start : match.start()].lower().rstrip(".") in _ABBREVIATIONS:
-                continue
+            word = text[word_start : match.start()].lower().lstrip("([{\"'“‘*_").rstrip(".")
+            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+                continue  # "(e.g. CelestraCloud)", "approx. 3", "vs. the old one", "J. Smith"
         if _WORDY.search(text[start : match.start()]):
             count += 1
         start = end

@@ -162,12 +162,14 @@ CLAUDE_CODE = Profile(
     kinds=(
         Kind("startup-index", "index", ("MEMORY.md",), "the index Claude Code loads (200 lines, 25,000 UTF-16 units)"),
         agent_instructions(),
+        # The memory folder is flat: Claude Code writes and reads notes beside MEMORY.md only, so a
+        # file in a subfolder (`_raw/recovered/`, a plugin's `steering/`) is no note of it.
         Kind(
             "note",
             "markdown",
             ("*.md",),
-            "one memory: front matter name, description, type",
-            exclude=REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES,
+            "one memory beside MEMORY.md: front matter name, description, type",
+            exclude=REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES + _ROOT_ONLY,
         ),
     ),
     index_link_base={"startup-index": ""},

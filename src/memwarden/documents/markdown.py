@@ -217,6 +217,15 @@ class _Aligner:
                 return at if probe is needle else max(at - lead, 0)
         return None
 
+    def opening_backtick(self) -> int:
+        """Where the next code span opens, from the cursor on: a fence line of a code block between
+        the previous block and this one ("```" on its own line) is never taken for it."""
+        at = self.text.find("`", self.cursor)
+        while at != -1 and self.doc.line_col(at)[0] in self.hidden:
+            newline = self.text.find("\n", at)
+            at = -1 if newline == -1 else self.text.find("`", newline + 1)
+        return at
+
     def block(self, children) -> list[tuple[str, int | None]]:
         """(prose text, source offset or None) pieces of one block; "\n" pieces are line breaks."""
         pieces: list[tuple[str, int | None]] = []
@@ -229,7 +238,7 @@ class _Aligner:
             if kind == "text":
                 self.add_text(child.get("raw", ""), pieces)
             elif kind == "codespan":
-                at = self.text.find("`", self.cursor)
+                at = self.opening_backtick()
                 if at != -1:
                     run = len(self.text[at:]) - len(self.text[at:].lstrip("`"))
                     close = self.text.find("`" * run, at + run)

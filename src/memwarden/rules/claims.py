@@ -127,22 +127,36 @@ def negative_claim_without_expiry(doc, ctx):
     Reads the prose of notes (front-matter `description` and the body, without
     code blocks, inline code or URLs), the text fields of episodes (`title`,
     `summary`, `content`, `detail`, `lesson`) and every string value of the
-    facts, and finds sentences that state a negative about the world: "gh does
-    not support draft releases", 「找不到相關資料」, 「该版本没有批量导出功能」,
-    「このAPIはページングに対応していない」. Directives ("never run rm -rf",
-    「不要刪除」, 「しないでください」), questions, conditions ("if the file
-    does not exist") and words that only look negative ("not only", "unless",
-    "nonce", 「非常」, 「少ない」) are not claims. Nor is what memory notes say
-    besides claims: a negative word in quotes, a code span, a link, a
-    [[wikilink]] or a slug; SQL and settings (`NOT NULL`, `width=0.6, no
-    legend`); asides and contrasts ("(not a separate module)", "X is not Y,
-    it is Z"); notes to self ("no confirmation needed", a "How to apply:"
-    line); post-mortems ("didn't use the venv, tried installing globally");
-    preferences, judgements and where things are kept by policy; headings
-    and to-do items. English, Traditional and Simplified Chinese and
-    Japanese are understood; a sentence in another language (Korean,
-    Russian, Spanish...) is skipped. The finding quotes the sentence and
-    points at its own line.
+    facts, and reports a sentence only on positive evidence that it is a
+    claim about the world worth checking again:
+
+    - its negation attaches to a capability, availability or existence
+      predicate: "does not support", "has no", "cannot", "isn't installed",
+      "not available", "no longer", "returns nothing", 「不支援」「沒有」
+      「無法」「未提供」, 「対応していない」「できない」「がない」; or, with
+      no negative word, something is gone, blocked, empty or capped: "was
+      retired", "is blocked", "came back empty", "accepts at most 50",
+      「已下架」「停用了」「最多 10 次」, 「提供終了」「遮断されている」;
+    - and it names something outside the project: a proper noun or product
+      ("GitHub", "macOS", "Python 3.12"), a tool written in lower case ("gh",
+      "pnpm", "wasm"), a version, a domain, or what a vendor decides (a plan,
+      an account, a region, an API). Inline code alone is not a name;
+    - and its subject is not the project itself: "we", "I", "you", "our
+      script", a rule, a policy, a test, an issue, "this column".
+
+    A search that came back empty is a claim whoever ran it ("I couldn't find
+    any docs for the flag", "grep turned up nothing"). Never reported:
+    directives ("never run rm -rf", 「不要刪除」, 「しないでください」),
+    questions, conditions and cases ("if the file does not exist", "once the
+    branch is deleted, ..."), past events ("didn't use the venv", "had no
+    handler"), judgements ("not worth hoisting", "not evidence that ..."),
+    a negative word in quotes, a code span, a link or a slug, SQL and
+    settings, headings and to-do items. A missed claim costs less than a
+    false alarm, so a claim with no name in its sentence ("the admin panel
+    has no batch export", 「找不到相關資料」) is not reported. English,
+    Traditional and Simplified Chinese and Japanese are understood; a
+    sentence in another language (Korean, Russian, Spanish...) is skipped.
+    The finding quotes the sentence and points at its own line.
 
     The expiry goes where each kind keeps it: a gish note's `metadata.expires`;
     a claude-code or three-layer note's `expires`, under `metadata:` when the

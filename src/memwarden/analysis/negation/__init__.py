@@ -16,6 +16,12 @@ What is *not* a claim here:
   to", "no doubt", 「不僅」, 「不錯」, 「非常」, 「不得不」, 「少ない」,
   「違いない」, 「しかない」.
 
+A negation that passes all of that is reported only with positive evidence
+(`evidence.py`): a capability, availability or existence predicate, a name of
+something outside the project, and a subject that is not the project itself.
+Removals, blocks, empty results and limits said of a named thing are claims
+with no negative word ("was retired", 「已下架」, 「提供終了」).
+
 The detector is rule-based and reads one sentence at a time; every step is a
 single pass or looks at a bounded window around a cue word, so a
 100,000-character line costs linear time. It knows English, Chinese
@@ -40,6 +46,7 @@ from memwarden.analysis.negation.common import (
     strip_end,
 )
 from memwarden.analysis.negation.english import en_claims
+from memwarden.analysis.negation.evidence import cjk_positive_claim, en_positive_claim
 from memwarden.analysis.negation.japanese import JA_QUESTION_END, ja_claims
 
 __all__ = ["CLAIM", "DIRECTIVE", "NONE", "QUESTION", "Claim", "classify", "find_claims", "is_question", "language_of", "sentences"]
@@ -98,7 +105,11 @@ def classify(sentence: str) -> tuple[str, str]:
             return CLAIM, cue
         if verdict == DIRECTIVE and not directive:
             directive = cue
-    return (DIRECTIVE, directive) if directive else (NONE, "")
+    if directive:
+        return DIRECTIVE, directive
+    # No negative word, but a removal, a block, an empty result or a limit said of a named thing.
+    cue = en_positive_claim(sentence) if language == "en" else cjk_positive_claim(sentence, language)
+    return (CLAIM, cue) if cue else (NONE, "")
 
 
 def find_claims(text: str) -> list[Claim]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from memwarden.analysis.negation.common import CLAIM, DIRECTIVE, NONE, Sentence
+from memwarden.analysis.negation.common import CLAIM, DIRECTIVE, LOOKBACK, NONE, Sentence
+from memwarden.analysis.negation.evidence import zh_evidence
 
 # -- Chinese -----------------------------------------------------------------
 
@@ -63,15 +64,18 @@ def zh_claims(text: str):
     sentence = Sentence(text)
     narrative = _ZH_NARRATIVE.search(text) is not None
     prohibition = any(word in text for word in ("不許", "不许", "不准", "禁止", "嚴禁", "严禁"))
+    gathered = any(word in text for word in ("都在", "統一", "统一", "改放"))
     for match in _ZH_CUE.finditer(text):
         cue, start = match.group(), match.start()
         verdict = _zh_verdict(text, sentence, cue, start, match.end())
         if verdict == CLAIM:
-            verdict = _zh_real_prose(text, cue, start, match.end(), narrative, prohibition)
+            verdict = _zh_real_prose(text, cue, start, match.end(), narrative, prohibition, gathered)
+        if verdict == CLAIM and not zh_evidence(text, cue, start, match.end(), sentence.clause_start(start)):
+            verdict = NONE  # no capability predicate, or nothing outside the project it is said of
         yield start, cue, verdict
 
 
-def _zh_real_prose(text: str, cue: str, start: int, end: int, narrative: bool, prohibition: bool) -> str:
+def _zh_real_prose(text: str, cue: str, start: int, end: int, narrative: bool, prohibition: bool, gathered: bool) -> str:
     after = text[end : end + 12]
     if prohibition:
         return DIRECTIVE  # 「沒有 code review 不許合併」: the negation is the rule's condition
@@ -81,9 +85,9 @@ def _zh_real_prose(text: str, cue: str, start: int, end: int, narrative: bool, p
         return NONE
     if cue in ("不用", "不必", "不需要") and after.startswith("再"):
         return DIRECTIVE  # 「小改動不用再問我」: a standing permission
-    if cue == "不" and after.startswith("是") and _ZH_SECOND_CLAUSE_IS.search(text, end):
+    if cue == "不" and after.startswith("是") and _ZH_SECOND_CLAUSE_IS.search(text, end, end + LOOKBACK):
         return NONE  # 「不是 ROS 1，是 ROS 2」: a contrast
-    if _ZH_SECOND_CLAUSE_IS.search(text, end) and any(w in text for w in ("都在", "統一", "统一", "改放")):
+    if gathered and _ZH_SECOND_CLAUSE_IS.search(text, end, end + LOOKBACK):
         return NONE  # 「密鑰不放 repo，都在 Vault」
     return CLAIM
 

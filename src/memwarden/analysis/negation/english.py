@@ -6,6 +6,7 @@ import re
 
 from memwarden.analysis.negation.common import LOOKBACK as _LOOKBACK
 from memwarden.analysis.negation.common import CLAIM, CLAUSE_BREAK, DIRECTIVE, NONE, hidden_spans, paren_depths
+from memwarden.analysis.negation.evidence import en_evidence
 
 # -- English -------------------------------------------------------------------
 
@@ -204,6 +205,8 @@ def en_claims(text: str):
         verdict = _en_verdict(cue)
         if verdict == CLAIM and conditional[index]:
             verdict = NONE  # "If the file does not exist, ...": a condition, not a claim
+        if verdict == CLAIM and not en_evidence(text, tokens, lowered, index, clause_of[index]):
+            verdict = NONE  # no capability predicate, or nothing outside the project it is said of
         yield start, original, verdict
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from memwarden.analysis.negation.common import CJK, CLAIM, DIRECTIVE, NONE, Sentence, strip_end
+from memwarden.analysis.negation.evidence import ja_evidence
 
 # -- Japanese ---------------------------------------------------------------
 
@@ -62,6 +63,8 @@ def ja_claims(text: str):
             causal = any(text.startswith(word, end) or text.startswith(word, end + 1) for word in _JA_CAUSAL_AFTER)
             if not causal:
                 verdict = DIRECTIVE
+        if verdict == CLAIM and not ja_evidence(text, cue, start, end, sentence.clause_start(start)):
+            verdict = NONE  # no capability predicate, or nothing outside the project it is said of
         yield start, cue, verdict
 
 

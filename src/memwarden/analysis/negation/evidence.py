@@ -1,0 +1,407 @@
+"""Positive evidence that a negative sentence is a claim about the world (issue #19, batch 2).
+
+Excluding kinds of false alarm one at a time did not carry over to memory nobody had tuned on:
+real notes say "not" about their own design, rules, tests and past events in more ways than a
+list of exceptions can name. So a negation is reported only when there is evidence for both
+halves of a claim worth re-checking:
+
+- its predicate is one of capability, availability or existence: "does not support", "has no",
+  "cannot", "isn't installed", "no longer", "returns nothing", 「不支援」「沒有」「無法」,
+  「対応していない」「できない」「がない」;
+- its sentence names something outside the project: a proper noun or product name ("GitHub",
+  "macOS", "Python 3.12"), a well-known tool written in lower case ("gh", "pnpm", "wasm"), a
+  version, a domain, or a word for what a vendor decides (a plan, an account, a region, an
+  API); in Chinese and Japanese, a name in Latin letters or such a word. Inline code alone is
+  not evidence: it is as often the project's own column or function as a tool.
+
+And the subject of the negation must not be the project itself: "we", "I", "you", a rule, a
+policy, a test, an issue, "this column". Missing a claim costs less trust than a false alarm.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+
+# -- English -----------------------------------------------------------------------
+
+# Verbs of capability, availability, existence: after "does not", "doesn't", "won't", "never".
+_EN_CAPABILITY = {
+    "support", "supports", "allow", "allows", "have", "has", "exist", "exists", "work", "works", "run", "runs",
+    "accept", "accepts", "provide", "provides", "offer", "offers", "include", "includes", "expose", "exposes",
+    "ship", "ships", "document", "documents", "handle", "handles", "honour", "honours", "honor", "honors",
+    "respect", "respects", "recognize", "recognizes", "recognise", "recognises", "return", "returns", "yield",
+    "yields", "list", "lists", "load", "loads", "read", "reads", "reach", "reaches", "get", "gets", "grant",
+    "grants", "play", "plays", "install", "installs", "enable", "enables", "contain", "contains", "mention",
+    "mentions", "trust", "trusts", "store", "stores", "keep", "keeps", "cover", "covers",
+}
+# After "is not", "isn't", "aren't", "not" (an article may come between: "isn't an installed App").
+_EN_AVAILABILITY = {
+    "supported", "available", "compatible", "implemented", "installed", "enabled", "exposed", "documented",
+    "visible", "reachable", "accessible", "possible", "present", "found", "included", "provided", "offered",
+    "listed", "processed", "indexed", "recognized", "recognised", "returned", "respected", "honoured", "honored",
+    "handled", "shipped", "published", "released", "usable", "writable", "readable", "working", "functional",
+    "accepted", "valid", "aware", "loaded", "exported", "granted", "option",
+}
+_EN_STRONG = {"unsupported", "unavailable", "incompatible", "unreachable", "nonexistent", "impossible", "unable",
+              "inaccessible", "deprecated", "discontinued", "retired", "removed", "blocked"}
+_EN_HAVE_NO = {"has", "have", "had", "is", "are", "there's", "returns", "return", "returned", "found", "finds",
+               "get", "gets", "got", "shows", "show", "offers", "offer", "provides", "provide", "exposes",
+               "expose", "supports", "support", "gives", "give", "yields", "yield", "lists", "list", "ships",
+               "turned", "turns", "says", "say", "contains", "contain", "with", "having", "lacks"}
+_EN_AUX = {"do", "does", "did", "is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would",
+           "can", "could", "it's", "that's", "there's", "am"}
+_EN_SKIP = {"yet", "currently", "really", "fully", "officially", "always", "even", "actually", "directly",
+            "publicly", "natively", "properly", "correctly", "reliably", "ever", "still", "any", "longer", "a",
+            "an", "the", "be", "been", "simply", "at", "all", "by", "default", "automatically", "anymore",
+            "on", "in", "to", "being", "either", "seem", "seems", "appear", "appears"}
+_EN_PAST = {"didn't", "wasn't", "weren't", "hadn't", "couldn't", "did", "was", "were", "had", "could"}
+_EN_SEARCH = {"find", "found", "locate", "located", "reach", "reached", "access", "connect", "receive",
+              "received", "install", "installed", "load", "loaded"}
+# Who the project is: a negation whose subject is one of these describes the project, not the world.
+_EN_SELF = {"we", "i", "you", "us", "our", "my", "your", "me", "let's", "i'm", "we're", "you're", "i've", "we've"}
+_EN_POSSESSIVE = {"our", "my", "your"}
+_EN_OWN_NOUNS = {
+    "rule", "rules", "policy", "policies", "process", "step", "steps", "test", "tests", "issue", "issues", "pr",
+    "prs", "ticket", "tickets", "column", "columns", "field", "fields", "function", "functions", "method",
+    "methods", "module", "modules", "class", "classes", "hook", "hooks", "table", "tables", "schema", "note",
+    "notes", "memory", "project", "codebase", "code", "team", "user", "users", "decision", "convention",
+    "discipline", "gate", "gates", "default", "design", "state", "scope", "script", "scripts", "repo", "fix",
+    "change", "changes", "commit", "commits", "branch", "workflow", "task", "tasks", "phase", "plan's",
+    "directive", "guidance", "suite", "bug", "bugs", "feature", "features", "component", "components",
+}
+_EN_COMMON_CAPS = {
+    "i", "code", "ok", "pr", "prs", "todo", "wip", "tbd", "fyi", "note", "notes", "why", "how", "what", "when",
+    "where", "also", "then", "but", "and", "or", "so", "the", "a", "an", "it", "this", "that", "these", "those",
+    "not", "no", "never", "none", "nothing", "must", "only", "all", "any", "done", "see", "apply", "fix",
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "important", "warning", "caution", "step", "phase", "default", "rationale", "context", "status",
+}
+# Tools, platforms and formats people write in lower case.
+_EN_LOWER_NAMES = {
+    "gh", "git", "npm", "pnpm", "yarn", "npx", "pip", "pipx", "uv", "poetry", "conda", "cargo", "rustc", "go",
+    "docker", "podman", "kubectl", "helm", "terraform", "ansible", "brew", "apt", "dnf", "yum", "wasm", "linux",
+    "ffmpeg", "node", "deno", "bun", "python", "python3", "ruby", "java", "jq", "curl", "wget", "make", "cmake",
+    "bash", "zsh", "fish", "sed", "awk", "grep", "ssh", "rsync", "systemd", "nginx", "postgres", "mysql",
+    "sqlite", "redis", "xctest", "xcodebuild", "swiftc", "gcc", "clang", "msvc", "webpack", "vite", "esbuild",
+    "eslint", "prettier", "jest", "vitest", "pytest", "mypy", "ruff", "tsc", "gradle", "maven", "nuget",
+    "dotnet", "unity", "godot", "ios", "android", "windows", "macos", "ubuntu", "debian", "alpine", "centos",
+    "wsl", "wsl2", "chrome", "firefox", "safari", "edge", "vscode", "vim", "neovim", "emacs", "tmux", "codex",
+    "claude", "gemini", "copilot", "openai", "anthropic", "devcontainer", "pypi", "crates", "homebrew",
+}
+# What a vendor decides: "on this plan", "the free tier", "a personal account", "in this region".
+_EN_VENDOR_NOUNS = {
+    "plan", "plans", "tier", "tiers", "account", "accounts", "license", "licence", "subscription", "region",
+    "regions", "quota", "provider", "platform", "browser", "browsers", "vendor", "api", "apis", "sdk", "cli",
+    "endpoint", "endpoints", "runner", "runners", "registry", "mirror", "firewall", "proxy", "tenant", "os",
+    "version", "versions", "release", "build", "builds", "image", "distro", "driver", "firmware", "app", "apps",
+    "plugin", "extension", "library", "package", "marketplace", "store", "cloud", "instance", "cluster",
+}
+_EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#]*(?:[.'’-][A-Za-z0-9+#]+)*")
+_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){1,3}(?![\w.]*\d{4})|\b(?:version|release|v)\s?\d+\b", re.I)
+_DOMAIN = re.compile(r"\b[\w-]+\.(?:com|org|io|co|net|dev|app|ai|sh|cloud)\b")
+_STARTS = re.compile(r"(?:^|[:;—–(\[\"“→⇒=|]|\s-\s|[.!?]\s)\s*[*_]*$")
+_CONDITION_OPENER = re.compile(r"^[\s*_>(-]*(?:if|when|whenever|once|unless|in case|as long as|until)\b", re.I)
+
+
+def _capitalized_name(text: str, word: str, start: int) -> bool:
+    lower = word.lower().replace("’", "'")
+    if lower in _EN_COMMON_CAPS or lower.split("'")[0] in _EN_COMMON_CAPS:
+        return False
+    if any(c.isupper() for c in word[1:]) and word[:1].islower():
+        return True  # macOS, iOS, eBay, npmjs
+    if not word[:1].isupper():
+        return False
+    letters = [c for c in word if c.isalpha()]
+    if word.isupper() and len(letters) >= 5 and not any(c.isdigit() for c in word):
+        return False  # "SILENTLY", "NEVER", "DELIVERED": emphasis, not a name
+    if _STARTS.search(text[max(0, start - 12) : start]):
+        return any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word)  # "GitHub" even at the start
+    return True
+
+
+@functools.lru_cache(maxsize=16)
+def en_names(text: str) -> tuple[tuple[int, int], ...]:
+    """Spans of what names something outside the project: proper nouns, tools, versions, domains, vendor words.
+
+    Sorted by start, and cached: every negative word of a long sentence asks about the same sentence.
+    """
+    found = [m.span() for m in _VERSION.finditer(text)] + [m.span() for m in _DOMAIN.finditer(text)]
+    for match in _EN_WORD.finditer(text):
+        word = match.group()
+        lower = word.lower()
+        if word == "CODE":
+            continue
+        if (lower in _EN_LOWER_NAMES or lower.split("-")[0] in _EN_LOWER_NAMES or lower in _EN_VENDOR_NOUNS
+                or _capitalized_name(text, word, match.start())):
+            found.append(match.span())
+    return tuple(sorted(found))
+
+
+def _named_between(names, begin: int, end: int) -> bool:
+    """Whether a name starts in text[begin:end] (names sorted by start)."""
+    at = bisect.bisect_left(names, (begin, -1))
+    return at < len(names) and names[at][0] < end
+
+
+def _subject_is_self(lowered: list[str], first: int, index: int, names: list[tuple[int, int]], tokens) -> bool:
+    """Whether the words of the cue's clause before it make the project (we, the user, a rule) the subject."""
+    subject = [i for i in range(first, index) if lowered[i] not in _EN_AUX and lowered[i] not in _EN_SKIP]
+    if any(lowered[i] in _EN_SELF and lowered[i] not in _EN_POSSESSIVE for i in subject):
+        return True  # "we don't", "I can't", "you didn't"
+    if not subject:
+        return False
+    span_start, span_end = tokens[subject[0]][0], tokens[subject[-1]][0] + len(tokens[subject[-1]][1])
+    if _named_between(names, span_start, span_end):
+        return False  # "GitHub personal-account repos", "Our Auth0 tenant": a named thing
+    if any(lowered[i] in _EN_POSSESSIVE for i in subject):
+        return True  # "our script", "my branch"
+    head = lowered[subject[-1]]
+    return head in _EN_OWN_NOUNS or (lowered[subject[0]] in ("this", "these", "that", "those", "its") and head in _EN_OWN_NOUNS)
+
+
+def _next_words(lowered: list[str], index: int, count: int = 3) -> list[str]:
+    out = []
+    position = index + 1
+    while position < len(lowered) and len(out) < count:
+        if lowered[position] not in _EN_SKIP:
+            out.append(lowered[position])
+        position += 1
+    return out
+
+
+def _en_predicate(text: str, tokens, lowered: list[str], index: int, first: int) -> bool:
+    """Whether the negation at lowered[index] attaches to a capability, availability or existence predicate."""
+    word = lowered[index]
+    preceding = lowered[index - 1] if index > first else ""
+    after = _next_words(lowered, index)
+    nxt = after[0] if after else ""
+    if word in _EN_STRONG:
+        return True
+    if word in ("cannot", "can't", "cant") or (word == "not" and preceding in ("can", "cannot")):
+        return True  # can't do it at all: a capability
+    if word == "no" and lowered[index + 1 : index + 2] == ["longer"]:
+        return True
+    past = word in _EN_PAST or preceding in _EN_PAST or (word == "never" and (nxt.endswith("ed") and nxt not in _EN_AVAILABILITY))
+    if word in ("no", "none", "zero"):
+        if preceding.endswith("n't"):
+            return True
+        if preceding == "none" or (word == "none" and preceding in _EN_HAVE_NO):
+            return True
+        if preceding in _EN_HAVE_NO or (index >= 2 and lowered[index - 2] in ("there", "there's")):
+            return preceding not in ("had", "was", "were", "got", "turned", "found", "returned") or _search_result(lowered, index)
+        rest = lowered[index + 1 : index + 6]
+        return any(w in ("exists", "exist", "is", "are") for w in rest[:4]) and any(
+            w in ("exists", "exist", "available", "supported", "installed") for w in rest)
+    if word == "nothing":
+        return preceding in _EN_HAVE_NO and preceding not in ("had", "is", "are") or nxt in ("about",)
+    if word in ("lack", "lacks", "lacking", "missing"):
+        return word == "lacks" or preceding in ("is", "are", "still", "lack") or (word == "lack" and preceding in ("they", "still"))
+    if word in ("neither", "nobody", "nor"):
+        return any(w in _EN_CAPABILITY or w in _EN_AVAILABILITY for w in lowered[index + 1 : index + 5])
+    if past and not (nxt in _EN_SEARCH):
+        return False  # "didn't use the venv", "had no handler": what happened, not a standing fact
+    if nxt in ("have", "has", "need", "needs") and lowered[index + 2 : index + 3] == ["to"]:
+        return False  # "doesn't have to know": no necessity, not a missing capability
+    if word in ("isn't", "aren't") or (word == "not" and preceding in ("is", "are", "be", "isn't", "aren't")):
+        return nxt in _EN_AVAILABILITY
+    if word == "not" and preceding not in _EN_AUX and not preceding.endswith("n't"):
+        return nxt in _EN_AVAILABILITY  # "— not visible from the devcontainer", "but not processed by"
+    return nxt in _EN_CAPABILITY or nxt in _EN_AVAILABILITY
+
+
+def _search_result(lowered: list[str], index: int) -> bool:
+    return lowered[index - 1] in ("found", "returned", "turned", "got") and index + 1 < len(lowered) and \
+        lowered[index + 1] in ("results", "result", "matches", "match", "hits", "page", "pages", "entry", "rows", "records")
+
+
+# A search that came back empty is a claim whoever ran it: "grep turned up nothing", "no results for
+# 'invoice'", "I couldn't find any docs for the flag", "the key wasn't found in the vault".
+_SEARCH_RESULT = re.compile(
+    r"\b(?:returned|returns|found|finds|turned up|turns up|yielded|yields|came back with|shows?)\s+(?:no|nothing|zero|none)\b"
+    r"|^[\s*_>-]*no (?:results?|matches|hits) (?:for|in|on)\b"
+    r"|\b(?:couldn't|could not|can't|cannot|unable to|failed to)\s+(?:find|locate)\b"
+    r"|\b(?:is|are|was|were)(?:n't| not)\s+found\b",
+    re.I,
+)
+
+
+def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -> bool:
+    """Whether the negative word at tokens[index] makes a claim about something outside the project."""
+    if _CONDITION_OPENER.match(text):
+        return False  # "If you cannot...", "Once it is deleted, ... unreachable": what follows from a case
+    start = tokens[index][0]
+    search = _SEARCH_RESULT.search(text, max(0, start - 40), start + 40)
+    if search and search.start() <= start < search.end() + 1:
+        return True
+    if lowered[index] in ("isn't", "aren't") or (lowered[index] == "no" and index > first):
+        before = lowered[max(first, index - 2) : index]
+        if "there" in before or "there's" in before:
+            names = en_names(text)
+            return bool(names) and not _subject_is_self(lowered, first, index, names, tokens)
+    if not _en_predicate(text, tokens, lowered, index, first):
+        return False
+    names = en_names(text)
+    if not names:
+        return False
+    return not _subject_is_self(lowered, first, index, names, tokens)
+
+
+# -- Chinese and Japanese ----------------------------------------------------------
+
+# A name in Latin letters (a product, a service, a version), or a word for what a vendor decides.
+_LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9.+#_-]*|\d+(?:\.\d+)+")
+_CJK_VENDOR_NOUNS = re.compile(
+    "方案|帳號|帐号|账号|賬號|帳戶|账户|接口|版本|舊版|旧版|新版|平台|瀏覽器|浏览器|區域|区域|廠商|厂商|官方|免費|免费|付費|付费|"
+    "插件|外掛|套件|驅動|驱动|系統|系统|伺服器|服务器|主機|主机|叢集|集群|容器|映像|镜像|"
+    "プラン|アカウント|バージョン|版|プラットフォーム|ブラウザ|リージョン|ベンダー|無料|有料|ライセンス|"
+    "ドライバ|サーバー|サーバ|クラスタ|コンテナ|イメージ|OS|ストア|防火牆|防火墙|ファイアウォール|ランナー|レジストリ|"
+    "ミラー|プロキシ|代理伺服器|鏡像站|镜像站"
+)
+_LATIN_COMMON = {"CODE", "ok", "OK", "PR", "TODO", "WIP", "a", "b", "c", "x", "y"}
+
+
+@functools.lru_cache(maxsize=16)
+def cjk_names(text: str) -> bool:
+    """Whether a Chinese or Japanese sentence names something outside the project."""
+    if any(m.group() not in _LATIN_COMMON and len(m.group()) >= 2 for m in _LATIN_NAME.finditer(text)):
+        return True
+    return _CJK_VENDOR_NOUNS.search(text) is not None
+
+
+# The project as subject: 「我們」「我」「你」「用戶」「規則」, 「私たち」「ユーザー」「ルール」「テスト」.
+_CJK_SELF = re.compile(
+    "我們|我们|我|你|您|咱們|咱们|用戶|用户|使用者|團隊|团队|規則|规则|政策|流程|函式|函数|欄位|字段|"
+    "私たち|僕|俺|ユーザー|チーム|ルール|ポリシー|関数|カラム|フィールド"
+)
+# Chinese: what comes right after the negation, or the negation inside a potential complement (找不到).
+_ZH_PREDICATE_AFTER = re.compile(
+    r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"
+    r"信任|生效|管用|理會|理会|處理|处理|讀取|读取|載入|加载|顯示|显示|適用|适用|有|辦法|办法|法|權|权|能|可以|可用|可能|到|了|動|动|上|行|得)"
+)
+_ZH_CLAIM_CUES = ("無法", "无法", "缺少", "缺乏", "查無", "查无", "未")
+_ZH_POTENTIAL = re.compile(r"^[到了動动上起下進进]")
+
+
+def _cjk_self_subject(subject: str) -> bool:
+    """「我們」「規則」 as the subject, unless the subject names something (「我們的帳號」「我們的 GitLab」)."""
+    return _CJK_SELF.search(subject) is not None and not cjk_names(subject)
+
+
+def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) -> bool:
+    after = text[end : end + 6]
+    subject = text[clause_start:start]
+    if _cjk_self_subject(subject):
+        return False
+    if cue in ("不", "没", "沒") and start > 0 and _ZH_POTENTIAL.match(after) and not text[start - 1].isspace():
+        pass  # 找不到, 連不上, 跑不動: cannot
+    elif cue in ("無法", "无法", "缺少", "缺乏", "查無", "查无", "不能", "不可"):
+        pass
+    elif cue in ("無", "无") and subject.strip():
+        pass  # 「該工具無匯出功能」: has no
+    elif cue in ("不", "沒", "没", "未", "尚未", "並未", "并未", "並沒", "并没") and _ZH_PREDICATE_AFTER.match(after):
+        pass
+    else:
+        return False
+    return cjk_names(text)
+
+
+_JA_PREDICATE_BEFORE = re.compile(
+    r"(?:対応|サポート|提供|存在|利用|使用|使え|使わ|動作|動か|動い|でき|インストール|導入|入って|入っ|有効|許可|接続|到達|"
+    r"見つから|見つかり|見当たら|表示さ|読み込ま|読ま|扱え|公開|実装|記載|含ま|含まれて|受け付け|配信|参照|保持|実行|"
+    r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット)[^、。]{0,6}$|られ$"
+)
+_JA_EXISTENCE = re.compile(r"(?:が|は|も|には|では|に|の)(?:あり|い)?$")
+_JA_CLAIM_CUES = ("非対応", "未対応", "未実装", "未サポート", "不可", "なし", "無し")
+
+
+def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) -> bool:
+    before = text[max(clause_start, start - 14) : start]
+    if _cjk_self_subject(text[clause_start:start]):
+        return False
+    if cue in _JA_CLAIM_CUES:
+        pass
+    elif cue in ("ない", "無い", "ません", "なかっ", "なくなっ") and (_JA_PREDICATE_BEFORE.search(before) or _JA_EXISTENCE.search(before)):
+        if cue == "なかっ" and not re.search(r"見つから|見当たら|ヒット", before):
+            return False  # 「削除されなかった」: what happened
+        if cue == "ません" and re.search(r"(?:でし|ませ)$", before):
+            return False
+    elif cue == "ず" and _JA_PREDICATE_BEFORE.search(before):
+        pass
+    else:
+        return False
+    return cjk_names(text)
+
+
+# -- claims with no negative word ----------------------------------------------------
+# "was retired", 「已經下架」「提供終了」: gone; "is blocked", 「被封鎖」「遮断される」: blocked by
+# policy; "came back empty", 「是空的」「結果は空」: an empty result; "at most 50 per call",
+# 「最多 10 次」「150 リクエストまで」: a limit. Each needs a name in its subject, as above.
+
+_EN_GONE = re.compile(
+    r"\b(?:was|were|has been|have been|had been|is|are|got|now)\s+(?:\w+ly\s+)?(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
+    r"(?P<cue>removed|retired|deprecated|discontinued|decommissioned|sunset|sunsetted|shut down|taken down|"
+    r"ripped out|end-of-lifed|blocked|disabled|empty)\b"
+    r"|\b(?P<cue2>came back empty|comes back empty|returns? empty|returned empty)\b"
+    r"|\b(?:accepts?|allows?|returns?|takes?|supports?|keeps?|holds?|stores?)\s+(?P<cue3>at most|no more than|up to a maximum of)\s+\d"
+    r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d|\b(?P<cue5>limited to|capped at|times? out after)\s+\d",
+    re.I,
+)
+_EN_SUBJECT_BREAK = re.compile(r"[;:—–(]|,\s|\.\s")
+_EN_NOT_A_LIMIT_SUBJECT = re.compile(r"\b(?:blocked|blocks)\s+(?:on|by)\s+(?:#|PR\b|issue\b|[\w-]+/[\w-]+#)", re.I)
+
+
+def en_positive_claim(text: str) -> str:
+    """The words of a removal, block, empty result or limit said of a named thing, else ""."""
+    if _CONDITION_OPENER.match(text):
+        return ""
+    for match in _EN_GONE.finditer(text):
+        if _EN_NOT_A_LIMIT_SUBJECT.match(text, match.start(match.lastgroup)):
+            continue  # "blocked on brightdigit/ConfigKeyKit#1": waiting for a change, not a block
+        window = max(0, match.start() - 200)
+        breaks = [m.end() for m in _EN_SUBJECT_BREAK.finditer(text, window, match.start())]
+        subject = text[breaks[-1] if breaks else window : match.start()]
+        words = [w.lower() for w in _EN_WORD.findall(subject)]
+        names = en_names(subject)
+        if not names or any(w in _EN_SELF and w not in _EN_POSSESSIVE for w in words):
+            continue
+        content = [w for w in words if w not in _EN_AUX and w not in _EN_SKIP]
+        if content and content[-1] in _EN_OWN_NOUNS:
+            # "The old PhysX code was removed", "the legacy_tax module was deleted": what the project
+            # removes from itself is a change it made, whatever the thing was named after.
+            continue
+        return match.group(match.lastgroup)
+    return ""
+
+
+_ZH_GONE = re.compile(
+    r"(?:已經|已经|已|被)[^，。；,;]{0,10}?(?P<cue>下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|"
+    r"關閉|关闭|關掉|关掉|除役|移除|拿掉|刪掉|删掉|刪除|删除|廢棄|废弃|淘汰|終止|终止|鎖掉|锁掉|封鎖|封锁|封掉|擋掉|挡掉|"
+    r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档)"
+    r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除)了)"
+    r"|(?P<cue3>最多|上限|最長只能|最长只能)[^，。；,;]{0,8}\d|(?P<cue4>只有)\s*(?:大約|大约)?\s*\d"
+)
+_JA_GONE = re.compile(
+    r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
+    r"sunset|deprecated|not supported|遮断され|拒否され|禁止されている|止まっている|壊れている)"
+    r"|(?P<cue2>は空|が空|結果は空)(?:。|$|だった|です)"
+    r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)"
+)
+_CJK_CONDITION = re.compile("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば")
+
+
+def cjk_positive_claim(text: str, language: str) -> str:
+    """The words of a removal, block, empty result or limit in a Chinese or Japanese sentence, else ""."""
+    if _CJK_CONDITION.search(text):
+        return ""
+    pattern = _ZH_GONE if language == "zh" else _JA_GONE
+    match = pattern.search(text)
+    if match is None:
+        return ""
+    if _CJK_SELF.search(text[: match.start()]) and not cjk_names(text[: match.start()]):
+        return ""
+    if not cjk_names(text):
+        return ""
+    return match.group(match.lastgroup)
