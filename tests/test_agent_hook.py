@@ -304,3 +304,39 @@ def test_init_does_not_pin_agent_instructions_in_a_repository_with_a_claude_md(t
     write_files(root, {"memory/fact.yml": "schema_version: 1\nidentity:\n  name: A\n"})
     checked = cli("check", root, "--format", "json")
     assert checked.json()["summary"]["workspaces"][0]["profile"] == "ghost-in-shell"
+
+
+# -- gish: propose -> review -> apply ----------------------------------------------------
+
+def _readme_proposal_loop() -> str:
+    from conftest import REPO
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    return next(b for b in re.findall(r"```bash\n(.*?)```", readme, flags=re.S) if "--stdin-filename" in b)
+
+
+@pytest.mark.parametrize("name,files,passes,said", [
+    ("0001", {"memory/episodic.jsonl": log(episode(1), episode(2), episode(3), episode(4))}, True, None),
+    ("0002", {"memory/knowledge/projects/export-limits.md": NOTE + "\nKey: {token}\n"}, False, "secret-in-memory"),
+    ("0003", {"memory/episodic.jsonl": log(episode(1), episode(3), episode(4))}, False, "deleted-record"),
+    ("0004", {"memory/fact.yml": FACTS.replace("editor: vim", "editor: [vim")}, False, "unparsable-file"),
+])
+def test_a_gish_proposal_is_checked_before_apply_as_the_readme_shows(tmp_path, name, files, passes, said):
+    import os
+    import subprocess
+    import sys
+
+    root = project(tmp_path)
+    token = github_token()
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    write_files(root / ".gish/proposals" / name, {k: v.replace("{token}", token) for k, v in files.items()})
+    script = _readme_proposal_loop().replace("cd ~/my-workspace\n", "").replace("0042", name)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", "NO_COLOR": "1"}
+    done = subprocess.run(["bash", "-c", script], cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert (done.returncode == 0) is passes, done.stdout + done.stderr
+    assert ("passes: apply it" in done.stdout) is passes
+    if said:
+        assert said in done.stdout
+    assert_never_echoed(token, done.stdout, done.stderr)
+    assert {p: p.read_bytes() for p in before} == before  # nothing reached the workspace
