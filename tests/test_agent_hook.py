@@ -295,6 +295,16 @@ def test_init_agent_gemini_cli_uses_its_events_and_tool_names(tmp_path, cli):
     assert hooks["AfterTool"][0]["hooks"][0]["command"] == "memwarden hook"
 
 
+def test_init_agent_codex_writes_its_project_hooks_json(tmp_path, cli):
+    root = project(tmp_path)
+    first = cli("init", "--agent", "codex", root)
+    assert first.exit_code == 0 and ".codex/hooks.json" in first.stdout
+    hooks = json.loads((root / ".codex/hooks.json").read_text())["hooks"]
+    assert hooks["PreToolUse"][0]["matcher"] == "^apply_patch$"
+    assert hooks["PostToolUse"][0]["hooks"] == [{"type": "command", "command": "memwarden hook"}]
+    assert "left unchanged" in cli("init", "--agent", "codex", root).stdout
+
+
 def test_init_does_not_pin_agent_instructions_in_a_repository_with_a_claude_md(tmp_path, cli):
     root = write_files(tmp_path / "repo", {"CLAUDE.md": "# Project\nRun the tests.\n", "src/app.py": "x = 1\n"})
     assert cli("init", root).exit_code == 0

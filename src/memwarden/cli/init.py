@@ -55,6 +55,7 @@ HOOK_COMMAND = "memwarden hook"
 AGENT_SETTINGS = {
     "claude-code": (".claude/settings.json", "PreToolUse", "PostToolUse", "Write|Edit|MultiEdit"),
     "gemini-cli": (".gemini/settings.json", "BeforeTool", "AfterTool", "write_file|replace"),
+    "codex": (".codex/hooks.json", "PreToolUse", "PostToolUse", "^apply_patch$"),  # loaded when the project is trusted
 }
 
 
