@@ -350,3 +350,24 @@ def test_a_gish_proposal_is_checked_before_apply_as_the_readme_shows(tmp_path, n
         assert said in done.stdout
     assert_never_echoed(token, done.stdout, done.stderr)
     assert {p: p.read_bytes() for p in before} == before  # nothing reached the workspace
+
+
+def test_after_an_edit_only_what_the_edit_wrote_is_reported(tmp_path):
+    root = project(tmp_path)
+    log_path = root / "memory/episodic.jsonl"
+    old_problem = episode(2, tags=["Deploy", "ci"])  # already there: not this edit's
+    log_path.write_text(log(episode(1), old_problem), encoding="utf-8")
+    last = json.dumps(old_problem) + "\n"
+    appended = json.dumps(episode(3, tags=["CI ", "ci", "cache"])) + "\n"
+    log_path.write_text(log(episode(1), old_problem) + appended, encoding="utf-8")  # what Edit did
+    done = claude(root, "PostToolUse", "Edit", {
+        "file_path": str(log_path), "old_string": last, "new_string": last + appended, "replace_all": False,
+    })
+    assert done.returncode == 2
+    assert "- line 3: unnormalized-tags" in done.err and "- line 2:" not in done.err
+    clean_append = json.dumps(episode(4)) + "\n"
+    log_path.write_text(log_path.read_text(encoding="utf-8") + clean_append, encoding="utf-8")
+    quiet = claude(root, "PostToolUse", "Edit", {
+        "file_path": str(log_path), "old_string": appended, "new_string": appended + clean_append,
+    })
+    assert (quiet.returncode, quiet.err) == (0, "")

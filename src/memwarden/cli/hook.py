@@ -78,7 +78,7 @@ def _guard(write) -> int:
     cwd = _shown_from(ws.root)
     if write.phase == BEFORE:
         return _before(ws, relpath, kind, write.content, cwd)
-    return _after(ws, relpath, cwd)
+    return _after(ws, relpath, cwd, write.written)
 
 
 def _shown_from(root: Path) -> Path:
@@ -123,7 +123,8 @@ def _before(ws, relpath: str, kind, content: bytes | None, cwd: Path) -> int:
     return EXIT_TELL_AGENT
 
 
-def _after(ws, relpath: str, cwd: Path) -> int:
+def _after(ws, relpath: str, cwd: Path, written: tuple[str, ...] | None) -> int:
+    from memwarden.discover.agent_writes import written_lines
     from memwarden.engine import run as engine
 
     if not (ws.root / relpath).is_file():
@@ -139,12 +140,21 @@ def _after(ws, relpath: str, cwd: Path) -> int:
             "(safe fixes, as this workspace's agent-hook.fix asks): read the file again before editing it."
         )
     findings = [f for f in result.findings if not f.fixed]
+    # After an edit, what it wrote: problems older than the edit are the owner's to review, and an agent
+    # told of them on every append would rewrite old records (which the hook before a write blocks).
+    text = (ws.current_bytes(relpath) or b"").decode("utf-8", "replace")
+    mine = written_lines(text, written)
+    older = [f for f in findings if mine is not None and f.line not in mine]
+    findings = [f for f in findings if f not in older]
     if findings:
         count = f"{len(findings)} problem{'s' if len(findings) != 1 else ''}"
         lines.append(f"memwarden found {count} in {shown}, just written:")
         lines += _listed(findings, with_fix=True)
         if any(f.fix for f in findings):
             lines.append(f"`memwarden check --fix {shown}` applies the safe fixes ([*]); others need review.")
+    if older and findings:
+        lines.append(f"({len(older)} older problem{'s' if len(older) != 1 else ''} elsewhere in the file "
+                     "are not this edit's: leave those records as they are.)")
     for message in result.errors:
         lines.append(f"memwarden: {message}")
     if not lines:

@@ -43,6 +43,7 @@ class AgentWrite:
     tool: str
     path: Path  # absolute
     content: bytes | None  # BEFORE: the file as the call would leave it; None: the call writes nothing
+    written: tuple[str, ...] | None = None  # AFTER: the text an edit put in (None: the whole file was written)
 
 
 def read_payload(data: bytes, default_cwd: Path) -> list[AgentWrite]:
@@ -66,8 +67,41 @@ def read_payload(data: bytes, default_cwd: Path) -> list[AgentWrite]:
         return _patch_writes(phase, tool, _string(tool_input, "command", tool), cwd)
     path = cwd / _string(tool_input, "file_path", tool)
     if phase == AFTER:
-        return [AgentWrite(phase, tool, path, None)]
+        return [AgentWrite(phase, tool, path, None, _written(tool, tool_input))]
     return [AgentWrite(phase, tool, path, _proposed(tool, tool_input, path))]
+
+
+def _written(tool: str, tool_input: dict) -> tuple[str, ...] | None:
+    """The lines an edit put into the file: its new lines that its old text did not have (the rest is context)."""
+    if tool in ("Edit", "replace"):
+        edits = [tool_input]
+    elif tool == "MultiEdit" and isinstance(tool_input.get("edits"), list):
+        edits = [e for e in tool_input["edits"] if isinstance(e, dict)]
+    else:
+        return None
+    lines: list[str] = []
+    for edit in edits:
+        old, new = edit.get("old_string"), edit.get("new_string")
+        if isinstance(old, str) and isinstance(new, str):
+            kept = set(old.splitlines())
+            lines += [line for line in new.splitlines() if line not in kept]
+    return tuple(lines)
+
+
+def written_lines(text: str, written: tuple[str, ...] | None) -> set[int] | None:
+    """The 1-based lines of text that hold what an edit wrote (None: every line, the whole file was written)."""
+    if written is None:
+        return None
+    lines: set[int] = set()
+    for piece in written:
+        if not piece.strip():
+            continue
+        at = text.find(piece)
+        while at != -1:
+            first = text.count("\n", 0, at) + 1
+            lines.update(range(first, first + piece.count("\n") + 1))
+            at = text.find(piece, at + 1)
+    return lines
 
 
 def _string(mapping: dict, key: str, tool: str) -> str:
@@ -150,7 +184,8 @@ def _patch_writes(phase: str, tool: str, patch: str, cwd: Path) -> list[AgentWri
         path = cwd / relpath
         if phase == AFTER:
             if action != "delete":
-                writes.append(AgentWrite(phase, tool, path, None))
+                added = tuple(line[1:] for line in lines if line.startswith("+")) if action == "update" else None
+                writes.append(AgentWrite(phase, tool, path, None, added))
             continue
         if action == "add":
             content: bytes | None = _encode("".join(line[1:] + "\n" for line in lines))
