@@ -17,7 +17,7 @@ CONFIG_TEMPLATE = """\
 # `memwarden rules` lists the rules, `memwarden explain NAME` documents one.
 
 # Detected from the files here ({reason}).
-profile = "{profile}"
+{profile_line}
 
 # Rules to run (names, codes or prefixes such as "MW2"); "ALL" is the default.
 # select = ["ALL"]
@@ -50,6 +50,66 @@ repos:
 """
 
 
+HOOK_COMMAND = "memwarden hook"
+# agent -> (settings file below the project, event before a tool call, event after it, tools that write files)
+AGENT_SETTINGS = {
+    "claude-code": (".claude/settings.json", "PreToolUse", "PostToolUse", "Write|Edit|MultiEdit"),
+    "gemini-cli": (".gemini/settings.json", "BeforeTool", "AfterTool", "write_file|replace"),
+    "codex": (".codex/hooks.json", "PreToolUse", "PostToolUse", "^apply_patch$"),  # loaded when the project is trusted
+}
+
+
+def install_agent_hooks(directory: Path, agent: str) -> None:
+    """Merge `memwarden hook` before and after the agent's write tools into its project settings."""
+    import json
+
+    from memwarden.errors import UsageError
+    from memwarden.fixes.write import write_atomic
+
+    relpath, before, after, matcher = AGENT_SETTINGS[agent]
+    path = directory / relpath
+    shown = click.format_filename(path)
+    settings: dict = {}
+    if path.exists():
+        try:
+            settings = json.loads(path.read_text(encoding="utf-8-sig"))
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            raise UsageError(f"{shown}: cannot read it as JSON ({error}); fix it first, it was left unchanged") from None
+    if not isinstance(settings, dict):
+        raise UsageError(f"{shown}: not a JSON object; fix it first, it was left unchanged")
+    hooks = settings.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise UsageError(f"{shown}: \"hooks\" is not an object; fix it first, it was left unchanged")
+    added = []
+    for event in (before, after):
+        groups = hooks.setdefault(event, [])
+        if not isinstance(groups, list):
+            raise UsageError(f"{shown}: hooks.{event} is not a list; fix it first, it was left unchanged")
+        if any(_runs_hook(group, matcher) for group in groups):
+            continue
+        groups.append({"matcher": matcher, "hooks": [{"type": "command", "command": HOOK_COMMAND}]})
+        added.append(event)
+    if not added:
+        click.echo(f"{shown} already runs `{HOOK_COMMAND}` before and after {matcher}; left unchanged.")
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    for event in added:
+        click.echo(f"{shown}: added hooks.{event}: matcher \"{matcher}\" runs `{HOOK_COMMAND}`.")
+    click.echo("Other settings and hooks were kept. Restart the agent (or review with /hooks) to load them.")
+
+
+def _runs_hook(group, matcher: str) -> bool:
+    """Whether a hook group already runs memwarden's hook for every one of these tools."""
+    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+        return False
+    runs = any(isinstance(h, dict) and h.get("command") == HOOK_COMMAND for h in group["hooks"])
+    covered = group.get("matcher") in ("", "*", None) or set(matcher.split("|")) <= set(
+        str(group.get("matcher")).split("|")
+    )
+    return runs and covered
+
+
 def _write_new(path: Path, content: str) -> bool:
     """Create path with content; never overwrite. True if written."""
     try:
@@ -60,22 +120,42 @@ def _write_new(path: Path, content: str) -> bool:
         return False
 
 
+def _profile_line(profile: str) -> str:
+    """The config's profile line: pinned, except where detection should keep deciding.
+
+    A folder with only the files an agent loads whole (a repository with a CLAUDE.md) becomes a
+    memory workspace when memory/ or notes appear: pinning agent-instructions would hide them.
+    """
+    if profile == "agent-instructions":
+        return '# profile = "ghost-in-shell"   # left to detection: only agent instruction files are here now'
+    return f'profile = "{profile}"'
+
+
 @click.command()
 @click.argument("directory", default=".", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.option("--pre-commit", "write_pre_commit", is_flag=True, help="Also write .pre-commit-config.yaml (never overwritten).")
+@click.option(
+    "--agent", type=click.Choice(sorted(AGENT_SETTINGS)),
+    help="Only merge `memwarden hook` into this agent's project settings (e.g. .claude/settings.json).",
+)
 @guarded
-def init(directory: Path, write_pre_commit: bool):
+def init(directory: Path, write_pre_commit: bool, agent: str | None):
     """Write a commented .memwarden.toml for the workspace, and show (or write) a pre-commit config.
 
-    Existing files are never overwritten: init says so and leaves them as they are.
+    Existing files are never overwritten: init says so and leaves them as they are. With --agent,
+    init merges memwarden's write hooks into that agent's settings instead, keeping every other
+    setting and hook, and adding nothing twice.
     """
+    if agent is not None:
+        install_agent_hooks(directory, agent)
+        return
     from memwarden.discover.profiles import detect
 
     profile, reason = detect(directory)
     if profile is None:
         profile, reason = "ghost-in-shell", "nothing detected, so the default was chosen; change it if needed"
     config_path = directory / ".memwarden.toml"
-    if _write_new(config_path, CONFIG_TEMPLATE.format(profile=profile, reason=reason)):
+    if _write_new(config_path, CONFIG_TEMPLATE.format(profile_line=_profile_line(profile), reason=reason)):
         click.echo(f"Wrote {config_path} (profile {profile}: {reason}).")
     else:
         click.echo(f"{config_path} already exists; left unchanged.")

@@ -41,6 +41,7 @@ LAZY_COMMANDS = {
     "history": "memwarden.cli.history:history",
     "baseline": "memwarden.cli.baseline:baseline",
     "init": "memwarden.cli.init:init",
+    "hook": "memwarden.cli.hook:hook",
 }
 
 
@@ -88,9 +89,13 @@ def main():
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="Use this config file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write .memwarden_cache/ (also: MEMWARDEN_NO_CACHE=1).")
+@click.option(
+    "--stdin-filename", type=click.Path(path_type=Path, dir_okay=False), metavar="PATH",
+    help="Check the content on stdin as if it were the file at PATH (a write not made yet).",
+)
 @guarded
 def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, ignore, output_format, output,
-          today, exit_zero, strict, profile, config_file, quiet, no_cache):
+          today, exit_zero, strict, profile, config_file, quiet, no_cache, stdin_filename):
     """Check memory files (default: the workspace in the current directory)."""
     from memwarden import registry, report
     from memwarden.engine import fixing
@@ -117,9 +122,13 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         base=base,
         staged=staged,
         progress=_progress_bar if _show_progress() else None,
-        use_cache=not (no_cache or os.environ.get("MEMWARDEN_NO_CACHE")),
+        use_cache=not (no_cache or os.environ.get("MEMWARDEN_NO_CACHE") or stdin_filename),
     )
-    workspaces, notes = workspace.collect(list(paths) or [Path(".")], profile, config_file)
+    if stdin_filename is not None:
+        refuse_with_stdin(paths, fix or unsafe_fixes, diff, staged)
+        workspaces, notes = [workspace.open_proposed(stdin_filename, sys.stdin.buffer.read(), profile, config_file)], []
+    else:
+        workspaces, notes = workspace.collect(list(paths) or [Path(".")], profile, config_file)
     if output is not None:
         refuse_output(output, workspaces)
     for note in notes:
@@ -185,6 +194,18 @@ def _progress_bar(total: int):
             yield progress.update
 
     return bar()
+
+
+def refuse_with_stdin(paths, fix: bool, diff: bool, staged: bool) -> None:
+    """--stdin-filename checks one write not made yet: nothing to fix on disk, no other file, no index."""
+    from memwarden.errors import UsageError
+
+    clash = "PATHS" if paths else "--fix" if fix else "--diff" if diff else "--staged" if staged else None
+    if clash is not None:
+        raise UsageError(
+            f"--stdin-filename checks content that is not written yet; it cannot be combined with {clash} "
+            "(check the file itself once it is written)"
+        )
 
 
 def refuse_output(output: Path, workspaces) -> None:

@@ -32,7 +32,9 @@ KNOWN_KEYS = {
     "per-file-ignores": "a table of glob = [rule names] to skip for matching files",
     "kinds": "per-kind tables (globs, format, schema) that change or add kinds of memory file",
     "rules": "per-rule option tables, e.g. [tool.memwarden.rules.too-few-tags] min_tags = 3",
+    "agent-hook": "what `memwarden hook` does after an agent writes memory: fix = true applies the safe fixes",
 }
+AGENT_HOOK_KEYS = {"fix"}
 KIND_KEYS = {"globs", "format", "schema", "exclude", "description"}
 
 
@@ -53,6 +55,7 @@ class Config:
     kinds: dict[str, dict[str, Any]] = field(default_factory=dict)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)  # workspace settings shared by several rules
+    agent_hook_fix: bool = False  # `memwarden hook` applies the safe fixes after an agent's write (opt-in)
 
     @property
     def label(self) -> str:
@@ -146,8 +149,6 @@ def _rule_names(values, where: str) -> list[str]:
 
 
 def parse(table: dict, path: Path | None) -> Config:
-    from memwarden import registry
-
     where = f"{path}: [tool.memwarden]" if path and path.name == "pyproject.toml" else str(path or "config")
     config = Config(path=path, base_dir=path.parent if path else Path.cwd())
     if not isinstance(table, dict):
@@ -191,6 +192,17 @@ def parse(table: dict, path: Path | None) -> Config:
         if "format" in spec and spec["format"] not in FORMATS:
             raise UsageError(f"{where}: kinds.{kind}.format must be one of {', '.join(FORMATS)}")
         config.kinds[kind] = spec
+    hook = _table(table, "agent-hook", where)
+    for key, value in hook.items():
+        if key not in AGENT_HOOK_KEYS:
+            raise UsageError(f"{where}: agent-hook: unknown key '{key}'{suggest(key, AGENT_HOOK_KEYS)}")
+        if not isinstance(value, bool):
+            raise UsageError(f"{where}: agent-hook.fix must be true or false")
+    config.agent_hook_fix = hook.get("fix", False)
+    if not _table(table, "rules", where):
+        return config  # no rule options: the rule modules need not load (a hook on a file that is not memory)
+    from memwarden import registry
+
     known_rules = {r.name: r for r in registry.all_rules()}
     # In catalog order, so where two rules' tables set one shared setting the later rule's wins.
     rule_tables = sorted(

@@ -51,6 +51,7 @@ class Workspace:
     targets: set[str] | None = None  # workspace-relative paths to report on; None = every file
     overlay: dict[str, bytes] = field(default_factory=dict)  # fixed content not yet written
     unclaimed: set[str] = field(default_factory=set)  # files named on the command line that no kind claims
+    proposed: set[str] = field(default_factory=set)  # overlay paths holding content not yet written (stdin)
     _files: dict[str, Kind] | None = None
     _other: dict[str, Kind] | None = None
     _docs: dict[str, Document] = field(default_factory=dict)
@@ -146,6 +147,35 @@ class Workspace:
             relpath = Path(os.path.relpath(errors.pop(0).filename or ".", self.root)).as_posix()
             if relpath != "." and not relpath.startswith("../") and not self._excluded(relpath):
                 yield relpath, other_text_kind(relpath)
+
+    def claims(self, relpath: str) -> Kind | None:
+        """The memory kind of a file, decided from its path alone, as the walk would (no walk: a hook is fast)."""
+        folders = relpath.split("/")[:-1]
+        if any(name in SKIP_DIRS or (name.startswith(".") and name != ".gish") for name in folders):
+            return None
+        kind = self.profile.classify(relpath)
+        return None if kind is None or self._excluded(relpath) else kind
+
+    def propose(self, relpath: str, content: bytes) -> Kind | None:
+        """Check content as the file at relpath, which it would replace: an overlay, never written.
+
+        The file becomes the run's one target; the append-only rules compare it with the file on
+        disk (see memwarden.analysis.history). Returns its kind, None when the config excludes it.
+        """
+        if self._excluded(relpath):
+            return None
+        kind = self.claims(relpath)
+        if kind is None:
+            kind = other_text_kind(relpath)
+            self.other_files[relpath] = kind
+            self.unclaimed.add(relpath)
+        else:
+            self.files[relpath] = kind
+        self.overlay[relpath] = content
+        self.proposed.add(relpath)
+        self.forget(relpath)
+        self.targets = {relpath}
+        return kind
 
     def kind_of(self, relpath: str) -> Kind | None:
         """The memory kind of a file (None for a file no kind claims: see :meth:`text_kind_of`)."""
@@ -463,6 +493,28 @@ def collect(
     for root, ws in workspaces.items():
         ws.targets = targets.get(root)
     return list(workspaces.values()), notes
+
+
+def open_file_workspace(
+    path: Path, profile_name: str | None = None, config_file: Path | None = None
+) -> tuple[Workspace, str]:
+    """The workspace of one file, which need not exist yet (a proposed write), and the file's workspace path."""
+    path = path.absolute()
+    found_root = find_root(path)
+    ws = open_workspace(found_root, profile_name, config_file)
+    return ws, _relative_file(path, ws.root, found_root)
+
+
+def open_proposed(
+    path: Path, content: bytes, profile_name: str | None = None, config_file: Path | None = None
+) -> Workspace:
+    """The workspace of path with content proposed for the file (`check --stdin-filename`), its one target."""
+    ws, relpath = open_file_workspace(path, profile_name, config_file)
+    if path.is_dir():
+        raise UsageError(f"--stdin-filename {shown_path(str(path))}: that is a folder, not a file")
+    if ws.propose(relpath, content) is None:
+        ws.targets = set()  # excluded by the config: nothing to report, as when it is named on the command line
+    return ws
 
 
 def _relative_file(path: Path, root: Path, found_root: Path) -> str:

@@ -252,7 +252,7 @@ def _resolve_quietly(name: str) -> set[str]:
 
 def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
     checker = Checker(workspace, run)
-    if run.cacheable:
+    if run.cacheable and not workspace.proposed:  # content from stdin is never cached
         from memwarden.engine.cache import RunCache
 
         cache = RunCache(workspace.root)

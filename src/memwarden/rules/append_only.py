@@ -321,9 +321,9 @@ class _Outcome:
 
 
 def _outcome(ctx) -> _Outcome | None:
-    if not ctx.base and not ctx.staged:
-        return None
     ws = ctx.workspace
+    if not ctx.base and not ctx.staged and not ws.proposed:
+        return None
     fields = tuple(mutable_fields(ctx.options))
     # Fix rounds change the overlay; each round compares the files as they are then.
     overlay = tuple(sorted((p, hash(b)) for p, b in ws.overlay.items()))

@@ -476,6 +476,8 @@ def duplicate_id(ctx):
     ## Fix safety
     No fix: renaming an id would break whatever already links to it.
     """
+    if not any(ctx.is_target(p) for p, kind in ctx.workspace.files.items() if kind.name in EPISODE_KINDS):
+        return  # no log or archive is reported on (a run on one note): never parse the whole log for nothing
     seen: dict[str, tuple[str, int]] = {}
     for doc in ctx.documents(*EPISODE_KINDS):
         if not isinstance(doc, JsonlDocument) or not doc.ok or recognition.is_unrecognised_log(doc, ctx.workspace.profile):

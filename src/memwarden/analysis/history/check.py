@@ -6,7 +6,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
 from memwarden.analysis.history.compare import Comparison, Loss
-from memwarden.analysis.history.snapshots import EmptySnapshot, GitSnapshot, WorktreeSnapshot, same_files
+from memwarden.analysis.history.snapshots import (
+    DiskSnapshot,
+    EmptySnapshot,
+    GitSnapshot,
+    ProposedSnapshot,
+    WorktreeSnapshot,
+    same_files,
+)
 from memwarden.errors import UsageError
 
 if TYPE_CHECKING:
@@ -64,10 +71,19 @@ class ChangesSinceBase:
 
 
 def changes_since_base(ws, base_ref: str | None, staged: bool, mutable_fields: Iterable[str]) -> ChangesSinceBase:
-    """What the base (--base REF, else HEAD) held that the index (--staged) or the working tree lost."""
+    """What the base (--base REF, else HEAD) held that the index (--staged) or the working tree lost.
+
+    With content proposed for a file (`check --stdin-filename`) and no ref, the base is the file on
+    disk: what this write would lose, git or not. An older, uncommitted change is the pre-commit
+    hook's to judge, not the write's (with --base REF the proposed tree is compared with REF).
+    """
     from memwarden.git import GitError
 
     fields = tuple(mutable_fields)
+    if ws.proposed and not base_ref and not staged:
+        base = DiskSnapshot(ws)
+        losses = Comparison(ws, base, ProposedSnapshot(ws), fields).losses() if base.files else []
+        return ChangesSinceBase(base.label, losses, staged)
     flag = "--staged" if staged and not base_ref else "--base"
     repo = open_repo(ws, flag)
     cache: dict = {}

@@ -187,6 +187,46 @@ class WorktreeSnapshot(Snapshot):
         return super().document(relpath)
 
 
+class ProposedSnapshot(WorktreeSnapshot):
+    """The working tree with content proposed for some files (`check --stdin-filename`), not yet written.
+
+    Only the proposed files can differ from the files on disk, so every other file is the same by
+    its name alone: comparing them with :class:`DiskSnapshot` reads nothing else.
+    """
+
+    def __init__(self, ws):
+        super().__init__(ws, None, "the proposed content")
+
+    def signature(self, relpath: str) -> str | None:
+        if relpath in self.files and relpath not in self.ws.proposed:
+            return "unchanged:" + relpath
+        return super().signature(relpath)
+
+
+class DiskSnapshot(ProposedSnapshot):
+    """The files on disk, before the proposed content would replace them: what a write must not lose."""
+
+    def __init__(self, ws, label: str = "the file on disk"):
+        Snapshot.__init__(self, ws, label, {
+            p: None for p in ws.files
+            if (ws.root / p).is_file() and not (ws.root / p).is_symlink()
+        })
+        self._raw = {}
+
+    def raw(self, relpath: str) -> bytes | None:
+        if relpath not in self._raw:
+            try:
+                self._raw[relpath] = (self.ws.root / relpath).read_bytes() if relpath in self.files else None
+            except OSError:
+                self._raw[relpath] = None
+        return self._raw[relpath]
+
+    def document(self, relpath: str) -> Document | None:
+        if relpath not in self.ws.proposed:
+            return super().document(relpath)  # the same file on both sides: parsed once
+        return Snapshot.document(self, relpath)
+
+
 def blob_id(data: bytes) -> str:
     """The id git gives these bytes as a blob (`git hash-object`)."""
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()  # noqa: S324 - git's id, not security
