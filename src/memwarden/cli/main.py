@@ -41,6 +41,7 @@ LAZY_COMMANDS = {
     "history": "memwarden.cli.history:history",
     "baseline": "memwarden.cli.baseline:baseline",
     "init": "memwarden.cli.init:init",
+    "stats": "memwarden.cli.stats:stats",
 }
 
 
