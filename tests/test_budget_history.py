@@ -207,3 +207,28 @@ def test_a_gish_index_with_crlf_and_bom_measures_as_budget_does(git_repo, monkey
     today = cli("budget", "--json", *LIMITS, cwd=root).json()
     history = cli("budget", "--history", "--json", *LIMITS, cwd=root).json()
     assert history["history"][-1]["used"] == today["used"]
+
+
+# The README's sample: this history, built the same way, prints exactly the block in the README.
+README_HISTORY = [
+    ("2026-09-01", 15300), ("2026-09-05", 16100), ("2026-09-08", 9800), ("2026-09-12", 10400),
+    ("2026-09-15", 11300), ("2026-09-19", 11900), ("2026-09-23", 12700), ("2026-09-26", 13200),
+    ("2026-09-30", 14100), ("2026-10-03", 14900), ("2026-10-07", 15400), ("2026-10-10", 16300),
+    ("2026-10-14", 17100),
+]
+
+
+def test_readme_sample_of_the_history_chart_is_what_memwarden_prints(git_repo, monkeypatch, cli):
+    import re
+
+    from conftest import REPO
+
+    root = git_repo()
+    for day, size in README_HISTORY:
+        commit_at(root, monkeypatch, f"{day}T18:00:00+00:00", {"MEMORY.md": index_of(size)}, "memory")
+    readme = (REPO / "README.md").read_text("utf-8")
+    block = next(b for b in re.findall(r"```text\n(.*?)```", readme, flags=re.S)
+                 if b.startswith("$ memwarden budget --history"))
+    command, *expected = block.rstrip("\n").splitlines()
+    result = cli(*command.split()[2:], cwd=root, env={"COLUMNS": "80"})
+    assert result.stdout.rstrip("\n").splitlines() == expected

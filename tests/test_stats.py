@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import write_files
-
 TODAY = "2026-12-01"
 
 INDEX = (
@@ -164,3 +162,16 @@ def test_a_secret_in_a_tag_is_never_printed(workspace, cli):
         result = cli("stats", *args, "--today", TODAY, cwd=root)
         assert result.exit_code == 0
         assert token[4:14] not in result.stdout + result.stderr
+
+
+def test_readme_sample_of_stats_is_what_memwarden_prints(cli):
+    import re
+
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text("utf-8")
+    block = next(b for b in re.findall(r"```text\n(.*?)```", readme, flags=re.S) if b.startswith("$ memwarden stats"))
+    command, *expected = block.rstrip("\n").splitlines()
+    result = cli(*command.split()[2:], cwd=REPO)
+    assert result.exit_code == 0
+    assert result.stdout.rstrip("\n").splitlines() == expected

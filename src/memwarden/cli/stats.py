@@ -130,7 +130,9 @@ def _as_json(ws, s, measurement, day, within, shown) -> dict:
 
 
 def _top(counter) -> list[tuple[str, int]]:
-    return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
+    from memwarden.engine.stats import TOP_TAGS
+
+    return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_TAGS]
 
 
 def _by_date(dated) -> list:
