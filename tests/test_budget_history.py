@@ -232,3 +232,27 @@ def test_readme_sample_of_the_history_chart_is_what_memwarden_prints(git_repo, m
     command, *expected = block.rstrip("\n").splitlines()
     result = cli(*command.split()[2:], cwd=root, env={"COLUMNS": "80"})
     assert result.stdout.rstrip("\n").splitlines() == expected
+
+
+def test_a_workspace_below_the_top_level_and_a_chain_of_files(git_repo, monkeypatch, cli):
+    root = git_repo()
+    commit_at(root, monkeypatch, "2026-08-01T12:00:00+00:00", {"AGENTS.md": index_of(200)})
+    commit_at(root, monkeypatch, "2026-08-02T12:00:00+00:00", {"team/AGENTS.md": index_of(300)})
+    commit_at(root, monkeypatch, "2026-08-03T12:00:00+00:00", {"README.txt": "not memory\n"})
+    commit_at(root, monkeypatch, "2026-08-04T12:00:00+00:00", {"AGENTS.md": index_of(250)})
+    data = cli("budget", "--history", "--json", "--preset", "codex", cwd=root / "team").json()
+    assert data["files"] == ["../AGENTS.md", "AGENTS.md"]
+    # the chain is summed at every commit that changed either file, the other as it was then
+    assert [(p["date"], p["used"]) for p in data["history"]] == [
+        ("2026-08-01", 200), ("2026-08-02", 500), ("2026-08-04", 550),
+    ]
+    since = cli("budget", "--history", "--json", "--preset", "codex", "--since", "HEAD~2", cwd=root / "team").json()
+    assert [(p["date"], p["used"]) for p in since["history"]] == [("2026-08-04", 550)]
+
+
+def test_a_repository_without_commits_has_an_empty_history(git_repo, cli):
+    root = git_repo()
+    write_files(root, {"MEMORY.md": index_of(300)})
+    result = cli("budget", "--history", "--json", *LIMITS, cwd=root)
+    assert result.exit_code == 0, result
+    assert result.json()["history"] == [] and result.json()["projection"] == {"budget_date": None, "edge_date": None}

@@ -44,7 +44,7 @@ def print_history(ws, measurement, since: str | None, as_json: bool, shown) -> N
             raise UsageError(f"--since {quoted(since)} names no commit in this repository")
     limit = measurement.worst.limit
     try:
-        points = history(repo, paths, measurement.settings, limit, start)
+        points = history(repo, paths, measurement.settings, limit, start) if repo.has_head() else []
     except GitError as error:
         raise UsageError(str(error)) from None
     projection = project(points, limit)
