@@ -122,8 +122,6 @@ class Repo:
 
     def commits(self, base: str, head: str = "HEAD", first_parent: bool = True) -> list[Commit]:
         """Commits in base..head, oldest first."""
-        if not paths:
-            return []
         args = ["log", "-z", "--reverse", "--format=%H%x1f%h%x1f%P%x1f%s"]
         if first_parent:
             args.append("--first-parent")
