@@ -179,8 +179,9 @@ def _as_text(ws, s, measurement, day, within, shown, color: bool) -> str:
     row("", f"{s.few_tags:,} of {_plural(s.tagged_entries, 'tagged entry', 'tagged entries')} with fewer than 2")
     row("claims", f"{_plural(s.claims_with_expires + s.claims_without_expires, 'negative claim')}: "
         f"{s.claims_with_expires:,} with expires, {s.claims_without_expires:,} without")
-    horizon = day + dt.timedelta(days=within) if within < (dt.date.max - day).days else dt.date.max
-    row("expires", f"{len(s.expired):,} passed{sep}{len(s.expiring):,} due by {horizon.isoformat()} "
+    from memwarden.engine.stats import horizon
+
+    row("expires", f"{len(s.expired):,} passed{sep}{len(s.expiring):,} due by {horizon(day, within).isoformat()} "
         f"(within {within} days)")
     for dated in _by_date(s.expiring)[:LISTED]:
         row("", f"  {dated.expires}  {shown(dated.path)}:{dated.line}")

@@ -87,10 +87,15 @@ class Stats:
         return sum(self.entries_by_index.values())
 
 
+def horizon(today: dt.date, within: int) -> dt.date:
+    """The last day that counts as expiring soon: today + within days (the last date there is, past it)."""
+    return today + dt.timedelta(days=within) if within < (dt.date.max - today).days else dt.date.max
+
+
 def gather(ws, today: dt.date, within: int) -> Stats:
     """Read every memory file of the workspace once and count what it holds."""
     stats = Stats()
-    horizon = today + dt.timedelta(days=within) if within < (dt.date.max - today).days else dt.date.max
+    last_day = horizon(today, within)
     profile = ws.profile.name
     for relpath, kind in sorted(ws.files.items()):
         doc = ws.document(relpath)
@@ -107,7 +112,7 @@ def gather(ws, today: dt.date, within: int) -> Stats:
         elif kind.name in INDEX_KINDS and isinstance(doc, IndexDocument):
             stats.entries_by_index[relpath] = sum(1 for entry in doc.entries if entry.link is not None)
         if kind.name in CLAIM_KINDS:
-            _count_claims(stats, doc, profile, today, horizon)
+            _count_claims(stats, doc, profile, today, last_day)
         ws.forget(relpath)  # one file at a time: a big workspace is never held whole
     stats.orphans = [f.workspace_path for f in check_workspace(ws, RunOptions(select=["orphan-note"], today=today)).findings]
     return stats
@@ -152,7 +157,7 @@ def _scalars(value, top: bool = False) -> int:
     return 0 if value is None else 1
 
 
-def _count_claims(stats: Stats, doc, profile: str, today: dt.date, horizon: dt.date) -> None:
+def _count_claims(stats: Stats, doc, profile: str, today: dt.date, last_day: dt.date) -> None:
     for record in claim_records(doc, profile):
         found = sum(len(find_claims(piece.text)) for piece in record.pieces)
         if record.place.present:
@@ -168,5 +173,5 @@ def _count_claims(stats: Stats, doc, profile: str, today: dt.date, horizon: dt.d
             continue  # not a date: invalid-expiry's finding
         if date < today:
             stats.expired.append(Dated(doc.relpath, location[0], date.isoformat()))
-        elif date <= horizon:
+        elif date <= last_day:
             stats.expiring.append(Dated(doc.relpath, location[0], date.isoformat()))
