@@ -26,6 +26,7 @@ from memwarden.decoding import decode
 
 RECENT_COMMITS = 10  # how many of the newest index-changing commits the growth rate is fitted over
 _DAY = 86_400
+_NEVER = 2**63  # a limit no index reaches
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,9 @@ def history(repo, paths: list[str], settings: Settings, limit: Limit, since: str
     current: dict[str, str | None] = dict(repo.tree_blobs(since, paths)) if since and changes else {}
     wanted = [sha for sha in current.values() if sha]
     blobs = repo.read_blobs(wanted + [sha for change in changes for sha in change.blobs.values() if sha])
-    one_limit = Settings(settings.preset, (limit,))
+    # The size does not depend on where the limits lie: limits nothing reaches spare listing what is cut.
+    unbounded = Limit(limit.unit, _NEVER, _NEVER)
+    one_limit = Settings(settings.preset, (unbounded,))
     sizes: dict[tuple, int] = {}  # the same contents measure the same (a revert, a merge of what was there)
     points = []
     for change in changes:
