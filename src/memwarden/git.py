@@ -31,6 +31,19 @@ class Commit:
         return self.parents[0] if self.parents else None
 
 
+@dataclass(frozen=True)
+class FileChange:
+    """A first-parent commit that changed some of the watched files, and their blob ids after it."""
+
+    sha: str
+    timestamp: int  # committer date, seconds since the epoch
+    blobs: dict[str, str | None]  # path -> blob id after the commit; None when the commit deleted it
+
+    @property
+    def short(self) -> str:
+        return self.sha[:7]
+
+
 def _environment() -> dict[str, str]:
     env = dict(os.environ)
     env.update(
@@ -122,13 +135,47 @@ class Repo:
             commits.append(Commit(sha, short, tuple(parents.split()), subject))
         return commits
 
+    def file_changes(self, paths: list[str], since: str | None = None, head: str = "HEAD") -> list[FileChange]:
+        """The first-parent commits (oldest first) that changed any of paths, with each path's blob after it.
+
+        One `git log --first-parent --raw` call: a merge on the first-parent line counts
+        with what it changed against its first parent, as the branch saw it.
+        """
+        if not paths:
+            return []
+        args = ["log", "-z", "--reverse", "--first-parent", "--diff-merges=first-parent", "--raw", "--no-abbrev",
+                "--no-renames", "--format=%x1e%H%x1f%ct", "--end-of-options",
+                f"{since}..{head}" if since else head, "--", *paths]
+        out = self.git(*args).stdout
+        changes: list[FileChange] = []
+        for chunk in out.split(b"\x1e")[1:]:
+            header, _, raw = chunk.partition(b"\0")
+            sha, timestamp = header.decode("ascii").split("\x1f")
+            fields = raw.lstrip(b"\n").split(b"\0")  # ":modes ids status", path, ... (NUL-separated with -z)
+            blobs: dict[str, str | None] = {}
+            for meta, path in zip(fields[0::2], fields[1::2]):
+                if not meta.startswith(b":"):
+                    continue
+                _old_mode, new_mode, _old, new, _status = meta[1:].decode("ascii").split()
+                name = path.decode("utf-8", "surrogateescape")
+                blobs[name] = new if new_mode in _BLOB_MODES else None
+            changes.append(FileChange(sha, int(timestamp), blobs))
+        return changes
+
     # -- listings: top-level path -> blob id -------------------------------------
     def _pathspec(self, under: str) -> list[str]:
         return ["--", under.rstrip("/")] if under else []
 
     def tree_files(self, treeish: str, under: str = "") -> dict[str, str]:
         """Regular files of a commit or tree (below a folder), path -> blob id."""
-        out = self.git("ls-tree", "-r", "-z", "--full-tree", treeish, *self._pathspec(under)).stdout
+        return self._ls_tree(treeish, self._pathspec(under))
+
+    def tree_blobs(self, treeish: str, paths: list[str]) -> dict[str, str]:
+        """Those of paths that are regular files of a commit or tree, path -> blob id."""
+        return self._ls_tree(treeish, ["--", *paths]) if paths else {}
+
+    def _ls_tree(self, treeish: str, pathspec: list[str]) -> dict[str, str]:
+        out = self.git("ls-tree", "-r", "-z", "--full-tree", treeish, *pathspec).stdout
         files: dict[str, str] = {}
         for entry in out.split(b"\0"):
             if not entry:

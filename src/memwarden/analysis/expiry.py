@@ -79,6 +79,16 @@ class ExpiryPlace:
     def present(self) -> bool:
         return self.value is not MISSING or bool(self.stray)
 
+    @property
+    def dated(self) -> tuple[Any, tuple[int, int], str] | None:
+        """(value, location, json path) of the expiry that dates the record: the one in its place, else one out of place."""
+        if self.value is not MISSING:
+            return self.value, self.location, self.json_path
+        if self.stray:
+            name, value, location = self.stray[0]
+            return value, location, "$." + name
+        return None
+
 
 @dataclass
 class TextPiece:

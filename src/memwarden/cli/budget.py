@@ -15,14 +15,15 @@ from pathlib import Path
 import click
 
 from memwarden.cli.exits import guarded
+from memwarden.cli.gauge import STATUS_TEXT, can_draw, gauge_bar
+from memwarden.errors import UsageError
 from memwarden.text import escape_controls
 
-from memwarden.analysis.budget import MISSING, OVER, PAST, STATUS_NAMES, UNIT_NAMES, WITHIN, fmt
+from memwarden.analysis.budget import MISSING, PAST, STATUS_NAMES, UNIT_NAMES, fmt
 
 # Exit codes are the contract: a hook or a script branches on them. 0 to 3 are the
 # statuses (within, over, past the edge, missing); usage errors take the next one.
 EXIT_USAGE = 4
-GAUGE_WIDTH = 40
 
 
 class _BudgetCommand(click.Command):
@@ -48,8 +49,11 @@ class _BudgetCommand(click.Command):
 @click.option("--edge", type=click.IntRange(min=1), metavar="N", help="The truncation point: at or past it is 'past the edge'.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: unit, used, max, edge, headroom, status, exit_code, past_edge.")
 @click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+@click.option("--history", "show_history", is_flag=True,
+              help="Chart the index's size at every first-parent commit that changed it, and project when it reaches the budget and the edge.")
+@click.option("--since", metavar="REF", help="With --history: only the commits after REF.")
 @guarded(usage_exit=EXIT_USAGE)
-def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
+def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, show_history, since):
     """Measure the startup index (MEMORY.md, or AGENTS.md for codex) against what the agent loads.
 
     Prints a gauge with used / budget / edge / headroom, and the exact entries
@@ -67,6 +71,13 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
     --unit, --max and --edge override the preset (and the [tool.memwarden.rules.
     index-over-budget] options preset, unit, max, edge in the config).
 
+    With --history, the size at every commit of the first-parent history
+    that changed the index (today's preset and limit), charted against the
+    budget and the edge, and the dates the growth of the last 10 of those
+    commits (a least-squares fit) reaches them; --json gives
+    {"history": [{"commit", "date", "used"}], "projection": {"budget_date",
+    "edge_date"}}. The exit code is today's status.
+
     \b
     Exit codes (size measured in the unit):
       0  within budget          size < max
@@ -79,6 +90,8 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
     from memwarden.discover.workspace import find_root, open_workspace
     from memwarden.rules.budget import budget_options
 
+    if since is not None and not show_history:
+        raise UsageError("--since needs --history")
     try:
         if index is not None and startup_index.dir_exists(index):
             workspace_dir, index = index, None
@@ -101,6 +114,11 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile):
 
     if not measurement.found:
         _missing(as_json, [shown(p) for p in measurement.expected], settings)
+    if show_history:
+        from memwarden.cli.budget_history import print_history
+
+        print_history(ws, measurement, since, as_json, shown)
+        sys.exit(measurement.exit_code)
     _hide_past_edge(measurement)
     if as_json:
         click.echo(json.dumps(_as_json(measurement, shown), indent=2, ensure_ascii=False))
@@ -168,43 +186,9 @@ def _color() -> bool:
     return use_color(sys.stdout)
 
 
-def _can_draw(text: str) -> bool:
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    try:
-        text.encode(encoding)
-        return True
-    except (UnicodeEncodeError, LookupError):
-        return False
-
-
-def gauge_bar(used: int, limit, width: int = GAUGE_WIDTH, fancy: bool = True) -> str:
-    """[████████░░░|░░░] with the budget marked '|'; past the edge, cut cells are '▒' and the edge '┃'."""
-    full, cut, empty, budget_mark, edge_mark = ("█", "▒", "░", "|", "┃") if fancy else ("#", "x", ".", "|", "!")
-    scale = max(limit.edge, used, 1)
-    cells = []
-    for cell in range(width):
-        value = (cell + 0.5) * scale / width
-        if value < used:
-            cells.append(full if value < limit.edge else cut)
-        else:
-            cells.append(empty)
-    budget_cell = min(width - 1, int(limit.max * width / scale))
-    cells[budget_cell] = budget_mark
-    if used > limit.edge:
-        cells[min(width - 1, int(limit.edge * width / scale))] = edge_mark
-    return "[" + "".join(cells) + "]"
-
-
-_STATUS_TEXT = {  # the words and colour of each status in the text report
-    WITHIN: ("within budget", "green"),
-    OVER: ("over budget: shorten or shelve entries before adding one", "yellow"),
-    PAST: ("past the truncation point: the end of the file is never loaded", "red"),
-}
-
-
 def _as_text(measurement, shown, color: bool) -> str:
     settings = measurement.settings
-    fancy = _can_draw("█▒░┃·")
+    fancy = can_draw("█▒░┃·")
     sep = " · " if fancy else " / "
     lines = []
     files = [shown(s.relpath) for s in measurement.sources]
@@ -215,7 +199,7 @@ def _as_text(measurement, shown, color: bool) -> str:
         unit = UNIT_NAMES[gauge.limit.unit]
         percent = 100 * gauge.used / gauge.limit.max if gauge.limit.max else 0
         bar = gauge_bar(gauge.used, gauge.limit, fancy=fancy)
-        tint = _STATUS_TEXT[gauge.status][1]
+        tint = STATUS_TEXT[gauge.status][1]
         if color:
             bar = click.style(bar, fg=tint)
         lines.append(f"  {bar}  {percent:.0f}% of budget")
@@ -224,7 +208,7 @@ def _as_text(measurement, shown, color: bool) -> str:
             f"  used {fmt(gauge.used)} {unit}{sep}budget {fmt(gauge.limit.max)}{sep}edge {fmt(gauge.limit.edge)}"
             f"{sep}headroom {fmt(headroom)}" + ("" if headroom >= 0 else " (over)")
         )
-    word, tint = _STATUS_TEXT[worst.status]
+    word, tint = STATUS_TEXT[worst.status]
     if worst.status == PAST and worst.used == worst.limit.edge and not worst.past_edge and not worst.other_cut_lines:
         word = "at the truncation point: the next line added will be cut"
     limit_note = f" ({UNIT_NAMES[worst.limit.unit]})" if len(measurement.gauges) > 1 else ""

@@ -42,6 +42,7 @@ LAZY_COMMANDS = {
     "baseline": "memwarden.cli.baseline:baseline",
     "init": "memwarden.cli.init:init",
     "hook": "memwarden.cli.hook:hook",
+    "stats": "memwarden.cli.stats:stats",
 }
 
 

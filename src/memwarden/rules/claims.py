@@ -264,14 +264,14 @@ def expired_claim(doc, ctx):
         if place.archived:
             continue
         # The expiry in its place, else one out of place: the claim is dated either way.
-        candidates = [(place.value, place.location, place.json_path)] if place.value is not MISSING else []
-        candidates += [(value, location, "$." + name) for name, value, location in place.stray]
-        for value, location, json_path in candidates[:1]:
-            date = parse_date(value)
-            if date is None or date >= ctx.today:
-                continue
-            violation = ExpiredClaim(date, (ctx.today - date).days, what)
-            yield Problem(location[0], location[1], violation.message, json_path=json_path)
+        if place.dated is None:
+            continue
+        value, location, json_path = place.dated
+        date = parse_date(value)
+        if date is None or date >= ctx.today:
+            continue
+        violation = ExpiredClaim(date, (ctx.today - date).days, what)
+        yield Problem(location[0], location[1], violation.message, json_path=json_path)
 
 
 # -- stale-statement ----------------------------------------------------------------

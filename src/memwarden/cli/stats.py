@@ -1,0 +1,207 @@
+"""`memwarden stats [PATH]`: what the workspace holds and what needs attention soon, on one screen.
+
+The counting is :mod:`memwarden.engine.stats`; this prints it, as text or JSON.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from memwarden.cli.exits import guarded
+from memwarden.cli.gauge import STATUS_TEXT, can_draw, gauge_bar
+from memwarden.errors import UsageError
+from memwarden.text import escape_controls, excerpt
+
+LISTED = 5  # expiring dates and orphans named in the text report; --json lists them all
+GAUGE = 30
+
+
+@click.command(name="stats")
+@click.argument("path", required=False, type=click.Path(path_type=Path), default=Path("."))
+@click.option("--within", type=click.IntRange(min=0), default=30, show_default=True, metavar="DAYS",
+              help="Count the expiry dates due from today through this many days ahead.")
+@click.option("--today", metavar="DATE", help="Take this date (YYYY-MM-DD) as today.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: records, tags, claims, expiring, expired, orphans, budget.")
+@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+@guarded
+def stats(path, within, today, as_json, profile):
+    """What the memory holds: records by kind, tags, negative claims and their expiry dates, orphans, the index budget.
+
+    \b
+    records   notes by type and shelf, episodes by type (archived apart), facts, index entries
+    tags      distinct tags, the most used, entries with fewer than two
+    claims    negative claims with and without `expires`; expiry dates passed,
+              and due within --within DAYS (default 30) of today or --today
+    orphans   notes no index links to (orphan-note)
+    budget    the startup index against its load budget (as `memwarden budget`)
+
+    Always exits 0 (2 on a usage error): it reports, `memwarden check` judges.
+    """
+    from memwarden.discover import startup_index
+    from memwarden.discover.workspace import find_root, open_workspace
+    from memwarden.engine.stats import gather
+
+    if today is None:
+        day = dt.date.today()
+    else:
+        try:
+            day = dt.date.fromisoformat(today)
+        except ValueError:
+            raise UsageError(f"--today '{escape_controls(today)}' is not a date (YYYY-MM-DD)") from None
+    if not startup_index.dir_exists(path):
+        raise UsageError(f"{escape_controls(str(path))}: not a folder (stats reads a workspace)")
+    ws = open_workspace(find_root(path.absolute()), profile)
+    numbers = gather(ws, day, within)
+    measurement = _measure(ws)
+    cwd = Path.cwd()
+
+    def shown(relpath: str) -> str:
+        return escape_controls(Path(os.path.relpath(ws.root / relpath, cwd)).as_posix())
+
+    if as_json:
+        click.echo(json.dumps(_as_json(ws, numbers, measurement, day, within, shown), indent=2, ensure_ascii=False))
+    else:
+        from memwarden.report import use_color
+
+        color = use_color(sys.stdout)
+        click.echo(_as_text(ws, numbers, measurement, day, within, shown, color), nl=False, color=color)
+    sys.exit(0)
+
+
+def _measure(ws):
+    from memwarden.discover import startup_index
+    from memwarden.rules.budget import budget_options
+
+    settings = startup_index.resolve_settings(budget_options(ws.config), ws.profile.name, ws.root)
+    measurement = startup_index.measure(ws, settings)
+    return measurement if measurement.found else None
+
+
+def _counts(counter) -> dict:
+    return {excerpt(str(key), 40): value for key, value in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))}
+
+
+def _as_json(ws, s, measurement, day, within, shown) -> dict:
+    from memwarden.analysis.budget import STATUS_NAMES
+
+    worst = measurement.worst if measurement is not None else None
+    return {
+        "version": 1,
+        "workspace": shown("."),
+        "profile": ws.profile.name,
+        "today": day.isoformat(),
+        "within": within,
+        "records": {
+            "notes": {"total": s.notes, "by_type": _counts(s.notes_by_type), "by_shelf": _counts(s.notes_by_shelf)},
+            "episodes": {"total": s.episodes, "archived": s.archived_episodes, "by_type": _counts(s.episodes_by_type)},
+            "facts": {"total": s.facts, "files": s.fact_files},
+            "index_entries": {"total": s.index_entries,
+                              "by_file": {shown(p): n for p, n in sorted(s.entries_by_index.items())}},
+        },
+        "tags": {
+            "distinct": len(s.tag_uses),
+            "top": [{"tag": excerpt(tag, 40), "uses": uses} for tag, uses in _top(s.tag_uses)],
+            "entries": s.tagged_entries,
+            "fewer_than_two": s.few_tags,
+        },
+        "claims": {
+            "negative": s.claims_with_expires + s.claims_without_expires,
+            "with_expires": s.claims_with_expires,
+            "without_expires": s.claims_without_expires,
+            "expired": len(s.expired),
+            "expiring": len(s.expiring),
+        },
+        "expiring": [dict(d.to_json(), path=shown(d.path)) for d in _by_date(s.expiring)],
+        "expired": [dict(d.to_json(), path=shown(d.path)) for d in _by_date(s.expired)],
+        "orphans": [shown(p) for p in s.orphans],
+        "unreadable": [shown(p) for p in s.unreadable],
+        "budget": None if worst is None else {
+            "files": [shown(src.relpath) for src in measurement.sources],
+            "preset": measurement.settings.preset.name, "unit": worst.limit.unit, "used": worst.used,
+            "max": worst.limit.max, "edge": worst.limit.edge, "status": STATUS_NAMES[worst.status],
+        },
+    }
+
+
+def _top(counter) -> list[tuple[str, int]]:
+    from memwarden.engine.stats import TOP_TAGS
+
+    return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_TAGS]
+
+
+def _by_date(dated) -> list:
+    return sorted(dated, key=lambda d: (d.expires, d.path, d.line))
+
+
+def _listing(counter, limit: int = 4) -> str:
+    items = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
+    text = ", ".join(f"{excerpt(str(k), 24)} {v}" for k, v in items[:limit])
+    return text + (f", {len(items) - limit} more" if len(items) > limit else "")
+
+
+def _plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"
+
+
+def _as_text(ws, s, measurement, day, within, shown, color: bool) -> str:
+    from memwarden.analysis.budget import UNIT_NAMES, fmt
+
+    fancy = color and can_draw("·█▒░┃")  # plain characters when not a terminal or NO_COLOR
+    sep = " · " if fancy else " / "
+    lines = [f"{shown('.')}  ({ws.profile.name} profile, today {day.isoformat()})"]
+
+    def row(label: str, text: str) -> None:
+        lines.append(f"{label:<9} {text}" if label or not lines else f"{'':<9} {text}")
+
+    notes = _plural(s.notes, "note")
+    if s.notes:
+        notes += f": {_listing(s.notes_by_type)}"
+        if len(s.notes_by_shelf) > 1:
+            notes += f"{sep}shelves {_listing(s.notes_by_shelf)}"
+    row("records", notes)
+    episodes = _plural(s.episodes, "episode") + (f" ({s.archived_episodes:,} archived)" if s.archived_episodes else "")
+    if s.episodes:
+        episodes += f": {_listing(s.episodes_by_type)}"
+    row("", episodes)
+    row("", _plural(s.facts, "fact") + f" in {_plural(s.fact_files, 'file')}")
+    entries = _plural(s.index_entries, "index entry", "index entries")
+    if len(s.entries_by_index) > 1:
+        entries += ": " + ", ".join(f"{escape_controls(p)} {n}" for p, n in sorted(s.entries_by_index.items()))
+    row("", entries)
+    top = ", ".join(f"{excerpt(t, 24)} {n}" for t, n in _top(s.tag_uses))
+    row("tags", f"{_plural(len(s.tag_uses), 'distinct tag')}" + (f"{sep}top: {top}" if top else ""))
+    row("", f"{s.few_tags:,} of {_plural(s.tagged_entries, 'tagged entry', 'tagged entries')} with fewer than 2")
+    row("claims", f"{_plural(s.claims_with_expires + s.claims_without_expires, 'negative claim')}: "
+        f"{s.claims_with_expires:,} with expires, {s.claims_without_expires:,} without")
+    from memwarden.engine.stats import horizon
+
+    row("expires", f"{len(s.expired):,} passed{sep}{len(s.expiring):,} due by {horizon(day, within).isoformat()} "
+        f"(within {within} days)")
+    for dated in _by_date(s.expiring)[:LISTED]:
+        row("", f"  {dated.expires}  {shown(dated.path)}:{dated.line}")
+    if len(s.expiring) > LISTED:
+        row("", f"  and {len(s.expiring) - LISTED:,} more (--json lists them all)")
+    row("orphans", _plural(len(s.orphans), "note") + " no index links to" + (":" if s.orphans else ""))
+    for relpath in s.orphans[:LISTED]:
+        row("", f"  {shown(relpath)}")
+    if len(s.orphans) > LISTED:
+        row("", f"  and {len(s.orphans) - LISTED:,} more (--json lists them all)")
+    if s.unreadable:
+        row("unread", _plural(len(s.unreadable), "file") + " that do not parse (see memwarden check)")
+    if measurement is None:
+        row("budget", "no startup index found")
+    else:
+        worst = measurement.worst
+        bar = gauge_bar(worst.used, worst.limit, GAUGE, fancy=fancy)
+        if fancy:
+            bar = click.style(bar, fg=STATUS_TEXT[worst.status][1])
+        percent = 100 * worst.used / worst.limit.max
+        row("budget", f"{bar} {percent:.0f}%{sep}{fmt(worst.used)} of {fmt(worst.limit.max)} "
+            f"{UNIT_NAMES[worst.limit.unit]} (edge {fmt(worst.limit.edge)})")
+    return "\n".join(lines) + "\n"
