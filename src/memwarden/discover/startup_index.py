@@ -53,13 +53,32 @@ def gish_limit(root: Path) -> tuple[Limit | None, str | None]:
     default = budget.PRESETS["gish"].limits[0]
     values = []
     for key, fallback in (("max_chars", default.max), ("truncate_edge_chars", default.edge)):
-        value = index.get(key, fallback)
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        value = _gish_number(index.get(key, fallback))
+        if value is None:
             return None, f".gish/config.yml index.{key} is not a positive whole number; the gish defaults are used"
         values.append(value)
-    if values[0] > values[1]:
-        return None, ".gish/config.yml sets index.max_chars above index.truncate_edge_chars; the gish defaults are used"
-    return Limit("chars", values[0], values[1]), None
+    max_chars, edge = values
+    if max_chars > edge:
+        # gish compares with the edge first, so past the edge is "truncating" whatever the budget says
+        return Limit("chars", edge, edge), (
+            f".gish/config.yml sets index.max_chars ({max_chars:,}) above index.truncate_edge_chars ({edge:,}); "
+            "the edge is the budget: the index is cut there"
+        )
+    return Limit("chars", max_chars, edge), None
+
+
+def _gish_number(value) -> int | None:
+    """A config number as gish reads it (`int(value)`: `15000` or `"15000"`), if it is a positive whole one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        try:
+            value = int(value.strip())
+        except ValueError:
+            return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value if isinstance(value, int) and value > 0 else None
 
 
 def resolve_settings(
@@ -152,11 +171,11 @@ def _read(ws, path: Path) -> Source:
     raw = ws.overlay.get(relpath)
     if raw is None:
         raw = path.read_bytes()
-    text = decode(raw)[0]
+    text, _, bom, _ = decode(raw)
     decoded = text is not None
     if text is None:
         text = raw.decode("utf-8", "replace")
-    return Source(relpath, text, None, decoded)
+    return Source(relpath, text, None, decoded, bom=bom == b"\xef\xbb\xbf")
 
 
 def _as_index(ws, source: Source) -> IndexDocument | None:
