@@ -113,8 +113,8 @@ GHOST_IN_SHELL = Profile(
         Kind(
             "note",
             "markdown",
-            ("memory/knowledge/*/*.md",),
-            "a knowledge note: front matter name, description, metadata",
+            ("memory/knowledge/*/**/*.md",),
+            "a knowledge note on a shelf (or a folder below one): front matter name, description, metadata",
         ),
         Kind("facts", "yaml", ("memory/fact.yml",), "structured facts"),
         Kind("episodic", "jsonl", ("memory/episodic.jsonl",), "the episodic log, one JSON event a line"),
