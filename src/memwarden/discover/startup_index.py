@@ -143,7 +143,36 @@ def startup_index_paths(ws) -> list[str]:
     return [name for name in names if not any(ch in name for ch in "*?[")] or ["MEMORY.md"]
 
 
-def _relpath(path: Path, root: Path) -> str:
+def memory_below(root: Path) -> Path:
+    """The workspace to measure from a folder that is none (a repository root): the first Claude Code
+    memory folder below it (`.claude/memory/`, `agent/`), else the folder itself."""
+    from memwarden.discover.profiles import CLAUDE_CODE, detect
+    from memwarden.discover.workspace import find_nested_roots, is_workspace_root
+
+    if is_workspace_root(root):
+        return root
+    return next((found for found in find_nested_roots(root) if detect(found)[0] == CLAUDE_CODE.name), root)
+
+
+def claude_code_file(ws) -> Path | None:
+    """With no AGENTS.md to measure: the file Claude Code loads for this workspace, if any.
+
+    The MEMORY.md of a Claude Code memory folder in the workspace (`agent/`, `.claude/memory/`),
+    else a MEMORY.md or CLAUDE.md at the root. None in a claude-code workspace (its preset is that already).
+    """
+    from memwarden.discover.profiles import CLAUDE_CODE, detect
+    from memwarden.discover.workspace import find_nested_roots
+
+    if ws.profile.name == CLAUDE_CODE.name:
+        return None
+    for folder in find_nested_roots(ws.root):
+        if detect(folder)[0] == CLAUDE_CODE.name and file_exists(folder / "MEMORY.md"):
+            return folder / "MEMORY.md"
+    return next((ws.root / name for name in ("MEMORY.md", "CLAUDE.md", ".claude/CLAUDE.md")
+                 if file_exists(ws.root / name)), None)
+
+
+def rel_to(path: Path, root: Path) -> str:
     return Path(os.path.relpath(path, root)).as_posix()
 
 
@@ -154,11 +183,11 @@ def locate(ws, settings: Settings, index: Path | None = None) -> tuple[list[Path
             index = index.absolute()
             chain = codex_chain(index.parent)
             chain = [p for p in chain if p.parent.resolve() != index.parent.resolve()]
-            return (chain + [index] if file_exists(index) else []), [_relpath(index, ws.root)]
+            return (chain + [index] if file_exists(index) else []), [rel_to(index, ws.root)]
         chain = codex_chain(ws.root)
         return chain, [name for name in CODEX_FILES[1:]]
     if index is not None:
-        return ([index] if file_exists(index) else []), [_relpath(index.absolute(), ws.root)]
+        return ([index] if file_exists(index) else []), [rel_to(index.absolute(), ws.root)]
     names = startup_index_paths(ws)
     found = [
         ws.root / name for name in names if name in ws.overlay or file_exists(ws.root / name)
@@ -167,7 +196,7 @@ def locate(ws, settings: Settings, index: Path | None = None) -> tuple[list[Path
 
 
 def _read(ws, path: Path) -> Source:
-    relpath = _relpath(path, ws.root)
+    relpath = rel_to(path, ws.root)
     raw = ws.overlay.get(relpath)
     if raw is None:
         raw = path.read_bytes()
