@@ -28,6 +28,7 @@ RULE_MODULES = (
     "memwarden.rules.notes",
     "memwarden.rules.budget",
     "memwarden.rules.append_only",
+    "memwarden.rules.shrinkage",
     "memwarden.rules.secrets",
     "memwarden.rules.safety",
     "memwarden.rules.meta",
