@@ -26,6 +26,7 @@ RULE_MODULES = (
     "memwarden.rules.index",
     "memwarden.rules.index_targets",
     "memwarden.rules.notes",
+    "memwarden.rules.note_targets",
     "memwarden.rules.budget",
     "memwarden.rules.append_only",
     "memwarden.rules.shrinkage",
