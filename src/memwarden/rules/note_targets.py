@@ -14,6 +14,7 @@ from memwarden.documents import format_json_path
 from memwarden.documents.scan import comment_spans
 from memwarden.model import Problem, Severity
 from memwarden.registry import rule
+from memwarden.rules.notes import value_position
 from memwarden.text import excerpt, quoted
 
 NOTE_KINDS = ("note",)
@@ -66,9 +67,7 @@ def dangling_supersedes(doc, ctx):
     if doc.front_matter is None:
         return
     for reference in dangling_references(ctx.workspace, doc):
-        span = doc.span(reference.path)
-        line, column = (span.line, span.column) if span is not None else doc.locate(reference.path)
-        yield Problem(line, column, DanglingSupersedes(reference.key, reference.value).message,
+        yield Problem(*value_position(doc, reference.path), DanglingSupersedes(reference.key, reference.value).message,
                       json_path=format_json_path(reference.path))
 
 

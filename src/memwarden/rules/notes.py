@@ -56,7 +56,8 @@ def _body_start(doc) -> int:
     return min(start, max(doc.line_count, 1))
 
 
-def _value_position(doc, path: tuple) -> tuple[int, int]:
+def value_position(doc, path: tuple) -> tuple[int, int]:
+    """Line and column of a front-matter value (its key's, or its closest parent's, when it has no span)."""
     span = doc.span(path)
     return (span.line, span.column) if span is not None else doc.locate(path)
 
@@ -105,7 +106,7 @@ def note_name_mismatch(doc, ctx):
     name = doc.front_matter.get("name")
     stem = doc.relpath.rsplit("/", 1)[-1][: -len(".md")] if doc.relpath.endswith(".md") else None
     if isinstance(name, str) and stem is not None and name != stem:
-        yield Problem(*_value_position(doc, ("name",)), NameMismatch(name, stem).message, json_path="$.name")
+        yield Problem(*value_position(doc, ("name",)), NameMismatch(name, stem).message, json_path="$.name")
 
 
 # -- note-type-mismatch ------------------------------------------------------------------
@@ -157,7 +158,7 @@ def note_type_mismatch(doc, ctx):
     kind = _metadata(doc).get("type")
     shelf = _shelf(doc.relpath)
     if isinstance(kind, str) and kind in SHELVES and shelf is not None and shelf != SHELVES[kind]:
-        yield Problem(*_value_position(doc, ("metadata", "type")), TypeMismatch(kind, shelf).message,
+        yield Problem(*value_position(doc, ("metadata", "type")), TypeMismatch(kind, shelf).message,
                       json_path="$.metadata.type")
 
 
@@ -166,13 +167,7 @@ def note_type_mismatch(doc, ctx):
 
 @dataclass(frozen=True)
 class EmptyNote:
-    has_front_matter: bool
-
-    @property
-    def message(self) -> str:
-        if self.has_front_matter:
-            return "note has front matter and no body: there is nothing to recall"
-        return "note is empty: there is nothing to recall"
+    message = "note has front matter and no body: there is nothing to recall"
 
 
 def _blank_body(doc) -> bool:
@@ -184,11 +179,13 @@ def _blank_body(doc) -> bool:
 
 @rule(code="MW110", name="empty-note", severity=Severity.ERROR, kinds=NOTE_KINDS)
 def empty_note(doc, ctx):
-    """A note with no body: front matter (or nothing) and no text.
+    """A note with front matter and no body.
 
     ## What it does
     Reports a note whose body, after the front matter, holds nothing but
-    whitespace and HTML comments. Applies to the notes of every profile.
+    whitespace and HTML comments. Applies to the notes of every profile. An
+    empty file is `schema-violation`'s (it has no front matter either): one
+    problem, one finding.
 
     ## Why
     The index sends the agent to the note, and the note says nothing: the
@@ -209,8 +206,8 @@ def empty_note(doc, ctx):
     ## Fix safety
     No fix: only the author knows what the note was to say.
     """
-    if _blank_body(doc):
-        yield Problem(_body_start(doc), 1, EmptyNote(doc.has_front_matter).message)
+    if doc.has_front_matter and _blank_body(doc):
+        yield Problem(_body_start(doc), 1, EmptyNote.message)
 
 
 # -- feedback-without-why ----------------------------------------------------------------
