@@ -226,7 +226,14 @@ def test_three_layer_defaults_to_codex(workspace, cli):
     root = workspace({"memory/scratchpad.md": "notes\n", "AGENTS.md": "# routing\nread memory/fact.yml\n"})
     data = cli("budget", "--json", cwd=root).json()
     assert data["preset"] == "codex" and data["files"] == ["AGENTS.md"] and data["used"] == 31
-    none = workspace({"memory/scratchpad.md": "notes\n", "CLAUDE.md": "# routing\n"}, name="no-agents")
+    # no AGENTS.md: what Claude Code loads is measured with its preset (issue 13), unless codex is asked for
+    claude = workspace({"memory/scratchpad.md": "notes\n", "CLAUDE.md": "# routing\n"}, name="no-agents")
+    data = cli("budget", "--json", cwd=claude).json()
+    assert (data["preset"], data["files"], data["exit_code"]) == ("claude-code", ["CLAUDE.md"], 0)
+    assert any("no AGENTS.md" in note for note in data["notes"])
+    result = cli("budget", "--preset", "codex", cwd=claude)
+    assert result.exit_code == 3 and "AGENTS.md" in result.stderr
+    none = workspace({"memory/scratchpad.md": "notes\n"}, name="nothing")
     result = cli("budget", cwd=none)
     assert result.exit_code == 3 and "AGENTS.md" in result.stderr
 

@@ -143,7 +143,8 @@ def test_entries_inside_code_fences_and_comments_are_not_entries(tmp_path):
     (GHOST_IN_SHELL, "memory/knowledge/INDEX_tools.md", "shelf-index"),
     (GHOST_IN_SHELL, "memory/knowledge/feedback/a.md", "note"),
     (GHOST_IN_SHELL, "memory/_archive/2026/episodic_consolidated.jsonl", "episode-archive"),
-    (GHOST_IN_SHELL, "memory/knowledge/deep/er/a.md", None),
+    (GHOST_IN_SHELL, "memory/knowledge/deep/er/a.md", "note"),  # below a shelf folder: a note too, as gish lints it
+    (GHOST_IN_SHELL, "memory/knowledge/a.md", None),
     (THREE_LAYER, "memory/fact_tools.yml", "facts"),
     (THREE_LAYER, "AGENTS.md", "agent-instructions"),
     (CLAUDE_CODE, "MEMORY.md", "startup-index"),

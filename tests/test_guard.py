@@ -438,13 +438,13 @@ def test_item05_control_sequences_in_file_names_are_printed_escaped(tmp_path, fm
 def _item06_gish(root: Path) -> tuple[Path, dict[str, str]]:
     secrets = {
         "memory/fact_extra.yml": github_token(),
-        "memory/knowledge/tools/deep/n.md": aws_key(),
+        "memory/drafts/deep/n.md": aws_key(),
         "notes/todo.md": slack_token(),
     }
     files = dict(GISH_BASE)
     files["memory/fact_extra.yml"] = f"deploy:\n  token: {secrets['memory/fact_extra.yml']}\n"
-    files["memory/knowledge/tools/deep/n.md"] = (
-        GISH_NOTE.format(name="n") + f"The key {secrets['memory/knowledge/tools/deep/n.md']} is for staging.\n"
+    files["memory/drafts/deep/n.md"] = (
+        GISH_NOTE.format(name="n") + f"The key {secrets['memory/drafts/deep/n.md']} is for staging.\n"
     )
     files["notes/todo.md"] = f"# todo\n\nslack bot token {secrets['notes/todo.md']}\n"
     return write_files(root, files), secrets

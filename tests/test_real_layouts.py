@@ -25,7 +25,10 @@ def github_token() -> str:
     return "ghp" + "_" + "".join(_random.choice(string.ascii_letters + string.digits) for _ in range(36))
 
 
-NOTE = "---\nname: {name}\ndescription: {name} in one line\ntype: feedback\n---\n\nThe {name} lesson.\n"
+NOTE = (
+    "---\nname: {name}\ndescription: {name} in one line\ntype: feedback\n---\n\nThe {name} lesson.\n\n"
+    "**Why:** it bit once.\n\n**How to apply:** every time.\n"
+)
 
 
 def claude_memory(*names: str, index: str | None = None) -> dict[str, str]:

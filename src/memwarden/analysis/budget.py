@@ -15,6 +15,8 @@ Presets:
 
 - ``gish``: 20,000 chars budget, cut at 24,400 (a workspace's
   ``.gish/config.yml`` may set other numbers; the discover side reads them).
+  Counted as gish counts, reading the file as Python text: a CRLF line end
+  is one character, a UTF-8 BOM is one character.
 - ``claude-code``: Claude Code loads the first 200 lines and at most 25,000
   UTF-16 units of MEMORY.md, after stripping front matter and HTML comments.
   Those are the edges; the budgets are 90% of them (180 lines, 22,500 units)
@@ -69,12 +71,16 @@ class Preset:
     strip: bool  # front matter and HTML comments are removed before measuring
     chain: bool  # the AGENTS.md files from the repository root down, summed
     description: str
+    # gish reads MEMORY.md as Python text (`read_text(encoding="utf-8")`): newlines translated, so a
+    # CRLF line end is one character, and a UTF-8 BOM kept, so it is one character too.
+    reads_as_python_text: bool = False
 
 
 PRESETS: dict[str, Preset] = {
     "gish": Preset(
         "gish", (Limit("chars", 20_000, 24_400),), False, False,
         "Ghost In Shell: MEMORY.md in characters (.gish/config.yml index.max_chars / truncate_edge_chars)",
+        reads_as_python_text=True,
     ),
     "claude-code": Preset(
         "claude-code", (Limit("utf16", 22_500, 25_000), Limit("lines", 180, 200)), True, False,
@@ -183,6 +189,7 @@ class Source:
     text: str
     index: object | None = None  # an IndexDocument when the file is read as an index
     decoded: bool = True
+    bom: bool = False  # the file starts with a UTF-8 byte order mark (text has it removed)
 
 
 @dataclass(frozen=True)
@@ -266,8 +273,22 @@ class Measurement:
         return MISSING if worst is None else worst.status
 
 
-def segments(text: str, source: int, strip: bool) -> list[Segment]:
-    """The lines of text as the agent counts them."""
+def segments(text: str, source: int, strip: bool, *, python_text: bool = False, bom: bool = False) -> list[Segment]:
+    """The lines of text as the agent counts them.
+
+    python_text: as Python's text mode reads the file (gish): a CRLF line end counts as one
+    character and a UTF-8 BOM as one more, at the start of the first line.
+    """
+    out = _segments(text, source, strip)
+    if not python_text:
+        return out
+    read = [Segment(seg.source, seg.line, seg.text.replace("\r\n", "\n")) for seg in out]
+    if bom and read:
+        read[0] = Segment(read[0].source, read[0].line, "\ufeff" + read[0].text)
+    return read
+
+
+def _segments(text: str, source: int, strip: bool) -> list[Segment]:
     if not text:
         return []
     keep: list[tuple[int, int]] = [(0, len(text))]
@@ -320,13 +341,18 @@ def segments(text: str, source: int, strip: bool) -> list[Segment]:
 
 def gauges(settings: Settings, sources: list[Source]) -> list[Gauge]:
     """One gauge per limit, over the sources read in order (the agent reads them as one text)."""
-    segs = [seg for number, source in enumerate(sources) for seg in segments(source.text, number, settings.preset.strip)]
+    python_text = settings.preset.reads_as_python_text
+    segs = [
+        seg
+        for number, source in enumerate(sources)
+        for seg in segments(source.text, number, settings.preset.strip, python_text=python_text, bom=source.bom)
+    ]
     return [_gauge(sources, segs, limit) for limit in settings.limits]
 
 
-def fits(text: str, settings: Settings) -> bool:
+def fits(text: str, settings: Settings, *, bom: bool = False) -> bool:
     """Whether text, read as the agent reads it, is below every budget."""
-    segs = segments(text, 0, settings.preset.strip)
+    segs = segments(text, 0, settings.preset.strip, python_text=settings.preset.reads_as_python_text, bom=bom)
     for limit in settings.limits:
         used = sum(1 if limit.unit == "lines" else size(seg.text, limit.unit) for seg in segs)
         if used >= limit.max:

@@ -49,8 +49,8 @@ def _values(value) -> list[str]:
     return []
 
 
-def _note_path(notes: dict[str, str], from_note: str, reference: str) -> str | None:
-    """The note a front-matter reference names: a relative path, a file name or stem, a wikilink, a link."""
+def _unwrapped(reference: str) -> str | None:
+    """The path or name a front-matter reference holds (a wikilink's or a link's target), None for a URL."""
     wiki = _WIKILINK.match(reference)
     if wiki:
         reference = wiki.group(1).strip()
@@ -58,6 +58,14 @@ def _note_path(notes: dict[str, str], from_note: str, reference: str) -> str | N
     if links:
         reference = links[0].target
     if not reference or has_scheme(reference):
+        return None
+    return reference
+
+
+def _note_path(notes: dict[str, str], from_note: str, reference: str) -> str | None:
+    """The note a front-matter reference names: a relative path, a file name or stem, a wikilink, a link."""
+    reference = _unwrapped(reference)
+    if reference is None:
         return None
     base = posixpath.dirname(from_note)
     for candidate in (reference, reference + ".md"):
@@ -94,3 +102,54 @@ def superseded_notes(ws) -> dict[str, Supersession]:
                 if old is not None and old != relpath:
                     by_others.setdefault(old, Supersession("supersedes", relpath, relpath))
     return by_others | own
+
+
+SUPERSESSION_KEYS = ("supersedes", "superseded_by")
+
+
+@dataclass(frozen=True)
+class DanglingReference:
+    key: str  # supersedes or superseded_by
+    value: str  # as written
+    path: tuple  # the JSON path of the key's value (a list item's index included)
+
+
+def dangling_references(ws, doc) -> list[DanglingReference]:
+    """The `supersedes` / `superseded_by` values of a note that name no file of the workspace.
+
+    A value names a file when it resolves (from the note's folder or the workspace root, with or
+    without `.md`) to a file that exists, or when its stem is the stem of a Markdown file anywhere in
+    the workspace, archives included (a superseded note is usually archived). Prose (a value with
+    spaces that is no path) and URLs are not references.
+    """
+    found = []
+    front = getattr(doc, "front_matter", None)
+    stems = None
+    for prefix, mapping in zip(((), ("metadata",)), _mappings(front)):
+        for key in SUPERSESSION_KEYS:
+            value = mapping.get(key)
+            items = [(value, ())] if isinstance(value, str) else (
+                [(item, (i,)) for i, item in enumerate(value)] if isinstance(value, list) else [])
+            for item, where in items:
+                if not isinstance(item, str) or not item.strip():
+                    continue
+                reference = _unwrapped(item.strip())
+                if reference is None or (" " in reference and not reference.endswith(".md")):
+                    continue
+                if stems is None:
+                    stems = {posixpath.basename(p).removesuffix(".md") for p in (*ws.files, *ws.other_files)
+                             if p.endswith(".md")}
+                if not _names_a_file(ws, doc.relpath, reference, stems):
+                    found.append(DanglingReference(key, item.strip(), (*prefix, key, *where)))
+    return found
+
+
+def _names_a_file(ws, from_note: str, reference: str, stems: set[str]) -> bool:
+    for base in (posixpath.dirname(from_note), ""):
+        for candidate in (reference, reference + ".md"):
+            resolved = resolve_from(base, candidate)
+            if resolved.startswith("../") or resolved == "..":
+                continue
+            if resolved in ws.files or resolved in ws.other_files or (ws.root / resolved).is_file():
+                return True
+    return posixpath.basename(reference).removesuffix(".md") in stems

@@ -98,12 +98,17 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
         start = (index.absolute().parent if index is not None else workspace_dir.absolute())
         if not startup_index.dir_exists(start):
             _missing(as_json, [str(index if index is not None else workspace_dir)], None)
-        ws = open_workspace(find_root(start), profile)
+        root = find_root(start)
+        if index is None and profile is None:
+            root = startup_index.memory_below(root)
+        ws = open_workspace(root, profile)
         settings = startup_index.resolve_settings(
             budget_options(ws.config), ws.profile.name, ws.root,
             preset=preset, unit=unit, max_=max_, edge=edge,
         )
         measurement = startup_index.measure(ws, settings, index)
+        if not measurement.found and index is None and preset is None and settings.preset.chain:
+            measurement = _claude_code_instead(ws, settings, unit, max_, edge) or measurement
     except OSError as error:
         click.echo(f"memwarden: error: {error.filename or ''}: {error.strerror}", err=True)
         sys.exit(EXIT_USAGE)
@@ -125,6 +130,23 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
     else:
         click.echo(_as_text(measurement, lambda relpath: escape_controls(shown(relpath)), _color()), nl=False)
     sys.exit(measurement.exit_code)
+
+
+def _claude_code_instead(ws, settings, unit, max_, edge):
+    """No AGENTS.md for the codex preset the profile chose: measure what Claude Code loads, with its preset."""
+    from memwarden.discover import startup_index
+    from memwarden.rules.budget import budget_options
+
+    path = startup_index.claude_code_file(ws)
+    if path is None or settings.explicit_preset:
+        return None
+    chosen = startup_index.resolve_settings(
+        budget_options(ws.config), ws.profile.name, ws.root, preset="claude-code", unit=unit, max_=max_, edge=edge,
+    )
+    chosen.notes.append(
+        f"no AGENTS.md for the codex preset; {startup_index.rel_to(path, ws.root)} measured with the claude-code preset"
+    )
+    return startup_index.measure(ws, chosen, path)
 
 
 def _hide_past_edge(measurement) -> None:

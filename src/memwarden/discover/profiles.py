@@ -113,8 +113,8 @@ GHOST_IN_SHELL = Profile(
         Kind(
             "note",
             "markdown",
-            ("memory/knowledge/*/*.md",),
-            "a knowledge note: front matter name, description, metadata",
+            ("memory/knowledge/*/**/*.md",),
+            "a knowledge note on a shelf (or a folder below one): front matter name, description, metadata",
         ),
         Kind("facts", "yaml", ("memory/fact.yml",), "structured facts"),
         Kind("episodic", "jsonl", ("memory/episodic.jsonl",), "the episodic log, one JSON event a line"),
@@ -137,12 +137,17 @@ GHOST_IN_SHELL = Profile(
     index_link_base={"startup-index": "", "shelf-index": "memory/knowledge"},
 )
 
+# Layouts people keep: several fact files (memory/facts/*.yml), and the log split by month
+# (memory/episodes/2026-01.jsonl). Detected as three-layer memory like the single files.
+THREE_LAYER_FACTS = ("memory/fact.yml", "memory/fact_*.yml", "memory/facts/*.yml", "memory/facts/*.yaml")
+THREE_LAYER_EPISODES = ("memory/episodic.jsonl", "memory/episodes/*.jsonl")
+
 THREE_LAYER = Profile(
     name="three-layer",
     description="three-layer memory: fact.yml, episodic.jsonl, scratchpad.md and a routing file",
     kinds=(
-        Kind("facts", "yaml", ("memory/fact.yml", "memory/fact_*.yml"), "structured facts, append-only"),
-        Kind("episodic", "jsonl", ("memory/episodic.jsonl",), "the episodic log, one JSON event a line"),
+        Kind("facts", "yaml", THREE_LAYER_FACTS, "structured facts, append-only (one file or several)"),
+        Kind("episodic", "jsonl", THREE_LAYER_EPISODES, "the episodic log, one JSON event a line (one file or one a month)"),
         Kind("episode-archive", "jsonl", ("memory/_archive/**/*.jsonl",), "archived episodes"),
         Kind("scratchpad", "markdown", ("memory/scratchpad.md",), "short-lived task notes"),
         Kind("note", "markdown", ("memory/knowledge/**/*.md", "memory/notes/**/*.md"), "a knowledge note"),
@@ -225,6 +230,9 @@ def detect(root: Path) -> tuple[str | None, str]:
         (memory / name).is_file() for name in ("fact.yml", "episodic.jsonl", "scratchpad.md")
     ):
         return "three-layer", "memory/ holds fact.yml, episodic.jsonl or scratchpad.md"
+    split = _split_layout(memory)
+    if split:
+        return "three-layer", split
     gish_manifests = ("brain_region_manifest.yml", "memory_manifest.yml", "sanctum_registry.yml", "runtime_profiles.yml")
     if any((memory / name).is_file() for name in gish_manifests):
         return "ghost-in-shell", "memory/ holds gish manifests"
@@ -239,6 +247,17 @@ def detect(root: Path) -> tuple[str | None, str]:
     if present:
         return "agent-instructions", f"{present[0]} is here and no memory folder"
     return None, "no MEMORY.md, memory/, .gish/, CLAUDE.md, AGENTS.md or GEMINI.md here"
+
+
+def _split_layout(memory: Path) -> str | None:
+    """Why memory/ is three-layer memory split into files: facts/*.yml or episodes/*.jsonl, or None."""
+    for folder, suffixes, what in (("facts", (".yml", ".yaml"), "fact files"), ("episodes", (".jsonl",), "episode logs")):
+        try:
+            if any(child.suffix in suffixes and child.is_file() for child in (memory / folder).iterdir()):
+                return f"memory/{folder}/ holds {what}"
+        except OSError:
+            continue
+    return None
 
 
 def _has_jsonl(folder: Path) -> bool:

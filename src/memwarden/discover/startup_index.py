@@ -53,13 +53,32 @@ def gish_limit(root: Path) -> tuple[Limit | None, str | None]:
     default = budget.PRESETS["gish"].limits[0]
     values = []
     for key, fallback in (("max_chars", default.max), ("truncate_edge_chars", default.edge)):
-        value = index.get(key, fallback)
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        value = _gish_number(index.get(key, fallback))
+        if value is None:
             return None, f".gish/config.yml index.{key} is not a positive whole number; the gish defaults are used"
         values.append(value)
-    if values[0] > values[1]:
-        return None, ".gish/config.yml sets index.max_chars above index.truncate_edge_chars; the gish defaults are used"
-    return Limit("chars", values[0], values[1]), None
+    max_chars, edge = values
+    if max_chars > edge:
+        # gish compares with the edge first, so past the edge is "truncating" whatever the budget says
+        return Limit("chars", edge, edge), (
+            f".gish/config.yml sets index.max_chars ({max_chars:,}) above index.truncate_edge_chars ({edge:,}); "
+            "the edge is the budget: the index is cut there"
+        )
+    return Limit("chars", max_chars, edge), None
+
+
+def _gish_number(value) -> int | None:
+    """A config number as gish reads it (`int(value)`: `15000` or `"15000"`), if it is a positive whole one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        try:
+            value = int(value.strip())
+        except ValueError:
+            return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value if isinstance(value, int) and value > 0 else None
 
 
 def resolve_settings(
@@ -124,7 +143,36 @@ def startup_index_paths(ws) -> list[str]:
     return [name for name in names if not any(ch in name for ch in "*?[")] or ["MEMORY.md"]
 
 
-def _relpath(path: Path, root: Path) -> str:
+def memory_below(root: Path) -> Path:
+    """The workspace to measure from a folder that is none (a repository root): the first Claude Code
+    memory folder below it (`.claude/memory/`, `agent/`), else the folder itself."""
+    from memwarden.discover.profiles import CLAUDE_CODE, detect
+    from memwarden.discover.workspace import find_nested_roots, is_workspace_root
+
+    if is_workspace_root(root):
+        return root
+    return next((found for found in find_nested_roots(root) if detect(found)[0] == CLAUDE_CODE.name), root)
+
+
+def claude_code_file(ws) -> Path | None:
+    """With no AGENTS.md to measure: the file Claude Code loads for this workspace, if any.
+
+    The MEMORY.md of a Claude Code memory folder in the workspace (`agent/`, `.claude/memory/`),
+    else a MEMORY.md or CLAUDE.md at the root. None in a claude-code workspace (its preset is that already).
+    """
+    from memwarden.discover.profiles import CLAUDE_CODE, detect
+    from memwarden.discover.workspace import find_nested_roots
+
+    if ws.profile.name == CLAUDE_CODE.name:
+        return None
+    for folder in find_nested_roots(ws.root):
+        if detect(folder)[0] == CLAUDE_CODE.name and file_exists(folder / "MEMORY.md"):
+            return folder / "MEMORY.md"
+    return next((ws.root / name for name in ("MEMORY.md", "CLAUDE.md", ".claude/CLAUDE.md")
+                 if file_exists(ws.root / name)), None)
+
+
+def rel_to(path: Path, root: Path) -> str:
     return Path(os.path.relpath(path, root)).as_posix()
 
 
@@ -135,11 +183,11 @@ def locate(ws, settings: Settings, index: Path | None = None) -> tuple[list[Path
             index = index.absolute()
             chain = codex_chain(index.parent)
             chain = [p for p in chain if p.parent.resolve() != index.parent.resolve()]
-            return (chain + [index] if file_exists(index) else []), [_relpath(index, ws.root)]
+            return (chain + [index] if file_exists(index) else []), [rel_to(index, ws.root)]
         chain = codex_chain(ws.root)
         return chain, [name for name in CODEX_FILES[1:]]
     if index is not None:
-        return ([index] if file_exists(index) else []), [_relpath(index.absolute(), ws.root)]
+        return ([index] if file_exists(index) else []), [rel_to(index.absolute(), ws.root)]
     names = startup_index_paths(ws)
     found = [
         ws.root / name for name in names if name in ws.overlay or file_exists(ws.root / name)
@@ -148,15 +196,15 @@ def locate(ws, settings: Settings, index: Path | None = None) -> tuple[list[Path
 
 
 def _read(ws, path: Path) -> Source:
-    relpath = _relpath(path, ws.root)
+    relpath = rel_to(path, ws.root)
     raw = ws.overlay.get(relpath)
     if raw is None:
         raw = path.read_bytes()
-    text = decode(raw)[0]
+    text, _, bom, _ = decode(raw)
     decoded = text is not None
     if text is None:
         text = raw.decode("utf-8", "replace")
-    return Source(relpath, text, None, decoded)
+    return Source(relpath, text, None, decoded, bom=bom == b"\xef\xbb\xbf")
 
 
 def _as_index(ws, source: Source) -> IndexDocument | None:

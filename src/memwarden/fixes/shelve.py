@@ -72,7 +72,7 @@ def plan_shelving(ws, settings: Settings, source: Source, shelf: str) -> Shelvin
         if not moved:
             continue
         edits = _index_edits(doc, sorted(moved, key=lambda e: e.line), None if points_at_shelf else pointer, newline)
-        if budget.fits(apply_edits(doc.text, edits), settings):
+        if budget.fits(apply_edits(doc.text, edits), settings, bom=doc.bom == b"\xef\xbb\xbf"):
             break
     else:
         return None  # even moving every entry would not fit: the prose outside the entries is the problem

@@ -320,7 +320,8 @@ class _Outcome:
     fix: Fix | None  # restores every loss but rewrites, and those the working tree has back
 
 
-def _outcome(ctx) -> _Outcome | None:
+def outcome(ctx) -> _Outcome | None:
+    """The one comparison with the base that this run's append-only rules share (None without --base/--staged or a proposed write)."""
     ws = ctx.workspace
     if not ctx.base and not ctx.staged and not ws.proposed:
         return None
@@ -345,15 +346,15 @@ def _compare(ws, base_ref: str | None, staged: bool, fields: tuple[str, ...], to
 
 
 def problems(ctx, rule_name: str):
-    outcome = _outcome(ctx)
-    if outcome is None:
+    compared = outcome(ctx)
+    if compared is None:
         return
     ws = ctx.workspace
     fields = mutable_fields(ctx.options)
-    fix = outcome.fix if rule_name != RewrittenRecord.rule else None
+    fix = compared.fix if rule_name != RewrittenRecord.rule else None
     per_file: Counter = Counter()
     line_counts: dict[str, int] = {}
-    for loss in outcome.changes.losses:
+    for loss in compared.changes.losses:
         if rule_of(loss) != rule_name:
             continue
         per_file[loss.path] += 1
@@ -361,7 +362,7 @@ def problems(ctx, rule_name: str):
             continue
         violation = violation_of(loss, ws, fields)
         loss_fix = fix if not isinstance(loss, LineLost) else None  # the restore fix cannot put such a line back
-        if loss.key in outcome.changes.restored_in_worktree:
+        if loss.key in compared.changes.restored_in_worktree:
             violation, loss_fix = BackInWorktree(violation), None
         if loss.path not in line_counts:
             line_counts[loss.path] = _line_count(ws, loss.path)
@@ -376,7 +377,7 @@ def problems(ctx, rule_name: str):
     for relpath, count in sorted(per_file.items()):
         if count > MAX_LISTED_PER_FILE:
             unlisted = UnlistedLosses(count - MAX_LISTED_PER_FILE, rule_name == RewrittenRecord.rule,
-                                      outcome.changes.label)
+                                      compared.changes.label)
             yield Problem(1, 1, unlisted.message, fix=fix, path=relpath)
 
 

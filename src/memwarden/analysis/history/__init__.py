@@ -11,7 +11,7 @@ append-only rules word the losses, fixes/restore.py puts them back, and
 `memwarden history` walks commits with the same comparison.
 """
 
-from memwarden.analysis.history.check import ChangesSinceBase, changes_since_base, open_repo, resolve_base
+from memwarden.analysis.history.check import ChangesSinceBase, Shrunk, changes_since_base, open_repo, resolve_base
 from memwarden.analysis.history.compare import (
     Comparison,
     FactLost,
@@ -28,6 +28,6 @@ from memwarden.analysis.history.snapshots import EmptySnapshot, GitSnapshot, Sna
 
 __all__ = [
     "ChangesSinceBase", "Comparison", "DEFAULT_MUTABLE_FIELDS", "EmptySnapshot", "FactLost", "GitSnapshot",
-    "IndexEntryLost", "LineLost", "Loss", "NoteLost", "RecordLost", "RecordRewritten", "Snapshot", "WorktreeSnapshot",
+    "IndexEntryLost", "LineLost", "Loss", "NoteLost", "RecordLost", "RecordRewritten", "Shrunk", "Snapshot", "WorktreeSnapshot",
     "archive_root", "changes_since_base", "open_repo", "resolve_base",
 ]

@@ -62,12 +62,40 @@ def resolve_base(repo: "Repo", ref: str) -> tuple[str, str]:
     return base, f"{ref} (merge base {repo.short(base)})"
 
 
+@dataclass(frozen=True)
+class Shrunk:
+    """A memory file that is smaller now than at the base (sizes in bytes)."""
+
+    path: str
+    base_size: int
+    size: int
+
+
 @dataclass
 class ChangesSinceBase:
     label: str  # the base, as messages name it
     losses: list[Loss]
     staged: bool
     restored_in_worktree: set[str] = field(default_factory=set)  # keys of staged losses the working tree has back
+    shrunk: list[Shrunk] = field(default_factory=list)  # files (not logs, not archives) smaller than at the base
+
+
+def shrunk_files(base, current) -> list[Shrunk]:
+    """Files present on both sides that are smaller now but not empty (an emptied note is a deleted one).
+
+    Logs are left out: a record that leaves a log is reported one by one, and consolidation moves many at once.
+    """
+    found = []
+    for relpath, role in sorted(base.roles.items()):
+        if role.archived or role.group == "records" or relpath not in current.files:
+            continue
+        if base.signature(relpath) is not None and base.signature(relpath) == current.signature(relpath):
+            continue
+        before, now = base.raw(relpath), current.raw(relpath)
+        if before is None or now is None or not now.strip() or len(now) >= len(before):
+            continue
+        found.append(Shrunk(relpath, len(before), len(now)))
+    return found
 
 
 def changes_since_base(ws, base_ref: str | None, staged: bool, mutable_fields: Iterable[str]) -> ChangesSinceBase:
@@ -100,7 +128,7 @@ def changes_since_base(ws, base_ref: str | None, staged: bool, mutable_fields: I
         else:
             current = WorktreeSnapshot(ws, repo)
         losses = Comparison(ws, base, current, fields).losses() if base.files else []
-        changes = ChangesSinceBase(base.label, losses, staged)
+        changes = ChangesSinceBase(base.label, losses, staged, shrunk=shrunk_files(base, current) if base.files else [])
         if losses and staged:
             # The fix writes the working tree: what is back there already needs only `git add`.
             worktree = WorktreeSnapshot(ws, repo)

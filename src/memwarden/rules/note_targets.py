@@ -1,0 +1,135 @@
+"""What a note points at: the note it supersedes, and the paths on the machine it names.
+
+dangling-supersedes (MW409) and missing-machine-path (MW411), beside
+rules/index_targets.py, which checks what index lines point at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memwarden.analysis.machine_paths import absolute_paths, exists_here
+from memwarden.analysis.superseded import dangling_references
+from memwarden.documents import format_json_path
+from memwarden.documents.scan import comment_spans
+from memwarden.model import Problem, Severity
+from memwarden.registry import rule
+from memwarden.rules.notes import value_position
+from memwarden.text import excerpt, quoted
+
+NOTE_KINDS = ("note",)
+
+
+# -- dangling-supersedes -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DanglingSupersedes:
+    key: str
+    value: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f"{self.key} {quoted(self.value, 60)} names no note of this workspace (archives included): "
+            "the chain of what replaced what is broken; fix the name or drop the key"
+        )
+
+
+@rule(code="MW409", name="dangling-supersedes", severity=Severity.WARNING, kinds=NOTE_KINDS)
+def dangling_supersedes(doc, ctx):
+    """A note whose `supersedes` (or `superseded_by`) names a note that does not exist.
+
+    ## What it does
+    Reads `supersedes` and `superseded_by` in a note's front matter (at the
+    top or under `metadata:`, a value or a list) and reports a value that
+    names no file: not as a path from the note's folder or the workspace root
+    (with or without `.md`), and not as the stem of any Markdown file in the
+    workspace, archives included, since a superseded note is usually archived.
+    A `[[wikilink]]` or a Markdown link is read for its target; a URL, and
+    prose (words with spaces), are not checked.
+
+    ## Why
+    `supersedes` is how memory says which lesson replaced which, and
+    `superseded-note-indexed` relies on it to keep the index off stale
+    notes. A misspelt or deleted target silently breaks that chain.
+
+    ## Example
+    ```yaml
+    name: deploy-purges-cache
+    supersedes: deploy-purge-cache   # no such note
+    ```
+    `MW409 dangling-supersedes supersedes 'deploy-purge-cache' names no note of this workspace ...`
+
+    ## Fix safety
+    No fix: the right target (or none) is the author's call.
+    """
+    if doc.front_matter is None:
+        return
+    for reference in dangling_references(ctx.workspace, doc):
+        yield Problem(*value_position(doc, reference.path), DanglingSupersedes(reference.key, reference.value).message,
+                      json_path=format_json_path(reference.path))
+
+
+# -- missing-machine-path ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MissingMachinePath:
+    path: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f"absolute path '{excerpt(self.path, 80)}' does not exist on this machine: the note may be out of "
+            "date, or true on one machine only; check it, or write the path relative to the project"
+        )
+
+
+@rule(code="MW411", name="missing-machine-path", severity=Severity.WARNING, kinds=NOTE_KINDS)
+def missing_machine_path(doc, ctx):
+    """A note that names an absolute file-system path that does not exist on this machine.
+
+    ## What it does
+    Finds absolute paths in a note's prose and inline code (`/opt/tools/deploy.sh`,
+    `/usr/local/etc/app.toml`, `/Volumes/Backup/`) and reports each that does
+    not exist where memwarden runs. Only paths below a folder found at the
+    root of Unix-like systems and macOS count (`/opt`, `/usr`, `/etc`, `/var`,
+    `/srv`, `/mnt`, `/Volumes`, `/Applications`, ...), so URLs and API routes
+    (`/v1/chat/completions`) are never taken for paths. Not checked: home
+    folders (`/home/<name>`, `/Users/<name>`: `personal-path` reports those),
+    `/tmp`, `/proc`, `/dev`, `/run`, paths with a placeholder (`<tool>`,
+    `$HOME`, `/path/to/`, `...`, `*`), code blocks (commands and examples)
+    and HTML comments. Windows paths are not checked, and macOS-only ones
+    (`/Volumes`, `/Applications`, `/Library`, `/opt/homebrew`) only on a Mac.
+
+    ## Why
+    A note that sends the agent to a file that is not there is stale or only
+    true on the machine it was written on; the agent either fails there or
+    "fixes" the wrong thing. claude-memory-lint's users asked for this check.
+    The result depends on the machine: in CI, ignore the rule or set
+    `per-file-ignores` for the notes about one machine.
+
+    ## Example
+    ```markdown
+    The deploy script is `/opt/tools/deploy.sh`; it purges the cache.
+    ```
+    `MW411 missing-machine-path absolute path '/opt/tools/deploy.sh' does not exist on this machine ...`
+
+    ## Fix safety
+    No fix: only the author knows where the file went.
+    """
+    if "/" not in doc.body:
+        return
+    hidden = doc.hidden_lines
+    for number in range(doc.body_line, doc.line_count + 1):
+        if number in hidden:
+            continue
+        line = doc.line_text(number)
+        if "/" not in line:
+            continue
+        for start, end in comment_spans(line):  # a comment closed on its line: blanked, columns kept
+            line = line[:start] + " " * (end - start) + line[end:]
+        for found in absolute_paths(line):
+            if not exists_here(found.path):
+                yield Problem(number, found.start + 1, MissingMachinePath(found.path).message)
