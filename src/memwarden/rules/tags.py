@@ -111,13 +111,18 @@ def vocabulary(ctx) -> Vocabulary:
     return ctx.memo.get(Vocabulary, lambda: _build_vocabulary(ctx))
 
 
+def _normalized_tag_lists(doc) -> list[list[str]]:
+    """A document's part of the vocabulary: each of its tag lists, normalised (kept per file by the cache)."""
+    if not doc.ok:
+        return []
+    return [list(normalized(entry.tags)) for entry in tag_lists(doc)]
+
+
 def _build_vocabulary(ctx) -> Vocabulary:
     uses: Counter = Counter()
-    for doc in ctx.documents(*TAGGED_KINDS):
-        if not doc.ok:
-            continue
-        for entry in tag_lists(doc):
-            uses.update(normalized(entry.tags))
+    for lists in ctx.summaries(_normalized_tag_lists, *TAGGED_KINDS).values():
+        for tags in lists:
+            uses.update(tags)
     patterns = {
         tag: None if _CJK.search(tag) else re.compile(r"(?<![\w-])" + re.escape(tag) + r"(?![\w-])", re.IGNORECASE)
         for tag in uses
@@ -150,6 +155,7 @@ def suggested_tags(entry: TagList, have: list[str], needed: int, ctx) -> list[st
     kinds=TAGGED_KINDS,
     fix=Applicability.UNSAFE,
     options={"min_tags": Option(2, int, "how many distinct tags an entry needs")},
+    records=True,
 )
 def too_few_tags(doc, ctx):
     """An episode, or a note with tags, that has fewer than two distinct tags.
@@ -213,6 +219,7 @@ def too_few_tags(doc, ctx):
     severity=Severity.ERROR,
     kinds=TAGGED_KINDS,
     fix=Applicability.SAFE,
+    records=True,
 )
 def unnormalized_tags(doc, ctx):
     """Tags with capitals, surrounding spaces, empty tags, or the same tag twice.

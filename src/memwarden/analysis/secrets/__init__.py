@@ -57,11 +57,11 @@ class SecretScans:
     @classmethod
     def of_run(cls, memo, root: Path, options: dict) -> "SecretScans":
         """The scans the engine shares with a run's rules through their memo (made from options if none)."""
-        return memo.get(cls, lambda: cls.from_options(root, options))
+        return memo.get(cls, lambda: cls.from_options(root, options), local=True)
 
     def share_with(self, memo) -> None:
         """Make these the scans every rule of a run sees through its memo."""
-        memo.get(SecretScans, lambda: self)
+        memo.get(SecretScans, lambda: self, local=True)
 
     def _key(self, text: str, fmt: str) -> tuple:
         return (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), fmt)
