@@ -10,6 +10,7 @@ apply is never reused: fixes need real edits, so that unit is checked again.
 from __future__ import annotations
 
 from memwarden import registry
+from memwarden.engine import parallel
 from memwarden.engine.cache import RunCache, finding_from, finding_record
 from memwarden.engine.incremental import Incremental, Recorder, Store, masked, split_lines
 from memwarden.model import Finding, Scope
@@ -25,10 +26,12 @@ def open_caches(checker):
     # Every rule's options, whichever are selected: an entry holds findings per rule, so any selection reuses it.
     settings = cache.settings_key(ws, registry.all_rules(), checker.run)
     checker.incremental = Incremental(store, settings, ws, cache.file_hashes, checker.secret_scans)
+    checker.incremental.rules_by_name = {rule.name: rule for rule in checker.rules}
     return cache, store
 
 
-def incremental_findings(checker) -> list[Finding]:
+def incremental_findings(checker, worker) -> list[Finding]:
+    """One pass; ``worker(spec, chunk)`` checks a chunk of files in a worker process (see :func:`check_chunk`)."""
     ws = checker.workspace
     found: list[Finding] = []
     for rule in checker.rules:
@@ -36,12 +39,62 @@ def incremental_findings(checker) -> list[Finding]:
             key = checker.incremental.workspace_rule_key()
             found.extend(_cached(checker, key + rule.name, [rule], checker.workspace_findings))
     document_rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
-    if document_rules:
-        relpaths = sorted(ws.checked_files) if ws.targets is None else sorted(ws.targets)
-        with (checker.run.progress(len(relpaths)) if checker.run.progress else _Quiet()) as advance:
-            for relpath in relpaths:
-                found.extend(_document(checker, relpath, document_rules))
-                advance(1)
+    if not document_rules:
+        return found
+    relpaths = sorted(ws.checked_files) if ws.targets is None else sorted(ws.targets)
+    jobs = parallel.jobs_for(len(relpaths)) if not (checker.run.fix or checker.run.diff) else 1
+    if jobs > 1:
+        # Many files: what the cache answers is read here, the rest checked in worker processes.
+        misses = []
+        for relpath in relpaths:
+            answered = _answered(checker, relpath, document_rules)
+            if answered is None:
+                misses.append(relpath)
+            else:
+                found.extend(answered)
+        if len(misses) >= parallel.PARALLEL_MIN_FILES:
+            spec = (str(ws.root), ws.profile.name, str(ws.config.path) if ws.config.path else None,
+                    ws.checked_files, checker.run)
+            for findings, entries in parallel.run_in_pool(worker, spec, ws.root, misses, jobs, checker.run.progress):
+                found.extend(findings)
+                checker.incremental.store.adopt(entries)
+            return found
+        relpaths = misses
+    with (checker.run.progress(len(relpaths)) if checker.run.progress else _Quiet()) as advance:
+        for relpath in relpaths:
+            found.extend(_document(checker, relpath, document_rules))
+            advance(1)
+    return found
+
+
+def check_chunk(checker, chunk: list[str]) -> list:
+    """In a worker process: the document rules on some files, and the cache entries made for them."""
+    _, store = open_caches(checker)
+    checker.start_pass()
+    rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
+    found = [f for relpath in sorted(chunk) for f in _document(checker, relpath, rules)]
+    return [(found, store.made())]
+
+
+def _answered(checker, relpath: str, rules) -> list[Finding] | None:
+    """A document's findings when the cache holds all of them, else None (nothing is checked here)."""
+    ws, inc = checker.workspace, checker.incremental
+    kind = ws.text_kind_of(relpath)
+    raw = ws.current_bytes(relpath)
+    if kind is None or raw is None:
+        return None
+    lines = split_lines(raw) if kind.format == "jsonl" and any(r.records for r in rules) else None
+    record_rules = [r for r in rules if r.records] if lines is not None else []
+    whole_rules = [r for r in rules if r not in record_rules]
+    keys = [inc.document_key(relpath, kind.name, raw, "whole")] if whole_rules else []
+    keys += [inc.record_key(relpath, kind.name, number, line) for number, line in enumerate(lines or (), 1)]
+    found: list[Finding] = []
+    for number, key in enumerate(keys):
+        wanted = whole_rules if number == 0 and whole_rules else record_rules
+        have, _ = _held(checker, inc.lookup(key), wanted)
+        if len(have) < len(wanted):
+            return None
+        found.extend(f for findings in have.values() for f in findings)
     return found
 
 
@@ -57,7 +110,9 @@ def _reuse(checker, stored) -> list[Finding] | None:
     """Cached findings as findings of this run, or None when they cannot serve (garbled, or a fix to apply)."""
     if not isinstance(stored, list):
         return None
-    by_name = {rule.name: rule for rule in checker.rules}
+    if not stored:
+        return []
+    by_name = checker.incremental.rules_by_name
     ws, run = checker.workspace, checker.run
     findings = []
     for item in stored:
@@ -160,16 +215,20 @@ def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules)
         else:
             ws.overlay[relpath] = saved
         ws.forget(relpath)
-    if (run.fix or run.diff) and any(run.allows(f.fix) for f in fresh):
-        # Edits are offsets into the emptied copy: moved to where their line is in the log, or the log is checked whole.
-        if not shift_edits(fresh, lines, set(misses), relpath):
-            return checker.document_findings(rules, [relpath])
     by_line: dict[int, list[Finding]] = {number: [] for number in misses}
+    kept: list[Finding] = []
     for finding in fresh:
         if finding.workspace_path == relpath and finding.line in by_line:
             by_line[finding.line].append(finding)
-        else:
+            kept.append(finding)
+        elif finding.workspace_path != relpath or not 1 <= finding.line <= len(lines):
             found.append(finding)  # not one changed line's alone: reported, not kept
+            kept.append(finding)
+        # else: on an emptied line, about the emptiness (a blank line): that line's own entry holds the truth
+    if (run.fix or run.diff) and any(run.allows(f.fix) for f in kept):
+        # Edits are offsets into the emptied copy: moved to where their line is in the log, or the log is checked whole.
+        if not shift_edits(kept, lines, set(misses), relpath):
+            return checker.document_findings(rules, [relpath])
     for number, (entry, value) in misses.items():
         merged = {**value, **_by_rule(rules, by_line[number])}
         inc.put(keys[number - 1], recorder, merged, entry[0] if entry is not None else ())

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Callable
 
@@ -110,6 +111,7 @@ class Store:
         self.path = directory / STORE
         self.entries: dict[str, list] = {}
         self.used: set[str] = set()
+        self._made: set[str] = set()
         self.dirty = False
         try:
             data = json.loads(self.path.read_text("utf-8"))
@@ -128,7 +130,18 @@ class Store:
     def put(self, key: str, deps, value) -> None:
         self.entries[key] = [sorted((json.loads(json.dumps(list(d))) for d in deps), key=json.dumps), value]
         self.used.add(key)
+        self._made.add(key)
         self.dirty = True
+
+    def made(self) -> dict:
+        """The entries this run stored (a worker process hands them to the main one)."""
+        return {key: self.entries[key] for key in self.used if key in self.entries and key in self._made}
+
+    def adopt(self, entries: dict) -> None:
+        """Entries a worker process made."""
+        self.entries.update(entries)
+        self.used.update(entries)
+        self.dirty = self.dirty or bool(entries)
 
     def save(self) -> None:
         if not self.dirty:
@@ -156,12 +169,15 @@ class Incremental:
         self._secrets = secrets
         self._current: dict[tuple, str] = {}
         self._summaries: dict[tuple, dict] = {}
+        self._record_summaries: dict[tuple, dict] = {}
+        self.rules_by_name = {}  # the run's selected rules, by name (cached findings name theirs)
         self.masked: dict[str, bytes] = {}  # a log being checked line by line: its real bytes (summaries read them)
 
     def new_pass(self) -> None:
         """Forget what was worked out about the files: a fixing round has changed some (in the overlay)."""
         self._current.clear()
         self._summaries.clear()
+        self._record_summaries.clear()
 
     # -- keys ---------------------------------------------------------------------------------------
     def document_key(self, relpath: str, kind: str, raw: bytes, part: str) -> str:
@@ -190,8 +206,15 @@ class Incremental:
             hashes = dict(self._file_hashes())
             hashes.update((relpath, content_digest(raw)) for relpath, raw in ws.overlay.items())  # fixed, unwritten
             value = digest(sorted(hashes.items()))
+        elif kind == "record-summaries" and len(dep) == 4:
+            function, reduce = summary_function(dep[1]), summary_function(dep[3])
+            if function is None or (dep[3] and reduce is None):
+                value = None
+            else:
+                result = self.record_summaries(function, dep[2], None, reduce or None)
+                value = digest(sorted(result.items()) if isinstance(result, dict) and not dep[3] else result)
         elif kind == "summaries" and len(dep) == 3:
-            function = _SUMMARY_FUNCTIONS.get(dep[1])
+            function = summary_function(dep[1])
             value = None if function is None else self.summaries_digest(function, tuple(dep[2]))
         else:
             value = None
@@ -274,7 +297,85 @@ class Incremental:
         return result
 
 
+    def record_summaries(self, function: Callable, relpath: str, recorder: Recorder | None, reduce=None):
+        """``function(doc, profile)`` ({line: value} for a log's records) kept line by line: only changed lines are
+        read. With ``reduce``, ``reduce(summaries)``: what depends on it depends on that value only."""
+        name = register_summary(function)
+        reduced = register_summary(reduce) if reduce is not None else ""
+        if recorder is not None:
+            recorder.add("record-summaries", name, relpath, reduced)
+        memo_key = (name, relpath)
+        if memo_key not in self._record_summaries:
+            self._record_summaries[memo_key] = self._build_record_summaries(name, function, relpath)
+        result = self._record_summaries[memo_key]
+        return reduce(result) if result is not None and reduce is not None else result
+
+    def _build_record_summaries(self, name: str, function: Callable, relpath: str) -> dict | None:
+        from memwarden.documents import load
+
+        ws = self.workspace
+        kind = ws.text_kind_of(relpath)
+        raw = self.masked.get(relpath)
+        raw = raw if raw is not None else ws.current_bytes(relpath)
+        if kind is None or raw is None or not _inside(ws.root, relpath):
+            return None  # gone, or a symlink out of the workspace (its document is unreadable, never parsed)
+        lines = split_lines(raw)
+        if lines is None:
+            doc = load(ws.root, relpath, kind, raw)
+            return plain_lines(function(doc, ws.profile)) if doc.ok else None
+        keys = [digest(self.run_key, "record-summary", name, relpath, kind.name, number, content_digest(line))
+                for number, line in enumerate(lines, 1)]
+        result, misses = {}, []
+        for number, key in enumerate(keys, 1):
+            entry = self.store.get(key)
+            if entry is None or not isinstance(entry[1], list) or len(entry[1]) != 2:
+                misses.append(number)
+            elif entry[1][0]:
+                result[number] = entry[1][1]
+        if misses:
+            values = plain_lines(function(load(ws.root, relpath, kind, masked(lines, set(misses))), ws.profile))
+            for number in misses:
+                if number in values:
+                    result[number] = values[number]
+                if not may_hold_secret(json.dumps(values.get(number))):  # a value that might quote a secret: never kept
+                    self.store.put(keys[number - 1], (), [number in values, values.get(number)])
+        return dict(sorted(result.items()))
+
+
+def _inside(root: Path, relpath: str) -> bool:
+    real, base = os.path.realpath(root / relpath), os.path.realpath(root)
+    return real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def plain_lines(values: dict) -> dict[int, object]:
+    """{line: value} as the cache would give it back (values as JSON reads them, lines as numbers)."""
+    return {int(line): value for line, value in json.loads(json.dumps({str(k): v for k, v in values.items()})).items()}
+
+
+def may_hold_secret(text: str) -> bool:
+    from memwarden.analysis.secrets.scanner import may_hold_secret as gate
+
+    return gate(text)
+
+
 _SUMMARY_FUNCTIONS: dict[str, Callable] = {}
+
+
+def summary_function(name) -> Callable | None:
+    """A summary function by the name an entry recorded (one of memwarden's own module-level functions)."""
+    if not isinstance(name, str) or not name:
+        return None
+    if name not in _SUMMARY_FUNCTIONS and name.startswith("memwarden."):
+        import importlib
+
+        module, _, attribute = name.rpartition(".")
+        try:
+            function = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError, ValueError):
+            return None
+        if callable(function) and register_summary(function) == name:
+            return function
+    return _SUMMARY_FUNCTIONS.get(name)
 
 
 def register_summary(function: Callable) -> str:
@@ -297,8 +398,11 @@ def summaries_without_cache(workspace, function: Callable, kinds: tuple[str, ...
 
 # -- JSONL records --------------------------------------------------------------------------------------
 def split_lines(raw: bytes) -> list[bytes] | None:
-    """A log's lines with their endings, or None when it is not plain UTF-8 JSONL read line by line."""
-    if raw.startswith(b"\xef\xbb\xbf"):
+    """A log's lines with their endings, or None when it is not plain UTF-8 JSONL read line by line
+    (a BOM, CR-only line ends, bytes that do not decode, a NUL, a file too big to read: all read whole)."""
+    from memwarden.documents import MAX_FILE_BYTES
+
+    if raw.startswith(b"\xef\xbb\xbf") or b"\x00" in raw or len(raw) > MAX_FILE_BYTES:
         return None
     if b"\r" in raw.replace(b"\r\n", b""):
         return None  # CR-only line ends: read whole

@@ -95,6 +95,19 @@ class Context:
 
         return summaries_without_cache(self.workspace, function, kinds)
 
+    def record_summaries(self, function: Callable, relpath: str, reduce: Callable | None = None):
+        """``function(doc, profile)``, a {line: value} of a JSONL log's records, for the log as it is in the
+        workspace (None if it does not read as text); under the cache kept line by line, so a rule checking
+        only a log's new lines still learns about all of them without parsing the rest. With ``reduce``, the
+        value ``reduce(summaries)`` (None stays None), and what a rule finds depends on that value alone."""
+        from memwarden.engine.incremental import plain_lines
+
+        if self._incremental is not None:
+            return self._incremental.record_summaries(function, relpath, self._recorder, reduce)
+        doc = self.workspace.document(relpath)
+        result = plain_lines(function(doc, self.workspace.profile)) if doc is not None and doc.ok else None
+        return reduce(result) if result is not None and reduce is not None else result
+
 
 @dataclass
 class WorkspaceResult:
@@ -163,7 +176,7 @@ class Checker:
         if self.incremental is not None:
             from memwarden.engine.cached_run import incremental_findings
 
-            found = incremental_findings(self)
+            found = incremental_findings(self, _check_chunk_cached)
             found.sort(key=Finding.sort_key)
             return found
         ws = self.workspace
@@ -262,8 +275,8 @@ class Checker:
         )
 
 
-def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
-    """In a worker process: the document rules on some of a workspace's files."""
+def _worker_checker(spec, chunk: list[str]) -> Checker:
+    """In a worker process: a checker of the workspace the spec names, reporting on the chunk's files."""
     from dataclasses import replace
 
     from memwarden.discover.workspace import open_workspace
@@ -272,10 +285,22 @@ def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
     ws = open_workspace(Path(root), profile_name, Path(config_path) if config_path else None)
     ws.use_files(files)
     ws.targets = set(chunk)
-    checker = Checker(ws, replace(run, progress=None))
+    return Checker(ws, replace(run, progress=None))
+
+
+def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
+    """In a worker process: the document rules on some of a workspace's files."""
+    checker = _worker_checker(spec, chunk)
     checker.start_pass()
     rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
     return checker.document_findings(rules, sorted(chunk))
+
+
+def _check_chunk_cached(spec, chunk: list[str]) -> list:
+    """In a worker process, under the incremental cache: findings and the entries made for them."""
+    from memwarden.engine.cached_run import check_chunk
+
+    return check_chunk(_worker_checker(spec, chunk), chunk)
 
 
 def _resolve_quietly(name: str) -> set[str]:

@@ -118,9 +118,28 @@ def _normalized_tag_lists(doc) -> list[list[str]]:
     return [list(normalized(entry.tags)) for entry in tag_lists(doc)]
 
 
+def _tag_lists_by_line(doc, profile) -> dict[int, list[list[str]]]:
+    """A log's part of the vocabulary, line by line (kept per record by the cache)."""
+    by_line: dict[int, list[list[str]]] = {}
+    for entry in tag_lists(doc):
+        by_line.setdefault(entry.record.line, []).append(list(normalized(entry.tags)))
+    return by_line
+
+
 def _build_vocabulary(ctx) -> Vocabulary:
     uses: Counter = Counter()
-    for lists in ctx.summaries(_normalized_tag_lists, *TAGGED_KINDS).values():
+    ws = ctx.workspace
+    # Notes (and any kind not read line by line) by summaries, logs by their records', in the order of their paths.
+    whole_kinds = tuple(k.name for k in ws.profile.kinds if k.name in TAGGED_KINDS and k.format != "jsonl")
+    whole = ctx.summaries(_normalized_tag_lists, *whole_kinds) if whole_kinds else {}
+    for relpath, kind in sorted(ws.files.items()):
+        if kind.name not in TAGGED_KINDS:
+            continue
+        if kind.format == "jsonl":
+            lines = ctx.record_summaries(_tag_lists_by_line, relpath) or {}
+            lists = [tags for line in lines.values() for tags in line]
+        else:
+            lists = whole.get(relpath, [])
         for tags in lists:
             uses.update(tags)
     patterns = {
