@@ -176,8 +176,8 @@ def test_the_store_holds_no_secret_and_a_garbled_store_is_a_miss(cli, workspace)
             assert token[4:20] not in path.read_text("utf-8", "replace"), path
     store = cache / "v1" / "incremental.json"
     assert store.exists()
-    for garbage in (store.read_bytes()[: store.stat().st_size // 2], b"\x00\xff garbage", b'{"format": 1, "entries": {"x": 5}}',
-                    b'{"format": 1, "entries": []}', b"[]"):
+    for garbage in (store.read_bytes()[: store.stat().st_size // 2], b"\x00\xff garbage", b'{"format": 2, "entries": {"x": 5}}',
+                    b'{"format": 2, "entries": []}', b"[]"):
         store.write_bytes(garbage)
         for run_file in (cache / "v1").glob("run-*.json"):
             run_file.write_bytes(garbage)

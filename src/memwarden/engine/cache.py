@@ -178,6 +178,10 @@ class RunCache:
             self._hashed = self._file_hashes()
         return self._hashed
 
+    def forget_hashes(self) -> None:
+        """The files may have changed since they were hashed (a fixing round wrote them): stat them again."""
+        self._hashed = None
+
     def _settings(self, workspace, rules, run) -> dict:
         config = workspace.config
         config_bytes = b""

@@ -25,7 +25,7 @@ def open_caches(checker):
     store = Store(cache.dir)
     # Every rule's options, whichever are selected: an entry holds findings per rule, so any selection reuses it.
     settings = cache.settings_key(ws, registry.all_rules(), checker.run)
-    checker.incremental = Incremental(store, settings, ws, cache.file_hashes, checker.secret_scans)
+    checker.incremental = Incremental(store, settings, ws, cache.file_hashes, checker.secret_scans, cache.forget_hashes)
     checker.incremental.rules_by_name = {rule.name: rule for rule in checker.rules}
     return cache, store
 
@@ -37,7 +37,7 @@ def incremental_findings(checker, worker) -> list[Finding]:
     for rule in checker.rules:
         if rule.scope is Scope.WORKSPACE:  # one at a time: each rule's entry holds what it read
             key = checker.incremental.workspace_rule_key()
-            found.extend(_cached(checker, key + rule.name, [rule], checker.workspace_findings))
+            found.extend(_cached(checker, key + rule.name, [rule], checker.workspace_findings, kind="rule"))
     document_rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
     if not document_rules:
         return found
@@ -152,7 +152,7 @@ def _by_rule(rules, findings) -> dict:
     return grouped
 
 
-def _cached(checker, key: str, rules, work, relpath: str | None = None) -> list[Finding]:
+def _cached(checker, key: str, rules, work, relpath: str | None = None, kind: str = "") -> list[Finding]:
     """The rules' findings for one unit: those an entry holds, and the rest computed by ``work(rules)`` and kept."""
     inc = checker.incremental
     entry = inc.lookup(key)
@@ -165,7 +165,7 @@ def _cached(checker, key: str, rules, work, relpath: str | None = None) -> list[
     found.extend(fresh)
     if relpath is None or all(f.workspace_path == relpath for f in fresh):
         merged = {**value, **_by_rule(missing, fresh)}
-        inc.put(key, recorder, merged, entry[0] if entry is not None else ())
+        inc.put(key, recorder, merged, entry[0] if entry is not None else (), kind)
     return found
 
 
@@ -206,6 +206,10 @@ def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules)
     inc.masked[relpath] = raw
     ws.overlay[relpath] = masked(lines, set(misses))
     ws.forget(relpath)
+    emptied = ws.document(relpath)
+    if emptied is not None and hasattr(emptied, "blank_lines"):
+        # The emptied lines are not blank lines of the log: no rule is to report them (nor pay for them).
+        emptied.blank_lines = [number for number in emptied.blank_lines if number in misses]
     try:
         fresh, recorder = _watched(checker, lambda: checker.document_findings(rules, [relpath]))
     finally:

@@ -27,17 +27,23 @@ from pathlib import Path
 from typing import Callable
 
 STORE = "incremental.json"
-FORMAT = 1
+FORMAT = 2
 MAX_ENTRIES = 400_000  # past this, entries not used by the latest run are dropped
+MAX_FILE_DEPS = 64
 
 # Attributes of the workspace a rule may read without depending on other files: they are in the run key.
-LOCAL_ATTRIBUTES = frozenset({"root", "profile", "config"})
+LOCAL_ATTRIBUTES = frozenset({"profile", "config"})
 # Attributes that depend only on which files exist and their kinds, not on what is in them.
 NAME_ATTRIBUTES = frozenset({"files", "other_files", "checked_files", "kind_of", "text_kind_of"})
 
 
 def digest(*parts) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def key_of(*parts) -> str:
+    """An entry's key from plain parts (text and numbers): cheaper than :func:`digest`, as there are many."""
+    return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def content_digest(raw: bytes) -> str:
@@ -66,12 +72,32 @@ class WatchedWorkspace:
 
     def __getattr__(self, name):
         value = getattr(self._ws, name)
+        recorder = self._recorder
         if name in LOCAL_ATTRIBUTES:
             return value
-        if name == "is_target":
-            self._recorder.add("targets")
+        if name == "root":
+            recorder.add("tree")  # a path under it may be looked at on disk: which files exist matters
+        elif name == "is_target":
+            recorder.add("targets")
+        elif name in NAME_ATTRIBUTES:
+            recorder.add("names")
+        elif name in ("document", "current_bytes"):
+            def read(relpath, *args, **kwargs):
+                recorder.add("file", relpath)
+                return value(relpath, *args, **kwargs)
+
+            return read
+        elif name == "documents":
+            def read_all(*kinds):
+                recorder.add("names")
+                docs = value(*kinds)
+                for doc in docs:
+                    recorder.add("file", doc.relpath)
+                return docs
+
+            return read_all
         else:
-            self._recorder.add("names" if name in NAME_ATTRIBUTES else "files")
+            recorder.add("files")
         return value
 
     def __setattr__(self, name, value):
@@ -122,13 +148,13 @@ class Store:
 
     def get(self, key: str):
         entry = self.entries.get(key)
-        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], list)):
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], list)):
             return None
         self.used.add(key)
         return entry
 
-    def put(self, key: str, deps, value) -> None:
-        self.entries[key] = [sorted((json.loads(json.dumps(list(d))) for d in deps), key=json.dumps), value]
+    def put(self, key: str, deps, value, kind: str = "") -> None:
+        self.entries[key] = [sorted(([list(p) if isinstance(p, tuple) else p for p in d] for d in deps), key=str), value, kind]
         self.used.add(key)
         self._made.add(key)
         self.dirty = True
@@ -149,6 +175,8 @@ class Store:
         entries = self.entries
         if len(entries) > MAX_ENTRIES:
             entries = {key: value for key, value in entries.items() if key in self.used}
+        else:  # a workspace rule's entry of another run (other files named) is seldom asked for again
+            entries = {key: value for key, value in entries.items() if key in self.used or not (isinstance(value, list) and value[2:3] == ["rule"])}
         from memwarden.fixes.write import write_atomic
 
         try:
@@ -161,11 +189,13 @@ class Store:
 class Incremental:
     """One run's view of the store: the run key, the current digest of each kind of dependency, the summaries."""
 
-    def __init__(self, store: Store, run_key: str, workspace, file_hashes: Callable[[], dict[str, str]], secrets):
+    def __init__(self, store: Store, run_key: str, workspace, file_hashes: Callable[[], dict[str, str]], secrets,
+                 forget_hashes: Callable[[], None] = lambda: None):
         self.store = store
         self.run_key = run_key
         self.workspace = workspace
         self._file_hashes = file_hashes
+        self._forget_hashes = forget_hashes
         self._secrets = secrets
         self._current: dict[tuple, str] = {}
         self._summaries: dict[tuple, dict] = {}
@@ -175,16 +205,30 @@ class Incremental:
 
     def new_pass(self) -> None:
         """Forget what was worked out about the files: a fixing round has changed some (in the overlay)."""
+        self._forget_hashes()
         self._current.clear()
         self._summaries.clear()
         self._record_summaries.clear()
 
+    def content_hash(self, relpath: str) -> str | None:
+        """The SHA-256 of a file as this pass reads it: a log's real bytes while it is emptied, a fix's result,
+        else the hash kept by stat (read only when the stat changed)."""
+        raw = self.masked.get(relpath)
+        if raw is None:
+            raw = self.workspace.overlay.get(relpath)
+        if raw is None:
+            known = self._file_hashes().get(relpath)
+            if known is not None:
+                return known
+            raw = self.workspace.current_bytes(relpath)
+        return content_digest(raw) if raw is not None else None
+
     # -- keys ---------------------------------------------------------------------------------------
     def document_key(self, relpath: str, kind: str, raw: bytes, part: str) -> str:
-        return digest(self.run_key, "document", part, relpath, kind, content_digest(raw))
+        return key_of(self.run_key, "document", part, relpath, kind, content_digest(raw))
 
     def record_key(self, relpath: str, kind: str, line: int, raw_line: bytes) -> str:
-        return digest(self.run_key, "record", relpath, kind, line, content_digest(raw_line))
+        return key_of(self.run_key, "record", relpath, kind, line, content_digest(raw_line))
 
     def workspace_rule_key(self) -> str:
         ws = self.workspace
@@ -202,6 +246,10 @@ class Incremental:
             value = digest(sorted((relpath, k.name) for relpath, k in ws.checked_files.items()))
         elif kind == "targets":
             value = digest(sorted(ws.targets) if ws.targets is not None else None)
+        elif kind == "file" and len(dep) == 2:
+            value = self.content_hash(dep[1]) or "missing"
+        elif kind == "tree":
+            value = digest(sorted({*self._file_hashes(), *ws.overlay}))
         elif kind == "files":
             hashes = dict(self._file_hashes())
             hashes.update((relpath, content_digest(raw)) for relpath, raw in ws.overlay.items())  # fixed, unwritten
@@ -230,9 +278,13 @@ class Incremental:
         return True
 
     def stamped(self, recorder: Recorder) -> list[tuple]:
-        """The recorded dependencies with their digests now (after the work that used them)."""
+        """The recorded dependencies with their digests now (after the work that used them); past
+        :data:`MAX_FILE_DEPS` files read, one dependency on every file stands for them (smaller, as safe)."""
         deps = []
-        for dep in recorder.deps:
+        wanted = recorder.deps
+        if sum(1 for dep in wanted if dep[0] == "file") > MAX_FILE_DEPS:
+            wanted = {dep for dep in wanted if dep[0] != "file"} | {("files",)}
+        for dep in wanted:
             value = self.current(dep)
             if value is None:
                 return None
@@ -246,11 +298,12 @@ class Incremental:
             return None
         return entry
 
-    def put(self, key: str, recorder: Recorder, value, kept_deps=()) -> None:
+    def put(self, key: str, recorder: Recorder, value, kept_deps=(), kind: str = "") -> None:
         """Store a value with what its work read (and the still valid dependencies of what it was merged with)."""
         deps = self.stamped(recorder)
         if deps is not None:
-            self.store.put(key, {*deps, *(tuple(tuple(p) if isinstance(p, list) else p for p in d) for d in kept_deps)}, value)
+            kept = (tuple(tuple(p) if isinstance(p, list) else p for p in d) for d in kept_deps)
+            self.store.put(key, {*deps, *kept}, value, kind)
 
     # -- summaries ----------------------------------------------------------------------------------
     def summaries(self, function: Callable, kinds: tuple[str, ...], recorder: Recorder | None) -> dict:
@@ -274,8 +327,8 @@ class Incremental:
             if kinds and kind.name not in kinds:
                 continue
             real = self.masked.get(relpath)
-            raw = real if real is not None else ws.current_bytes(relpath)
-            key = digest(self.run_key, "summary", name, relpath, kind.name, content_digest(raw)) if raw is not None else None
+            hashed = self.content_hash(relpath)
+            key = key_of(self.run_key, "summary", name, relpath, kind.name, hashed) if hashed is not None else None
             entry = self.store.get(key) if key is not None else None
             if entry is not None:
                 result[relpath] = entry[1]
@@ -323,7 +376,7 @@ class Incremental:
         if lines is None:
             doc = load(ws.root, relpath, kind, raw)
             return plain_lines(function(doc, ws.profile)) if doc.ok else None
-        keys = [digest(self.run_key, "record-summary", name, relpath, kind.name, number, content_digest(line))
+        keys = [key_of(self.run_key, "record-summary", name, relpath, kind.name, number, content_digest(line))
                 for number, line in enumerate(lines, 1)]
         result, misses = {}, []
         for number, key in enumerate(keys, 1):

@@ -91,7 +91,7 @@ def secret_in_memory(doc, ctx):
     """
     from memwarden.analysis.secrets import SecretScans, redaction
 
-    scans = SecretScans.of_run(ctx.memo, ctx.workspace.root, ctx.options)
+    scans = SecretScans.of_run(ctx.memo, lambda: ctx.workspace.root, ctx.options)
     if not scans.targets_scanned:
         # One detect-secrets settings context for the whole run, not one per file.
         scans.scan_all(ctx.workspace.target_documents())
