@@ -182,6 +182,7 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, json.dumps({"format": FORMAT, "entries": entries}, separators=(",", ":")).encode("ascii"))
+            self.dirty = False
         except OSError:
             pass  # a read-only workspace is checked all the same
 

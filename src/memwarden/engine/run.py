@@ -312,7 +312,9 @@ def _resolve_quietly(name: str) -> set[str]:
 
 def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
     checker = Checker(workspace, run)
-    if run.use_cache and not (run.base or run.staged):
+    store = None
+    if run.use_cache and not (run.base or run.staged or run.diff):  # --diff shows, and writes nothing
+        # --fix reads and fills the incremental cache: an entry whose fix would apply is checked again for real.
         from memwarden.engine.cached_run import open_caches
 
         cache, store = open_caches(checker)
@@ -337,6 +339,8 @@ def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
     if not (run.fix or run.diff):
         return WorkspaceResult(workspace, findings)
     outcome = fix_rounds(workspace, findings, checker.findings, run.allows)
+    if store is not None:
+        store.save()  # what the rounds checked is keyed by what the fixes made: the next run may reuse it
     if run.fix and not run.diff:
         skipped = write_changes(workspace, outcome.changes, outcome.applied)
         if skipped:
