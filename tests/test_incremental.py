@@ -183,3 +183,22 @@ def test_the_store_holds_no_secret_and_a_garbled_store_is_a_miss(cli, workspace)
             run_file.write_bytes(garbage)
         again = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
         assert again.exit_code == 0 and again.stdout == first.stdout
+
+
+def test_a_fix_on_an_appended_record_writes_what_a_run_without_the_cache_writes(cli, generated, tmp_path):
+    root, gen = generated
+    cli("check", "--fix", "--exit-zero", ".", cwd=root)  # the state a hook sees: earlier fixes applied
+    cli("check", "--exit-zero", ".", cwd=root)  # and a warm cache
+    record = gen.episode(random.Random(8), 77)
+    record["summary"] = "The export endpoint is not supported in the EU region."
+    with (root / "memory" / "episodic.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record) + "\n")
+    other = tmp_path / "without-cache"
+    shutil.copytree(root, other, ignore=shutil.ignore_patterns(".memwarden_cache"))
+    named = ("--unsafe-fixes", "memory/episodic.jsonl")
+    warm = cli("check", "--fix", "--exit-zero", *named, cwd=root)
+    plain = cli("check", "--fix", "--exit-zero", *named, cwd=other, env=NO_CACHE)
+    assert "fixed" in plain.stdout and warm.stdout == plain.stdout
+    log = "memory/episodic.jsonl"
+    assert (root / log).read_bytes() == (other / log).read_bytes()
+    assert b'"expires"' in (root / log).read_bytes().splitlines()[-1]
