@@ -89,6 +89,8 @@ class Rule:
     needs_git: bool = False
     reads_unparsed: bool = False  # also runs on files that failed to parse (fixes still skip them)
     any_text: bool = False  # also runs on text files no kind claims (the `other-text` kind)
+    # Its findings on a JSONL log are those on each record alone: the cache re-checks only new or changed lines.
+    records: bool = False
 
 
 @dataclass
@@ -149,9 +151,16 @@ class RunMemo:
     def __init__(self) -> None:
         self._values: dict = {}
 
-    def get(self, key, build):
-        """The value stored under key, built by ``build()`` the first time it is asked for."""
+    def get(self, key, build, local: bool = False):
+        """The value stored under key, built by ``build()`` the first time it is asked for.
+
+        ``local=True`` says the value answers per content (each file's own text decides its part), so the
+        findings of a cached document that read it do not depend on other files.
+        """
         if key not in self._values:
             self._values[key] = build()
         return self._values[key]
+
+    def has(self, key) -> bool:
+        return key in self._values
 

@@ -53,6 +53,7 @@ def rule(
     needs_git: bool = False,
     reads_unparsed: bool = False,
     any_text: bool = False,
+    records: bool = False,
 ) -> Callable:
     """Declare a rule; the decorated function is its check."""
 
@@ -73,6 +74,7 @@ def rule(
             needs_git=needs_git,
             reads_unparsed=reads_unparsed,
             any_text=any_text,
+            records=records,
         )
         for existing in _RULES.values():
             if existing.code == code and existing.name != name:

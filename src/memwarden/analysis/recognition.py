@@ -94,6 +94,45 @@ def is_unrecognised_log(doc, profile) -> bool:
     return shape is not None and not shape.recognised
 
 
+def episode_flags(doc, profile) -> dict[int, list[bool]]:
+    """A log's shape record by record: per line, whether each record that parsed looks like an episode."""
+    fields = episode_fields(profile)
+    flags: dict[int, list[bool]] = {}
+    for record in doc.records:
+        if record.ok:
+            flags.setdefault(record.line, []).append(looks_like_episode(record.data, fields))
+    return flags
+
+
+def shape_of(flags: dict[int, list[bool]]) -> LogShape:
+    """The :class:`LogShape` of a log from its :func:`episode_flags`."""
+    records = sum(len(line) for line in flags.values())
+    episodes = sum(sum(1 for flag in line if flag) for line in flags.values())
+    return LogShape(records, episodes, min(flags) if flags else 1)
+
+
+def is_log(relpath: str, kind) -> bool:
+    return kind is not None and kind.name in LOG_KINDS and kind.format == "jsonl"
+
+
+def shape_in_run(ctx, relpath: str) -> LogShape | None:
+    """A workspace log's shape as a run sees it (None for a log that does not parse): read line by line
+    through the run's record summaries, so a rule handed only a log's new lines judges the whole log."""
+    flags = ctx.record_summaries(episode_flags, relpath)
+    return None if flags is None else shape_of(flags)
+
+
+def recognised(flags: dict[int, list[bool]]) -> bool:
+    return shape_of(flags).recognised
+
+
+def unrecognised_in_run(ctx, doc) -> bool:
+    """:func:`is_unrecognised_log` for a document a rule checks (the whole log's shape, whatever it was handed)."""
+    if not isinstance(doc, JsonlDocument) or doc.kind.name not in LOG_KINDS or not doc.ok:
+        return False
+    return ctx.record_summaries(episode_flags, doc.relpath, recognised) is False
+
+
 # -- folders of notes without front matter ----------------------------------------------
 
 

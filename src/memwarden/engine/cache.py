@@ -87,13 +87,53 @@ def _plain(value):
     return sorted(map(str, value)) if isinstance(value, (set, frozenset)) else repr(value)
 
 
+def finding_record(f: Finding) -> dict:
+    """A finding as the cache keeps it (plain JSON; the fix's description only)."""
+    return {
+        "name": f.rule.name,
+        "workspace_path": f.workspace_path,
+        "line": f.line,
+        "column": f.column,
+        "message": f.message,
+        "severity": f.severity.value,
+        "json_path": f.json_path,
+        # The description only: edits are recomputed by a real run when fixing.
+        "fix": [f.fix.applicability.value, f.fix.description] if f.fix else None,
+    }
+
+
+def finding_from(item, rules_by_name: dict, display) -> Finding | None:
+    """A finding read back from the cache; None when the item is not one (a garbled cache is a miss)."""
+    try:
+        rule = rules_by_name.get(item["name"])
+        if rule is None:
+            return None
+        fix = Fix(Applicability(item["fix"][0]), item["fix"][1], ()) if item.get("fix") else None
+        return Finding(
+            rule=rule,
+            path=display(item["workspace_path"]),
+            line=int(item["line"]),
+            column=int(item["column"]),
+            message=str(item["message"]),
+            severity=Severity(item["severity"]),
+            json_path=item.get("json_path"),
+            fix=fix,
+            workspace_path=str(item["workspace_path"]),
+        )
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
+
+
 class RunCache:
     def __init__(self, root: Path):
         self.root = root
         self.dir = root / CACHE_DIR / "v1"
         self._hashes: dict[str, list] = {}
+        self._hashed: dict[str, str] | None = None
         try:
             self._hashes = json.loads((self.dir / "files.json").read_text("utf-8"))
+            if not isinstance(self._hashes, dict):
+                self._hashes = {}
         except (OSError, ValueError):
             self._hashes = {}
 
@@ -108,7 +148,7 @@ class RunCache:
             # ctime and inode too: a write can restore size and mtime (os.utime), never ctime.
             signature = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
             known = self._hashes.get(relpath)
-            if known and known[:4] == signature:
+            if isinstance(known, list) and len(known) == 5 and known[:4] == signature:
                 fresh[relpath] = known
                 continue
             try:
@@ -121,6 +161,28 @@ class RunCache:
         return {relpath: entry[4] for relpath, entry in fresh.items()}
 
     def key(self, workspace, rules, run) -> str:
+        """The whole run's key: its settings, the files reported on, and every file's content."""
+        parts = self._settings(workspace, rules, run)
+        parts["targets"] = sorted(workspace.targets) if workspace.targets is not None else None
+        parts["files"] = sorted(self.file_hashes().items())
+        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=_plain).encode()).hexdigest()
+
+    def settings_key(self, workspace, rules, run) -> str:
+        """Everything findings depend on but the files: the key the incremental cache's entries start from."""
+        parts = self._settings(workspace, rules, run)
+        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=_plain).encode()).hexdigest()
+
+    def file_hashes(self) -> dict[str, str]:
+        """relpath -> SHA-256 of every file of the workspace tree, computed once per run."""
+        if self._hashed is None:
+            self._hashed = self._file_hashes()
+        return self._hashed
+
+    def forget_hashes(self) -> None:
+        """The files may have changed since they were hashed (a fixing round wrote them): stat them again."""
+        self._hashed = None
+
+    def _settings(self, workspace, rules, run) -> dict:
         config = workspace.config
         config_bytes = b""
         if config.path is not None:
@@ -137,69 +199,45 @@ class RunCache:
             "options": _options(workspace, rules),
             "outside": _outside_inputs(workspace),
             "today": run.today.isoformat(),
-            "targets": sorted(workspace.targets) if workspace.targets is not None else None,
-            "files": sorted(self._file_hashes().items()),
         }
-        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=_plain).encode()).hexdigest()
+        return parts
 
     def load(self, key: str, rules_by_name: dict, display) -> list[Finding] | None:
         try:
             stored = json.loads((self.dir / f"run-{key[:40]}.json").read_text("utf-8"))
         except (OSError, ValueError):
             return None
-        if stored.get("key") != key:
+        if not isinstance(stored, dict) or stored.get("key") != key or not isinstance(stored.get("findings"), list):
             return None
         findings = []
         for item in stored["findings"]:
-            rule = rules_by_name.get(item["name"])
-            if rule is None:
+            finding = finding_from(item, rules_by_name, display)
+            if finding is None:
                 return None
-            fix = None
-            if item.get("fix"):
-                fix = Fix(Applicability(item["fix"][0]), item["fix"][1], ())
-            findings.append(
-                Finding(
-                    rule=rule,
-                    path=display(item["workspace_path"]),
-                    line=item["line"],
-                    column=item["column"],
-                    message=item["message"],
-                    severity=Severity(item["severity"]),
-                    json_path=item.get("json_path"),
-                    fix=fix,
-                    workspace_path=item["workspace_path"],
-                )
-            )
+            findings.append(finding)
         return findings
+
+    def save_hashes(self) -> None:
+        """Keep the stat -> hash table, so the next run re-hashes only the files that changed."""
+        from memwarden.fixes.write import write_atomic
+
+        self.dir.mkdir(parents=True, exist_ok=True)
+        ignore = self.dir.parent / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# Written by memwarden: never commit the cache.\n*\n", encoding="utf-8")
+        write_atomic(self.dir / "files.json", json.dumps(self._hashes).encode("utf-8"))
 
     def store(self, key: str, findings: list[Finding]) -> None:
         # ASCII JSON: a file name that is not UTF-8 (surrogateescape) round-trips as \\udcff.
         data = {
             "key": key,
-            "findings": [
-                {
-                    "name": f.rule.name,
-                    "workspace_path": f.workspace_path,
-                    "line": f.line,
-                    "column": f.column,
-                    "message": f.message,
-                    "severity": f.severity.value,
-                    "json_path": f.json_path,
-                    # The description only: edits are recomputed by a real run when fixing.
-                    "fix": [f.fix.applicability.value, f.fix.description] if f.fix else None,
-                }
-                for f in findings
-            ],
+            "findings": [finding_record(f) for f in findings],
         }
         try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-            ignore = self.dir.parent / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# Written by memwarden: never commit the cache.\n*\n", encoding="utf-8")
+            self.save_hashes()
             from memwarden.fixes.write import write_atomic
 
             write_atomic(self.dir / f"run-{key[:40]}.json", json.dumps(data).encode("ascii"))
-            write_atomic(self.dir / "files.json", json.dumps(self._hashes).encode("utf-8"))
             runs = sorted(self.dir.glob("run-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
             for old in runs[KEEP_RUNS:]:
                 old.unlink(missing_ok=True)

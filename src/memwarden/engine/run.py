@@ -53,11 +53,23 @@ class RunOptions:
 
 
 class Context:
-    """What a rule's check sees: the workspace, its own options, the run's settings."""
+    """What a rule's check sees: the workspace, its own options, the run's settings.
 
-    def __init__(self, workspace: Workspace, rule: Rule, run: RunOptions, memo: RunMemo):
-        self.workspace = workspace
-        self.memo = memo  # shared by every rule of this pass over the workspace
+    Under the incremental cache the workspace and memo it sees are watched (engine/incremental.py):
+    what a rule reads beyond its document becomes a dependency of the findings cached for it.
+    """
+
+    def __init__(self, workspace: Workspace, rule: Rule, run: RunOptions, memo: RunMemo, incremental=None, recorder=None):
+        self._incremental = incremental
+        self._recorder = recorder
+        if recorder is not None:
+            from memwarden.engine.incremental import WatchedMemo, WatchedWorkspace
+
+            self.workspace = WatchedWorkspace(workspace, recorder)
+            self.memo = WatchedMemo(memo, recorder)
+        else:
+            self.workspace = workspace
+            self.memo = memo  # shared by every rule of this pass over the workspace
         self.rule = rule
         self.options = workspace.config.rule_options(rule)
         self.today = run.today
@@ -70,6 +82,31 @@ class Context:
 
     def is_target(self, relpath: str) -> bool:
         return self.workspace.is_target(relpath)
+
+    def summaries(self, function: Callable, *kinds: str) -> dict:
+        """``function(doc)`` (plain JSON values) for every memory file of these kinds (all when none), by path.
+
+        The cheap way for a workspace-wide check to read a little of every document: under the cache each
+        summary is kept by its file's content, so an unchanged file is not parsed again.
+        """
+        if self._incremental is not None:
+            return self._incremental.summaries(function, kinds, self._recorder)
+        from memwarden.engine.incremental import summaries_without_cache
+
+        return summaries_without_cache(self.workspace, function, kinds)
+
+    def record_summaries(self, function: Callable, relpath: str, reduce: Callable | None = None):
+        """``function(doc, profile)``, a {line: value} of a JSONL log's records, for the log as it is in the
+        workspace (None if it does not read as text); under the cache kept line by line, so a rule checking
+        only a log's new lines still learns about all of them without parsing the rest. With ``reduce``, the
+        value ``reduce(summaries)`` (None stays None), and what a rule finds depends on that value alone."""
+        from memwarden.engine.incremental import plain_lines
+
+        if self._incremental is not None:
+            return self._incremental.record_summaries(function, relpath, self._recorder, reduce)
+        doc = self.workspace.document(relpath)
+        result = plain_lines(function(doc, self.workspace.profile)) if doc is not None and doc.ok else None
+        return reduce(result) if result is not None and reduce is not None else result
 
 
 @dataclass
@@ -99,9 +136,11 @@ def selected_rules(workspace: Workspace, run: RunOptions) -> list[Rule]:
 class Checker:
     """The selected rules of one workspace; each call of :meth:`findings` is one pass over its files."""
 
-    def __init__(self, workspace: Workspace, run: RunOptions):
+    def __init__(self, workspace: Workspace, run: RunOptions, incremental=None):
         from memwarden.analysis.secrets import SecretScans
 
+        self.incremental = incremental  # engine/incremental.py: findings kept per document, record and rule
+        self.recorder = None  # what the rules of the current unit of work read, under the incremental cache
         self.workspace = workspace
         self.run = run
         self.rules = selected_rules(workspace, run)
@@ -134,6 +173,12 @@ class Checker:
 
     def findings(self) -> list[Finding]:
         self.start_pass()
+        if self.incremental is not None:
+            from memwarden.engine.cached_run import incremental_findings
+
+            found = incremental_findings(self, _check_chunk_cached)
+            found.sort(key=Finding.sort_key)
+            return found
         ws = self.workspace
         document_rules = [r for r in self.rules if r.scope is Scope.DOCUMENT]
         workspace_rules = [r for r in self.rules if r.scope is Scope.WORKSPACE]
@@ -146,9 +191,9 @@ class Checker:
                 ws.checked_files, self.run,
             )
             found.extend(parallel.run_in_pool(_check_chunk, spec, ws.root, relpaths, jobs, self.run.progress))
-            found.extend(self._workspace_findings(workspace_rules))
+            found.extend(self.workspace_findings(workspace_rules))
         else:
-            found.extend(self._workspace_findings(workspace_rules))
+            found.extend(self.workspace_findings(workspace_rules))
             found.extend(self.document_findings(document_rules, relpaths, self.run.progress))
         found.sort(key=Finding.sort_key)
         return found
@@ -158,11 +203,14 @@ class Checker:
         self._suppressions.clear()
         self.memo = RunMemo()
         self.secret_scans.share_with(self.memo)
+        if self.incremental is not None:
+            self.incremental.new_pass()  # a fixing round's files are read as fixed
+            self.secret_scans.targets_scanned = True  # each document is scanned when checked, not all up front
 
     def _context(self, rule: Rule) -> Context:
-        return Context(self.workspace, rule, self.run, self.memo)
+        return Context(self.workspace, rule, self.run, self.memo, self.incremental, self.recorder)
 
-    def _workspace_findings(self, rules: list[Rule]) -> list[Finding]:
+    def workspace_findings(self, rules: list[Rule]) -> list[Finding]:
         found: list[Finding] = []
         for rule in rules:
             for problem in rule.check(self._context(rule)):
@@ -227,8 +275,8 @@ class Checker:
         )
 
 
-def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
-    """In a worker process: the document rules on some of a workspace's files."""
+def _worker_checker(spec, chunk: list[str]) -> Checker:
+    """In a worker process: a checker of the workspace the spec names, reporting on the chunk's files."""
     from dataclasses import replace
 
     from memwarden.discover.workspace import open_workspace
@@ -237,10 +285,22 @@ def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
     ws = open_workspace(Path(root), profile_name, Path(config_path) if config_path else None)
     ws.use_files(files)
     ws.targets = set(chunk)
-    checker = Checker(ws, replace(run, progress=None))
+    return Checker(ws, replace(run, progress=None))
+
+
+def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
+    """In a worker process: the document rules on some of a workspace's files."""
+    checker = _worker_checker(spec, chunk)
     checker.start_pass()
     rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
     return checker.document_findings(rules, sorted(chunk))
+
+
+def _check_chunk_cached(spec, chunk: list[str]) -> list:
+    """In a worker process, under the incremental cache: findings and the entries made for them."""
+    from memwarden.engine.cached_run import check_chunk
+
+    return check_chunk(_worker_checker(spec, chunk), chunk)
 
 
 def _resolve_quietly(name: str) -> set[str]:
@@ -252,22 +312,36 @@ def _resolve_quietly(name: str) -> set[str]:
 
 def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
     checker = Checker(workspace, run)
-    if run.cacheable and not workspace.proposed:  # content from stdin is never cached
-        from memwarden.engine.cache import RunCache
+    store = None
+    # --diff shows and writes nothing; content from stdin is never cached.
+    if run.use_cache and not (run.base or run.staged or run.diff or workspace.proposed):
+        # --fix reads and fills the incremental cache: an entry whose fix would apply is checked again for real.
+        from memwarden.engine.cached_run import open_caches
 
-        cache = RunCache(workspace.root)
-        key = cache.key(workspace, checker.rules, run)
-        by_name = {rule.name: rule for rule in checker.rules}
-        cached = cache.load(key, by_name, lambda relpath: workspace.display_path(relpath, run.cwd))
-        if cached is not None:
-            return WorkspaceResult(workspace, cached)
+        cache, store = open_caches(checker)
+        if run.cacheable:
+            key = cache.key(workspace, checker.rules, run)
+            by_name = {rule.name: rule for rule in checker.rules}
+            cached = cache.load(key, by_name, lambda relpath: workspace.display_path(relpath, run.cwd))
+            if cached is not None:
+                return WorkspaceResult(workspace, cached)
+            findings = checker.findings()
+            store.save()
+            cache.store(key, findings)
+            return WorkspaceResult(workspace, findings)
         findings = checker.findings()
-        cache.store(key, findings)
-        return WorkspaceResult(workspace, findings)
-    findings = checker.findings()
+        store.save()
+        try:
+            cache.save_hashes()
+        except OSError:
+            pass
+    else:
+        findings = checker.findings()
     if not (run.fix or run.diff):
         return WorkspaceResult(workspace, findings)
     outcome = fix_rounds(workspace, findings, checker.findings, run.allows)
+    if store is not None:
+        store.save()  # what the rounds checked is keyed by what the fixes made: the next run may reuse it
     if run.fix and not run.diff:
         skipped = write_changes(workspace, outcome.changes, outcome.applied)
         if skipped:

@@ -119,6 +119,7 @@ def _expiry_fix(doc, record: ClaimRecord, ctx, ttl: int) -> Fix | None:
         "default_ttl": Option(90, int, "days from today that the fix's expires date lies ahead"),
         "max_ttl": MAX_TTL,
     },
+    records=True,
 )
 def negative_claim_without_expiry(doc, ctx):
     """A note, episode or fact that says something does not exist, is not supported or was not found, with no `expires` date.
@@ -226,7 +227,7 @@ class ExpiredClaim:
         )
 
 
-@rule(code="MW302", name="expired-claim", severity=Severity.WARNING, kinds=CLAIM_KINDS)
+@rule(code="MW302", name="expired-claim", severity=Severity.WARNING, kinds=CLAIM_KINDS, records=True)
 def expired_claim(doc, ctx):
     """A record whose `expires` date has passed: re-verify it, then move the date or archive it.
 
@@ -300,6 +301,7 @@ class StaleStatement:
     severity=Severity.WARNING,
     kinds=CLAIM_KINDS,
     options={"max_age": Option(90, int, "days after which a 'verified <date>' or 'as of <date>' is stale")},
+    records=True,
 )
 def stale_statement(doc, ctx):
     """A statement dated in its own text ("verified 2026-03-31", "review by 2026-06-01") whose date has passed, in a record with no `expires`.
@@ -437,6 +439,7 @@ class ExpiryTooFarAhead:
     severity=Severity.ERROR,
     kinds=CLAIM_KINDS,
     options={"max_ttl": MAX_TTL},
+    records=True,
 )
 def invalid_expiry(doc, ctx):
     """An `expires` that is not a date, comes before the record's own date, or lies more than `max_ttl` days ahead.

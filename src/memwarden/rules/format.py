@@ -25,7 +25,7 @@ class UnparsableRecord:
         return f"line {self.line}: {self.reason}"
 
 
-@rule(code="MW101", name="unparsable-file", severity=Severity.ERROR, reads_unparsed=True, any_text=True)
+@rule(code="MW101", name="unparsable-file", severity=Severity.ERROR, reads_unparsed=True, any_text=True, records=True)
 def unparsable_file(doc, ctx):
     """A memory file that cannot be read: a syntax error, invalid UTF-8, a NUL byte, or not a file at all.
 
@@ -197,7 +197,7 @@ def _schema_problems(validator, instance, locate, base_path=()):
         yield Problem(line, column, MissingRequiredKeys(where, tuple(keys)).message, json_path=where)
 
 
-@rule(code="MW102", name="schema-violation", severity=Severity.ERROR)
+@rule(code="MW102", name="schema-violation", severity=Severity.ERROR, records=True)
 def schema_violation(doc, ctx):
     """A record that does not fit its kind's JSON Schema.
 
@@ -230,7 +230,7 @@ def schema_violation(doc, ctx):
     if validator is None:
         return
     if isinstance(doc, JsonlDocument):
-        if recognition.is_unrecognised_log(doc, ctx.workspace.profile):
+        if recognition.unrecognised_in_run(ctx, doc):
             return  # unrecognized-file says it once
         for record in doc.records:
             if record.ok:
@@ -285,7 +285,7 @@ class DuplicateYamlKey:
         )
 
 
-@rule(code="MW103", name="duplicate-key", severity=Severity.ERROR)
+@rule(code="MW103", name="duplicate-key", severity=Severity.ERROR, records=True)
 def duplicate_key(doc, ctx):
     """A key given twice in one YAML mapping or JSON object.
 
@@ -393,7 +393,7 @@ def _lookup(data, path):
     return data
 
 
-@rule(code="MW104", name="invalid-timestamp", severity=Severity.ERROR)
+@rule(code="MW104", name="invalid-timestamp", severity=Severity.ERROR, records=True)
 def invalid_timestamp(doc, ctx):
     """A timestamp that is not ISO 8601, lacks the UTC offset its kind needs, or names an impossible date.
 
@@ -418,7 +418,7 @@ def invalid_timestamp(doc, ctx):
     No fix: memwarden cannot know which time was meant.
     """
     fields = TIMESTAMP_FIELDS.get((ctx.workspace.profile.name, doc.kind.name))
-    if not fields or recognition.is_unrecognised_log(doc, ctx.workspace.profile):
+    if not fields or recognition.unrecognised_in_run(ctx, doc):
         return
     if isinstance(doc, JsonlDocument):
         items = [(record.data, lambda path, r=record: doc.locate(r, path)) for record in doc.records if record.ok]
@@ -479,23 +479,39 @@ def duplicate_id(ctx):
     if not any(ctx.is_target(p) for p, kind in ctx.workspace.files.items() if kind.name in EPISODE_KINDS):
         return  # no log or archive is reported on (a run on one note): never parse the whole log for nothing
     seen: dict[str, tuple[str, int]] = {}
-    for doc in ctx.documents(*EPISODE_KINDS):
-        if not isinstance(doc, JsonlDocument) or not doc.ok or recognition.is_unrecognised_log(doc, ctx.workspace.profile):
+    for relpath, kind in sorted(ctx.workspace.files.items()):
+        if kind.name not in EPISODE_KINDS or kind.format != "jsonl":
             continue
-        for record in doc.records:
-            if not record.ok or not isinstance(record.data, dict):
-                continue
-            episode_id = record.data.get("id")
-            if not isinstance(episode_id, (str, int)) or isinstance(episode_id, bool):
-                continue
-            key = str(episode_id)
-            if key in seen:
-                first_path, first_line = seen[key]
-                line, column = doc.locate(record, ("id",))
-                where = "above" if first_path == doc.relpath else f"in {first_path}"
-                yield Problem(line, column, DuplicateId(key, first_line, where).message, json_path="$.id", path=doc.relpath)
-            else:
-                seen[key] = (doc.relpath, record.line)
+        ids = ctx.record_summaries(_episode_ids, relpath)
+        if ids is None or _unrecognised_log(ctx, relpath):
+            continue
+        for record_line, found in ids.items():
+            for key, line, column in found:
+                if key in seen:
+                    first_path, first_line = seen[key]
+                    where = "above" if first_path == relpath else f"in {first_path}"
+                    yield Problem(line, column, DuplicateId(key, first_line, where).message, json_path="$.id", path=relpath)
+                else:
+                    seen[key] = (relpath, record_line)
+
+
+def _unrecognised_log(ctx, relpath: str) -> bool:
+    shape = recognition.shape_in_run(ctx, relpath)
+    return shape is not None and not shape.recognised
+
+
+def _episode_ids(doc, profile) -> dict[int, list]:
+    """Per line of a log: [id, line, column] of each record's id (a number or text), for duplicate-id."""
+    ids: dict[int, list] = {}
+    for record in doc.records:
+        if not record.ok or not isinstance(record.data, dict):
+            continue
+        episode_id = record.data.get("id")
+        if not isinstance(episode_id, (str, int)) or isinstance(episode_id, bool):
+            continue
+        line, column = doc.locate(record, ("id",))
+        ids.setdefault(record.line, []).append([str(episode_id), line, column])
+    return ids
 
 
 # -- malformed-jsonl ---------------------------------------------------------------
@@ -525,6 +541,7 @@ class NoFinalNewline:
     severity=Severity.ERROR,
     kinds=("episodic", "episode-archive", "associations"),
     fix=Applicability.SAFE,
+    records=True,
 )
 def malformed_jsonl(doc, ctx):
     """A JSONL log with blank lines, two records on one line, or no final newline.

@@ -78,13 +78,14 @@ def unrecognized_file(ctx):
     author's call.
     """
     ws = ctx.workspace
-    profile = ws.profile
-    for doc in ctx.documents(*recognition.LOG_KINDS):
-        shape = recognition.log_shape(doc, profile)
+    for relpath, kind in sorted(ws.files.items()):
+        if not recognition.is_log(relpath, kind):
+            continue
+        shape = recognition.shape_in_run(ctx, relpath)
         if shape is None or shape.recognised:
             continue
         violation = UnrecognizedLog(shape.records, shape.episodes)
-        yield Problem(shape.first_line, 1, violation.message, path=doc.relpath)
+        yield Problem(shape.first_line, 1, violation.message, path=relpath)
     for folder, notes in sorted(recognition.bare_note_folders(ws).items()):
         shown = next((note for note in notes if ctx.is_target(note)), None)
         if shown is not None:  # on the first note checked in this run

@@ -32,6 +32,7 @@ from memwarden.text import masked_email, masked_phone
         ),
         "high_entropy": Option(True, bool, "also report random-looking strings that no known format matches"),
     },
+    records=True,
 )
 def secret_in_memory(doc, ctx):
     """An API key, token, private key or password written into a memory file.
@@ -90,7 +91,7 @@ def secret_in_memory(doc, ctx):
     """
     from memwarden.analysis.secrets import SecretScans, redaction
 
-    scans = SecretScans.of_run(ctx.memo, ctx.workspace.root, ctx.options)
+    scans = SecretScans.of_run(ctx.memo, lambda: ctx.workspace.root, ctx.options)
     if not scans.targets_scanned:
         # One detect-secrets settings context for the whole run, not one per file.
         scans.scan_all(ctx.workspace.target_documents())
@@ -317,7 +318,7 @@ _NOT_A_PERSON = frozenset(
 )
 
 
-@rule(code="MW702", name="personal-path", severity=Severity.WARNING, reads_unparsed=True, any_text=True)
+@rule(code="MW702", name="personal-path", severity=Severity.WARNING, reads_unparsed=True, any_text=True, records=True)
 def personal_path(doc, ctx):
     """A home-directory path that names a real user: `/Users/alice/`, `/home/alice/`, `C:\\Users\\alice\\`.
 
@@ -397,6 +398,7 @@ class PersonalContact:
             "numbers, which may stand in memory",
         ),
     },
+    records=True,
 )
 def personal_data(doc, ctx):
     """Someone's e-mail address or phone number written into a memory file.

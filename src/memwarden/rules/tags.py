@@ -111,13 +111,37 @@ def vocabulary(ctx) -> Vocabulary:
     return ctx.memo.get(Vocabulary, lambda: _build_vocabulary(ctx))
 
 
+def _normalized_tag_lists(doc) -> list[list[str]]:
+    """A document's part of the vocabulary: each of its tag lists, normalised (kept per file by the cache)."""
+    if not doc.ok:
+        return []
+    return [list(normalized(entry.tags)) for entry in tag_lists(doc)]
+
+
+def _tag_lists_by_line(doc, profile) -> dict[int, list[list[str]]]:
+    """A log's part of the vocabulary, line by line (kept per record by the cache)."""
+    by_line: dict[int, list[list[str]]] = {}
+    for entry in tag_lists(doc):
+        by_line.setdefault(entry.record.line, []).append(list(normalized(entry.tags)))
+    return by_line
+
+
 def _build_vocabulary(ctx) -> Vocabulary:
     uses: Counter = Counter()
-    for doc in ctx.documents(*TAGGED_KINDS):
-        if not doc.ok:
+    ws = ctx.workspace
+    # Notes (and any kind not read line by line) by summaries, logs by their records', in the order of their paths.
+    whole_kinds = tuple(k.name for k in ws.profile.kinds if k.name in TAGGED_KINDS and k.format != "jsonl")
+    whole = ctx.summaries(_normalized_tag_lists, *whole_kinds) if whole_kinds else {}
+    for relpath, kind in sorted(ws.files.items()):
+        if kind.name not in TAGGED_KINDS:
             continue
-        for entry in tag_lists(doc):
-            uses.update(normalized(entry.tags))
+        if kind.format == "jsonl":
+            lines = ctx.record_summaries(_tag_lists_by_line, relpath) or {}
+            lists = [tags for line in lines.values() for tags in line]
+        else:
+            lists = whole.get(relpath, [])
+        for tags in lists:
+            uses.update(tags)
     patterns = {
         tag: None if _CJK.search(tag) else re.compile(r"(?<![\w-])" + re.escape(tag) + r"(?![\w-])", re.IGNORECASE)
         for tag in uses
@@ -150,6 +174,7 @@ def suggested_tags(entry: TagList, have: list[str], needed: int, ctx) -> list[st
     kinds=TAGGED_KINDS,
     fix=Applicability.UNSAFE,
     options={"min_tags": Option(2, int, "how many distinct tags an entry needs")},
+    records=True,
 )
 def too_few_tags(doc, ctx):
     """An episode, or a note with tags, that has fewer than two distinct tags.
@@ -213,6 +238,7 @@ def too_few_tags(doc, ctx):
     severity=Severity.ERROR,
     kinds=TAGGED_KINDS,
     fix=Applicability.SAFE,
+    records=True,
 )
 def unnormalized_tags(doc, ctx):
     """Tags with capitals, surrounding spaces, empty tags, or the same tag twice.

@@ -55,13 +55,14 @@ class SecretScans:
         return cls(high_entropy=options["high_entropy"], baseline_path=baseline_file.resolve(root, options["baseline"]))
 
     @classmethod
-    def of_run(cls, memo, root: Path, options: dict) -> "SecretScans":
-        """The scans the engine shares with a run's rules through their memo (made from options if none)."""
-        return memo.get(cls, lambda: cls.from_options(root, options))
+    def of_run(cls, memo, root_of, options: dict) -> "SecretScans":
+        """The scans the engine shares with a run's rules through their memo (made from options if none;
+        ``root_of()`` gives the workspace root then, so a run that shares its scans never asks for it)."""
+        return memo.get(cls, lambda: cls.from_options(root_of(), options), local=True)
 
     def share_with(self, memo) -> None:
         """Make these the scans every rule of a run sees through its memo."""
-        memo.get(SecretScans, lambda: self)
+        memo.get(SecretScans, lambda: self, local=True)
 
     def _key(self, text: str, fmt: str) -> tuple:
         return (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), fmt)

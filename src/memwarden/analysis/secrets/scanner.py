@@ -145,13 +145,25 @@ def scan_text(text: str, fmt: str, *, high_entropy: bool = True, stats: ScanStat
 
 
 def scan_texts(items, *, high_entropy: bool = True, stats: ScanStats | None = None) -> list[list[Detection]]:
-    """Detections for each (text, format), all under one detect-secrets settings context."""
+    """Detections for each (text, format), under one detect-secrets settings context (loaded only if needed)."""
+    stats = stats or ScanStats()
+    results: list[list[Detection]] = [[] for _ in items]
+    todo = [(i, text, fmt) for i, (text, fmt) in enumerate(items) if may_hold_secret(text)]
+    if not todo:
+        return results
     from detect_secrets.settings import get_plugins, transient_settings
 
-    stats = stats or ScanStats()
     with transient_settings(_plugin_config()):
         plugins = [p for p in get_plugins() if type(p).__name__ not in SKIPPED_PLUGINS]
-        return [_Scan(text, fmt, plugins, high_entropy, stats).run() for text, fmt in items]
+        for i, text, fmt in todo:
+            results[i] = _Scan(text, fmt, plugins, high_entropy, stats).run()
+    return results
+
+
+def may_hold_secret(text: str) -> bool:
+    """The one cheap gate in front of the plugins: every detection comes from a line :data:`_MAY_HOLD_SECRET`
+    matches, or from an escaped string; one search of the whole text covers all its lines."""
+    return "\\" in text or _MAY_HOLD_SECRET.search(text) is not None
 
 
 class _Scan:

@@ -1,0 +1,275 @@
+"""A pass over a workspace that reuses what the incremental cache (engine/incremental.py) still holds.
+
+Workspace rules are answered per rule, document rules per document, and the rules declared
+``records=True`` per line of a JSONL log: the lines that changed are checked in a copy of the
+log with every other line emptied (so line numbers and columns stay as they are), and each
+line's findings are kept under its own key. A cached finding whose fix a ``--fix`` run would
+apply is never reused: fixes need real edits, so that unit is checked again.
+"""
+
+from __future__ import annotations
+
+from memwarden import registry
+from memwarden.engine import parallel
+from memwarden.engine.cache import RunCache, finding_from, finding_record
+from memwarden.engine.incremental import Incremental, Recorder, Store, masked, split_lines
+from memwarden.model import Finding, Scope
+
+_ABSENT = object()
+
+
+def open_caches(checker):
+    """The run-level cache and the incremental store of a checker's workspace; the checker now uses the store."""
+    ws = checker.workspace
+    cache = RunCache(ws.root)
+    store = Store(cache.dir)
+    # Every rule's options, whichever are selected: an entry holds findings per rule, so any selection reuses it.
+    settings = cache.settings_key(ws, registry.all_rules(), checker.run)
+    checker.incremental = Incremental(store, settings, ws, cache.file_hashes, checker.secret_scans, cache.forget_hashes)
+    checker.incremental.rules_by_name = {rule.name: rule for rule in checker.rules}
+    return cache, store
+
+
+def incremental_findings(checker, worker) -> list[Finding]:
+    """One pass; ``worker(spec, chunk)`` checks a chunk of files in a worker process (see :func:`check_chunk`)."""
+    ws = checker.workspace
+    found: list[Finding] = []
+    for rule in checker.rules:
+        if rule.scope is Scope.WORKSPACE:  # one at a time: each rule's entry holds what it read
+            key = checker.incremental.workspace_rule_key()
+            found.extend(_cached(checker, key + rule.name, [rule], checker.workspace_findings, kind="rule"))
+    document_rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
+    if not document_rules:
+        return found
+    relpaths = sorted(ws.checked_files) if ws.targets is None else sorted(ws.targets)
+    jobs = parallel.jobs_for(len(relpaths)) if not (checker.run.fix or checker.run.diff) else 1
+    if jobs > 1:
+        # Many files: what the cache answers is read here, the rest checked in worker processes.
+        misses = []
+        for relpath in relpaths:
+            answered = _answered(checker, relpath, document_rules)
+            if answered is None:
+                misses.append(relpath)
+            else:
+                found.extend(answered)
+        if len(misses) >= parallel.PARALLEL_MIN_FILES:
+            spec = (str(ws.root), ws.profile.name, str(ws.config.path) if ws.config.path else None,
+                    ws.checked_files, checker.run)
+            for findings, entries in parallel.run_in_pool(worker, spec, ws.root, misses, jobs, checker.run.progress):
+                found.extend(findings)
+                checker.incremental.store.adopt(entries)
+            return found
+        relpaths = misses
+    with (checker.run.progress(len(relpaths)) if checker.run.progress else _Quiet()) as advance:
+        for relpath in relpaths:
+            found.extend(_document(checker, relpath, document_rules))
+            advance(1)
+    return found
+
+
+def check_chunk(checker, chunk: list[str]) -> list:
+    """In a worker process: the document rules on some files, and the cache entries made for them."""
+    _, store = open_caches(checker)
+    checker.start_pass()
+    rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
+    found = [f for relpath in sorted(chunk) for f in _document(checker, relpath, rules)]
+    return [(found, store.made())]
+
+
+def _answered(checker, relpath: str, rules) -> list[Finding] | None:
+    """A document's findings when the cache holds all of them, else None (nothing is checked here)."""
+    ws, inc = checker.workspace, checker.incremental
+    kind = ws.text_kind_of(relpath)
+    raw = ws.current_bytes(relpath)
+    if kind is None or raw is None:
+        return None
+    lines = split_lines(raw) if kind.format == "jsonl" and any(r.records for r in rules) else None
+    record_rules = [r for r in rules if r.records] if lines is not None else []
+    whole_rules = [r for r in rules if r not in record_rules]
+    keys = [inc.document_key(relpath, kind.name, raw, "whole")] if whole_rules else []
+    keys += [inc.record_key(relpath, kind.name, number, line) for number, line in enumerate(lines or (), 1)]
+    found: list[Finding] = []
+    for number, key in enumerate(keys):
+        wanted = whole_rules if number == 0 and whole_rules else record_rules
+        have, _ = _held(checker, inc.lookup(key), wanted)
+        if len(have) < len(wanted):
+            return None
+        found.extend(f for findings in have.values() for f in findings)
+    return found
+
+
+class _Quiet:
+    def __enter__(self):
+        return lambda n: None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _reuse(checker, stored) -> list[Finding] | None:
+    """Cached findings as findings of this run, or None when they cannot serve (garbled, or a fix to apply)."""
+    if not isinstance(stored, list):
+        return None
+    if not stored:
+        return []
+    by_name = checker.incremental.rules_by_name
+    ws, run = checker.workspace, checker.run
+    findings = []
+    for item in stored:
+        finding = finding_from(item, by_name, lambda relpath: ws.display_path(relpath, run.cwd))
+        if finding is None or ((run.fix or run.diff) and run.allows(finding.fix)):
+            return None
+        findings.append(finding)
+    return findings
+
+
+def _watched(checker, work):
+    """``work()`` with the checker's rules watched; its findings and what they read."""
+    recorder = Recorder()
+    checker.recorder = recorder
+    try:
+        return work(), recorder
+    finally:
+        checker.recorder = None
+
+
+def _held(checker, entry, rules) -> tuple[dict, dict]:
+    """From a valid entry ({rule name: findings}): the findings of the rules it answers, and its stored value."""
+    value = entry[1] if entry is not None and isinstance(entry[1], dict) else {}
+    have = {}
+    for rule in rules:
+        if rule.name in value:
+            reused = _reuse(checker, value[rule.name])
+            if reused is not None:
+                have[rule.name] = reused
+    return have, value
+
+
+def _by_rule(rules, findings) -> dict:
+    grouped = {rule.name: [] for rule in rules}
+    for finding in findings:
+        grouped[finding.rule.name].append(finding_record(finding))
+    return grouped
+
+
+def _cached(checker, key: str, rules, work, relpath: str | None = None, kind: str = "") -> list[Finding]:
+    """The rules' findings for one unit: those an entry holds, and the rest computed by ``work(rules)`` and kept."""
+    inc = checker.incremental
+    entry = inc.lookup(key)
+    have, value = _held(checker, entry, rules)
+    found = [f for findings in have.values() for f in findings]
+    missing = [rule for rule in rules if rule.name not in have]
+    if not missing:
+        return found
+    fresh, recorder = _watched(checker, lambda: work(missing))
+    found.extend(fresh)
+    if relpath is None or all(f.workspace_path == relpath for f in fresh):
+        merged = {**value, **_by_rule(missing, fresh)}
+        inc.put(key, recorder, merged, entry[0] if entry is not None else (), kind)
+    return found
+
+
+def _document(checker, relpath: str, rules) -> list[Finding]:
+    ws, inc = checker.workspace, checker.incremental
+    kind = ws.text_kind_of(relpath)
+    raw = ws.current_bytes(relpath)
+    if kind is None or raw is None:
+        return checker.document_findings(rules, [relpath])  # unreadable or gone: checked, never cached
+    lines = split_lines(raw) if kind.format == "jsonl" and any(r.records for r in rules) else None
+    record_rules = [r for r in rules if r.records] if lines is not None else []
+    whole_rules = [r for r in rules if r not in record_rules]
+    found: list[Finding] = []
+    if whole_rules:
+        key = inc.document_key(relpath, kind.name, raw, "whole")
+        found.extend(_cached(checker, key, whole_rules, lambda todo: checker.document_findings(todo, [relpath]), relpath))
+    if record_rules:
+        found.extend(_records(checker, relpath, kind, raw, lines, record_rules))
+    return found
+
+
+def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules) -> list[Finding]:
+    """The record rules on a log, line by line: only the lines no entry answers for are checked."""
+    ws, inc, run = checker.workspace, checker.incremental, checker.run
+    keys = [inc.record_key(relpath, kind.name, number, line) for number, line in enumerate(lines, 1)]
+    found: list[Finding] = []
+    misses: dict[int, tuple] = {}
+    for number, key in enumerate(keys, 1):
+        entry = inc.lookup(key)
+        have, value = _held(checker, entry, rules)
+        if len(have) == len(rules):
+            found.extend(f for findings in have.values() for f in findings)
+        else:
+            misses[number] = (entry, value)
+    if not misses:
+        return found
+    saved = ws.overlay.get(relpath, _ABSENT)
+    inc.masked[relpath] = raw
+    ws.overlay[relpath] = masked(lines, set(misses))
+    ws.forget(relpath)
+    emptied = ws.document(relpath)
+    if emptied is not None and hasattr(emptied, "blank_lines"):
+        # The emptied lines are not blank lines of the log: no rule is to report them (nor pay for them).
+        emptied.blank_lines = [number for number in emptied.blank_lines if number in misses]
+    try:
+        fresh, recorder = _watched(checker, lambda: checker.document_findings(rules, [relpath]))
+    finally:
+        del inc.masked[relpath]
+        if saved is _ABSENT:
+            ws.overlay.pop(relpath, None)
+        else:
+            ws.overlay[relpath] = saved
+        ws.forget(relpath)
+    by_line: dict[int, list[Finding]] = {number: [] for number in misses}
+    kept: list[Finding] = []
+    for finding in fresh:
+        if finding.workspace_path == relpath and finding.line in by_line:
+            by_line[finding.line].append(finding)
+            kept.append(finding)
+        elif finding.workspace_path != relpath or not 1 <= finding.line <= len(lines):
+            found.append(finding)  # not one changed line's alone: reported, not kept
+            kept.append(finding)
+        # else: on an emptied line, about the emptiness (a blank line): that line's own entry holds the truth
+    if (run.fix or run.diff) and any(run.allows(f.fix) for f in kept):
+        # Edits are offsets into the emptied copy: moved to where their line is in the log, or the log is checked whole.
+        if not shift_edits(kept, lines, set(misses), relpath):
+            return checker.document_findings(rules, [relpath])
+    for number, (entry, value) in misses.items():
+        merged = {**value, **_by_rule(rules, by_line[number])}
+        inc.put(keys[number - 1], recorder, merged, entry[0] if entry is not None else ())
+        found.extend(by_line[number])
+    return found
+
+
+def shift_edits(findings, lines: list[bytes], kept: set[int], relpath: str) -> bool:
+    """Move the fixes' edits from the emptied copy of a log to the log itself (each within its own line).
+
+    False when an edit does not lie within one kept line: then the log must be checked whole.
+    """
+    import bisect
+    import dataclasses
+
+    starts, shifts = [], []
+    position = shift = 0
+    for number, line in enumerate(lines, 1):
+        text = line.decode("utf-8")
+        ending = len(text) - len(text.rstrip("\r\n"))
+        starts.append(position)
+        shifts.append(shift)
+        shown = len(text) if number in kept else ending
+        position += shown
+        shift += len(text) - shown
+    for finding in findings:
+        if finding.fix is None or not finding.fix.edits:
+            continue
+        moved = []
+        for edit in finding.fix.edits:
+            if edit.path not in (None, relpath):
+                moved.append(edit)
+                continue
+            index = bisect.bisect_right(starts, edit.start) - 1
+            end_of_line = starts[index + 1] if index + 1 < len(starts) else position
+            if index < 0 or index + 1 not in kept or edit.end > end_of_line:
+                return False
+            moved.append(dataclasses.replace(edit, start=edit.start + shifts[index], end=edit.end + shifts[index]))
+        finding.fix = dataclasses.replace(finding.fix, edits=tuple(moved))
+    return True

@@ -1,0 +1,479 @@
+"""Incremental checking: findings cached per document, per JSONL record and per workspace rule.
+
+Every entry is keyed by what its findings are computed from (the run's settings digest, the
+file's path, kind and content, or for a record its line number and bytes) and carries the
+*dependencies* its rules were seen to use beyond that while they ran. A rule never declares
+what it reads: its context hands it a watched view of the workspace and of the run's memo, so
+any read of other files (``ctx.documents``, ``ctx.workspace.files``...) is recorded, and the
+entry is reused only while that dependency still has the digest it had. What nothing narrower
+describes depends on every file of the workspace (its content hashes, kept by stat), so a new
+rule is never served stale findings even when it knows nothing of the cache.
+
+A rule that needs a little of every document (the tags in use, the ids, the links) asks
+``ctx.summaries(function, *kinds)``: each document's summary is cached by its content, and a
+finding that used them depends only on the summaries' digest, not on every byte.
+
+The store is one JSON file; a missing, truncated or garbled one is a miss. It never holds a
+secret in clear text: messages are stored after the engine hid the file's secrets in them, and
+the summary of a file the secrets scan finds anything in is never stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Callable
+
+STORE = "incremental.json"
+FORMAT = 2
+MAX_ENTRIES = 400_000  # past this, entries not used by the latest run are dropped
+MAX_FILE_DEPS = 64
+
+# Attributes of the workspace a rule may read without depending on other files: they are in the run key.
+LOCAL_ATTRIBUTES = frozenset({"profile", "config"})
+# Attributes that depend only on which files exist and their kinds, not on what is in them.
+NAME_ATTRIBUTES = frozenset({"files", "other_files", "checked_files", "kind_of", "text_kind_of"})
+
+
+def digest(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def key_of(*parts) -> str:
+    """An entry's key from plain parts (text and numbers): cheaper than :func:`digest`, as there are many."""
+    return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def content_digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+class Recorder:
+    """The dependencies the rules of one unit of work (a document, a record batch, a workspace rule) used."""
+
+    def __init__(self) -> None:
+        self.deps: set[tuple] = set()
+        self.captures: list[set] = []  # memo values being built: what their building reads
+
+    def add(self, *dep) -> None:
+        self.deps.add(tuple(dep))
+        for capture in self.captures:
+            capture.add(tuple(dep))
+
+
+class WatchedWorkspace:
+    """The workspace as a rule sees it under the cache: every read beyond the run key is a recorded dependency."""
+
+    def __init__(self, workspace, recorder: Recorder):
+        object.__setattr__(self, "_ws", workspace)
+        object.__setattr__(self, "_recorder", recorder)
+
+    def __getattr__(self, name):
+        value = getattr(self._ws, name)
+        recorder = self._recorder
+        if name in LOCAL_ATTRIBUTES:
+            return value
+        if name == "root":
+            recorder.add("tree")  # a path under it may be looked at on disk: which files exist matters
+        elif name == "is_target":
+            recorder.add("targets")
+        elif name in NAME_ATTRIBUTES:
+            recorder.add("names")
+        elif name in ("document", "current_bytes"):
+            def read(relpath, *args, **kwargs):
+                recorder.add("file", relpath)
+                return value(relpath, *args, **kwargs)
+
+            return read
+        elif name == "documents":
+            def read_all(*kinds):
+                recorder.add("names")
+                docs = value(*kinds)
+                for doc in docs:
+                    recorder.add("file", doc.relpath)
+                return docs
+
+            return read_all
+        else:
+            recorder.add("files")
+        return value
+
+    def __setattr__(self, name, value):
+        setattr(self._ws, name, value)
+
+
+class WatchedMemo:
+    """The run's memo: a value shared under a content key (``local=True``) is no dependency. Any other carries
+    what building it read, into every unit of work that uses it (or every file, when that is not known)."""
+
+    def __init__(self, memo, recorder: Recorder):
+        self._memo = memo
+        self._recorder = recorder
+
+    def get(self, key, build, local: bool = False):
+        if local:
+            return self._memo.get(key, build, local=True)
+        built_by: dict = self._memo.__dict__.setdefault("_built_by", {})
+        if key in built_by or self._memo.has(key):
+            for dep in built_by.get(key, {("files",)}):
+                self._recorder.add(*dep)
+            return self._memo.get(key, build)
+        capture: set = set()
+        self._recorder.captures.append(capture)
+        try:
+            value = self._memo.get(key, build)
+        finally:
+            self._recorder.captures.remove(capture)
+        built_by[key] = capture
+        return value
+
+
+class Store:
+    """The entries of earlier runs, read once; written back whole when a run added any."""
+
+    def __init__(self, directory: Path):
+        self.path = directory / STORE
+        self.entries: dict[str, list] = {}
+        self.used: set[str] = set()
+        self._made: set[str] = set()
+        self.dirty = False
+        try:
+            data = json.loads(self.path.read_text("utf-8"))
+            if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
+                self.entries = data["entries"]
+        except (OSError, ValueError, UnicodeDecodeError):
+            self.entries = {}
+
+    def get(self, key: str):
+        entry = self.entries.get(key)
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], list)):
+            return None
+        self.used.add(key)
+        return entry
+
+    def put(self, key: str, deps, value, kind: str = "") -> None:
+        self.entries[key] = [sorted(([list(p) if isinstance(p, tuple) else p for p in d] for d in deps), key=str), value, kind]
+        self.used.add(key)
+        self._made.add(key)
+        self.dirty = True
+
+    def made(self) -> dict:
+        """The entries this run stored (a worker process hands them to the main one)."""
+        return {key: self.entries[key] for key in self.used if key in self.entries and key in self._made}
+
+    def adopt(self, entries: dict) -> None:
+        """Entries a worker process made."""
+        self.entries.update(entries)
+        self.used.update(entries)
+        self.dirty = self.dirty or bool(entries)
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        entries = self.entries
+        if len(entries) > MAX_ENTRIES:
+            entries = {key: value for key, value in entries.items() if key in self.used}
+        else:  # a workspace rule's entry of another run (other files named) is seldom asked for again
+            entries = {key: value for key, value in entries.items() if key in self.used or not (isinstance(value, list) and value[2:3] == ["rule"])}
+        from memwarden.fixes.write import write_atomic
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.path, json.dumps({"format": FORMAT, "entries": entries}, separators=(",", ":")).encode("ascii"))
+            self.dirty = False
+        except OSError:
+            pass  # a read-only workspace is checked all the same
+
+
+class Incremental:
+    """One run's view of the store: the run key, the current digest of each kind of dependency, the summaries."""
+
+    def __init__(self, store: Store, run_key: str, workspace, file_hashes: Callable[[], dict[str, str]], secrets,
+                 forget_hashes: Callable[[], None] = lambda: None):
+        self.store = store
+        self.run_key = run_key
+        self.workspace = workspace
+        self._file_hashes = file_hashes
+        self._forget_hashes = forget_hashes
+        self._secrets = secrets
+        self._current: dict[tuple, str] = {}
+        self._summaries: dict[tuple, dict] = {}
+        self._record_summaries: dict[tuple, dict] = {}
+        self.rules_by_name = {}  # the run's selected rules, by name (cached findings name theirs)
+        self.masked: dict[str, bytes] = {}  # a log being checked line by line: its real bytes (summaries read them)
+
+    def new_pass(self) -> None:
+        """Forget what was worked out about the files: a fixing round has changed some (in the overlay)."""
+        self._forget_hashes()
+        self._current.clear()
+        self._summaries.clear()
+        self._record_summaries.clear()
+
+    def content_hash(self, relpath: str) -> str | None:
+        """The SHA-256 of a file as this pass reads it: a log's real bytes while it is emptied, a fix's result,
+        else the hash kept by stat (read only when the stat changed)."""
+        raw = self.masked.get(relpath)
+        if raw is None:
+            raw = self.workspace.overlay.get(relpath)
+        if raw is None:
+            known = self._file_hashes().get(relpath)
+            if known is not None:
+                return known
+            raw = self.workspace.current_bytes(relpath)
+        return content_digest(raw) if raw is not None else None
+
+    # -- keys ---------------------------------------------------------------------------------------
+    def document_key(self, relpath: str, kind: str, raw: bytes, part: str) -> str:
+        return key_of(self.run_key, "document", part, relpath, kind, content_digest(raw))
+
+    def record_key(self, relpath: str, kind: str, line: int, raw_line: bytes) -> str:
+        return key_of(self.run_key, "record", relpath, kind, line, content_digest(raw_line))
+
+    def workspace_rule_key(self) -> str:
+        ws = self.workspace
+        return digest(self.run_key, "workspace-rules", sorted(ws.targets) if ws.targets is not None else None)
+
+    # -- dependencies -------------------------------------------------------------------------------
+    def current(self, dep: tuple) -> str | None:
+        """The digest a dependency has now (None if it cannot be told: the entry is stale)."""
+        if dep in self._current:
+            return self._current[dep]
+        ws = self.workspace
+        kind = dep[0]
+        value: str | None
+        if kind == "names":
+            value = digest(sorted((relpath, k.name) for relpath, k in ws.checked_files.items()))
+        elif kind == "targets":
+            value = digest(sorted(ws.targets) if ws.targets is not None else None)
+        elif kind == "file" and len(dep) == 2:
+            value = self.content_hash(dep[1]) or "missing"
+        elif kind == "tree":
+            value = digest(sorted({*self._file_hashes(), *ws.overlay}))
+        elif kind == "files":
+            hashes = dict(self._file_hashes())
+            hashes.update((relpath, content_digest(raw)) for relpath, raw in ws.overlay.items())  # fixed, unwritten
+            value = digest(sorted(hashes.items()))
+        elif kind == "record-summaries" and len(dep) == 4:
+            function, reduce = summary_function(dep[1]), summary_function(dep[3])
+            if function is None or (dep[3] and reduce is None):
+                value = None
+            else:
+                result = self.record_summaries(function, dep[2], None, reduce or None)
+                value = digest(sorted(result.items()) if isinstance(result, dict) and not dep[3] else result)
+        elif kind == "summaries" and len(dep) == 3:
+            function = summary_function(dep[1])
+            value = None if function is None else self.summaries_digest(function, tuple(dep[2]))
+        else:
+            value = None
+        self._current[dep] = value
+        return value
+
+    def valid(self, entry) -> bool:
+        for dep in entry[0]:
+            if not isinstance(dep, list) or len(dep) < 2:
+                return False
+            if self.current(tuple(tuple(p) if isinstance(p, list) else p for p in dep[:-1])) != dep[-1]:
+                return False
+        return True
+
+    def stamped(self, recorder: Recorder) -> list[tuple]:
+        """The recorded dependencies with their digests now (after the work that used them); past
+        :data:`MAX_FILE_DEPS` files read, one dependency on every file stands for them (smaller, as safe)."""
+        deps = []
+        wanted = recorder.deps
+        if sum(1 for dep in wanted if dep[0] == "file") > MAX_FILE_DEPS:
+            wanted = {dep for dep in wanted if dep[0] != "file"} | {("files",)}
+        for dep in wanted:
+            value = self.current(dep)
+            if value is None:
+                return None
+            deps.append((*dep, value))
+        return deps
+
+    def lookup(self, key: str):
+        """A valid entry's (dependencies, value), or None."""
+        entry = self.store.get(key)
+        if entry is None or not self.valid(entry):
+            return None
+        return entry
+
+    def put(self, key: str, recorder: Recorder, value, kept_deps=(), kind: str = "") -> None:
+        """Store a value with what its work read (and the still valid dependencies of what it was merged with)."""
+        deps = self.stamped(recorder)
+        if deps is not None:
+            kept = (tuple(tuple(p) if isinstance(p, list) else p for p in d) for d in kept_deps)
+            self.store.put(key, {*deps, *kept}, value, kind)
+
+    # -- summaries ----------------------------------------------------------------------------------
+    def summaries(self, function: Callable, kinds: tuple[str, ...], recorder: Recorder | None) -> dict:
+        name = register_summary(function)
+        kinds = tuple(sorted(kinds))
+        if recorder is not None:
+            recorder.add("summaries", name, kinds)
+        memo_key = (name, kinds)
+        if memo_key not in self._summaries:
+            self._summaries[memo_key] = self._build_summaries(name, function, kinds)
+        return self._summaries[memo_key]
+
+    def summaries_digest(self, function: Callable, kinds: tuple[str, ...]) -> str:
+        return digest(sorted(self.summaries(function, kinds, None).items()))
+
+    def _build_summaries(self, name: str, function: Callable, kinds: tuple[str, ...]) -> dict:
+        ws = self.workspace
+        held = ws.loaded
+        result = {}
+        for relpath, kind in sorted(ws.files.items()):
+            if kinds and kind.name not in kinds:
+                continue
+            real = self.masked.get(relpath)
+            hashed = self.content_hash(relpath)
+            key = key_of(self.run_key, "summary", name, relpath, kind.name, hashed) if hashed is not None else None
+            entry = self.store.get(key) if key is not None else None
+            if entry is not None:
+                result[relpath] = entry[1]
+                continue
+            if real is not None:
+                from memwarden.documents import load
+
+                doc = load(ws.root, relpath, kind, real)
+            else:
+                doc = ws.document(relpath)
+            if doc is None:
+                continue
+            value = json.loads(json.dumps(function(doc)))  # as stored: lists, never tuples
+            result[relpath] = value
+            if key is not None and not self._secrets.of(doc):  # a file with a secret: its summary is never stored
+                self.store.put(key, (), value)
+            if relpath not in held:
+                ws.forget(relpath)
+        return result
+
+
+    def record_summaries(self, function: Callable, relpath: str, recorder: Recorder | None, reduce=None):
+        """``function(doc, profile)`` ({line: value} for a log's records) kept line by line: only changed lines are
+        read. With ``reduce``, ``reduce(summaries)``: what depends on it depends on that value only."""
+        name = register_summary(function)
+        reduced = register_summary(reduce) if reduce is not None else ""
+        if recorder is not None:
+            recorder.add("record-summaries", name, relpath, reduced)
+        memo_key = (name, relpath)
+        if memo_key not in self._record_summaries:
+            self._record_summaries[memo_key] = self._build_record_summaries(name, function, relpath)
+        result = self._record_summaries[memo_key]
+        return reduce(result) if result is not None and reduce is not None else result
+
+    def _build_record_summaries(self, name: str, function: Callable, relpath: str) -> dict | None:
+        from memwarden.documents import load
+
+        ws = self.workspace
+        kind = ws.text_kind_of(relpath)
+        raw = self.masked.get(relpath)
+        raw = raw if raw is not None else ws.current_bytes(relpath)
+        if kind is None or raw is None or not _inside(ws.root, relpath):
+            return None  # gone, or a symlink out of the workspace (its document is unreadable, never parsed)
+        lines = split_lines(raw)
+        if lines is None:
+            doc = load(ws.root, relpath, kind, raw)
+            return plain_lines(function(doc, ws.profile)) if doc.ok else None
+        keys = [key_of(self.run_key, "record-summary", name, relpath, kind.name, number, content_digest(line))
+                for number, line in enumerate(lines, 1)]
+        result, misses = {}, []
+        for number, key in enumerate(keys, 1):
+            entry = self.store.get(key)
+            if entry is None or not isinstance(entry[1], list) or len(entry[1]) != 2:
+                misses.append(number)
+            elif entry[1][0]:
+                result[number] = entry[1][1]
+        if misses:
+            values = plain_lines(function(load(ws.root, relpath, kind, masked(lines, set(misses))), ws.profile))
+            for number in misses:
+                if number in values:
+                    result[number] = values[number]
+                if not may_hold_secret(json.dumps(values.get(number))):  # a value that might quote a secret: never kept
+                    self.store.put(keys[number - 1], (), [number in values, values.get(number)])
+        return dict(sorted(result.items()))
+
+
+def _inside(root: Path, relpath: str) -> bool:
+    real, base = os.path.realpath(root / relpath), os.path.realpath(root)
+    return real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def plain_lines(values: dict) -> dict[int, object]:
+    """{line: value} as the cache would give it back (values as JSON reads them, lines as numbers)."""
+    return {int(line): value for line, value in json.loads(json.dumps({str(k): v for k, v in values.items()})).items()}
+
+
+def may_hold_secret(text: str) -> bool:
+    from memwarden.analysis.secrets.scanner import may_hold_secret as gate
+
+    return gate(text)
+
+
+_SUMMARY_FUNCTIONS: dict[str, Callable] = {}
+
+
+def summary_function(name) -> Callable | None:
+    """A summary function by the name an entry recorded (one of memwarden's own module-level functions)."""
+    if not isinstance(name, str) or not name:
+        return None
+    if name not in _SUMMARY_FUNCTIONS and name.startswith("memwarden."):
+        import importlib
+
+        module, _, attribute = name.rpartition(".")
+        try:
+            function = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError, ValueError):
+            return None
+        if callable(function) and register_summary(function) == name:
+            return function
+    return _SUMMARY_FUNCTIONS.get(name)
+
+
+def register_summary(function: Callable) -> str:
+    name = f"{function.__module__}.{function.__qualname__}"
+    _SUMMARY_FUNCTIONS[name] = function
+    return name
+
+
+def summaries_without_cache(workspace, function: Callable, kinds: tuple[str, ...]) -> dict:
+    """What :meth:`Incremental.summaries` returns, read from the documents (no cache in this run)."""
+    result = {}
+    for relpath, kind in sorted(workspace.files.items()):
+        if kinds and kind.name not in kinds:
+            continue
+        doc = workspace.document(relpath)
+        if doc is not None:
+            result[relpath] = json.loads(json.dumps(function(doc)))
+    return result
+
+
+# -- JSONL records --------------------------------------------------------------------------------------
+def split_lines(raw: bytes) -> list[bytes] | None:
+    """A log's lines with their endings, or None when it is not plain UTF-8 JSONL read line by line
+    (a BOM, CR-only line ends, bytes that do not decode, a NUL, a file too big to read: all read whole)."""
+    from memwarden.documents import MAX_FILE_BYTES
+
+    if raw.startswith(b"\xef\xbb\xbf") or b"\x00" in raw or len(raw) > MAX_FILE_BYTES:
+        return None
+    if b"\r" in raw.replace(b"\r\n", b""):
+        return None  # CR-only line ends: read whole
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return raw.splitlines(keepends=True)
+
+
+def masked(lines: list[bytes], keep: set[int]) -> bytes:
+    """The log with every line but those numbered in keep (1-based) emptied, its line ending kept."""
+    out = []
+    for number, line in enumerate(lines, 1):
+        if number in keep:
+            out.append(line)
+        else:
+            out.append(line[len(line.rstrip(b"\r\n")) :])
+    return b"".join(out)
+

@@ -1,0 +1,204 @@
+"""The incremental cache never changes what a check reports: every output format, warm cache vs none.
+
+The corpus (real memory from public repositories and the examples) is checked with and without
+the cache; then a generated Ghost In Shell workspace is edited at random (episodes appended or
+rewritten, notes edited, created, deleted and renamed, a secret planted, the index changed) and,
+after each edit, a run with the cache warm from the run before must print exactly what a run
+without it prints.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, REPO
+
+FORMATS = ("json", "text", "sarif", "github")
+NO_CACHE = {"MEMWARDEN_NO_CACHE": "1"}
+
+
+def _outputs(cli, root: Path, *args, env=None) -> dict:
+    return {fmt: cli("check", "--exit-zero", "--format", fmt, *args, ".", cwd=root, env=env).stdout for fmt in FORMATS}
+
+
+def _same_with_and_without_cache(cli, root: Path, *args, formats=FORMATS):
+    """A run that fills the cache, a run served from it, and a run without it print the same."""
+    for fmt in formats:
+        plain = cli("check", "--exit-zero", "--format", fmt, *args, ".", cwd=root, env=NO_CACHE).stdout
+        warm = cli("check", "--exit-zero", "--format", fmt, *args, ".", cwd=root).stdout
+        assert warm == plain, f"{root.name} {fmt} {args}"
+    return plain
+
+
+def _corpus_workspaces():
+    roots = sorted(p for p in (FIXTURES / "realmem").iterdir() if p.is_dir())
+    return roots + sorted(p for p in (REPO / "examples").iterdir() if p.is_dir())
+
+
+def test_the_corpus_reports_the_same_with_a_warm_cache_in_every_format(cli, tmp_path):
+    checked = 0
+    for source in _corpus_workspaces():
+        root = tmp_path / source.name
+        shutil.copytree(source, root)
+        plain = _outputs(cli, root, env=NO_CACHE)
+        cli("check", "--exit-zero", ".", cwd=root)  # fills the cache
+        warm = {}
+        for fmt in FORMATS:
+            for run_file in (root / ".memwarden_cache" / "v1").glob("run-*.json"):
+                run_file.unlink()  # answered per document and per rule, not by the whole run's entry
+            warm[fmt] = cli("check", "--exit-zero", "--format", fmt, ".", cwd=root).stdout
+        assert warm == plain, source.name
+        checked += 1
+    assert checked >= 10
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("bench_generate", REPO / "bench" / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def generated(tmp_path, monkeypatch):
+    gen = _generator()
+    monkeypatch.setattr(gen, "EPISODES_1X", 60)
+    monkeypatch.setattr(gen, "NOTES_1X", 40)
+    root = tmp_path / "gen"
+    gen.generate(root, 1)
+    return root, gen
+
+
+def _notes(root: Path) -> list[Path]:
+    return sorted((root / "memory" / "knowledge").rglob("*.md"))
+
+
+def _edit(root: Path, gen, rng: random.Random, step: int) -> str:
+    log = root / "memory" / "episodic.jsonl"
+    notes = _notes(root)
+    what = rng.choice(["append", "append", "rewrite", "edit", "create", "delete", "rename", "secret", "index"])
+    if what == "append":
+        with log.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(gen.episode(rng, 10**6 + step), ensure_ascii=False) + "\n")
+    elif what == "rewrite":
+        lines = log.read_text("utf-8").splitlines(keepends=True)
+        index = rng.randrange(len(lines))
+        lines[index] = json.dumps(gen.episode(rng, 2 * 10**6 + step), ensure_ascii=False) + "\n"
+        if rng.random() < 0.3:
+            del lines[rng.randrange(len(lines))]  # lines after it move up: their cached findings must not
+        log.write_text("".join(lines), "utf-8")
+    elif what == "edit":
+        note = rng.choice(notes)
+        note.write_text(note.read_text("utf-8") + "\nWe never use the staging cluster for load tests.\n", "utf-8")
+    elif what == "create":
+        source = rng.choice(notes)
+        shutil.copy(source, source.with_name(f"copy-{step}.md"))
+    elif what == "delete":
+        rng.choice(notes).unlink()
+    elif what == "rename":
+        note = rng.choice(notes)
+        note.rename(note.with_name(f"renamed-{step}.md"))
+    elif what == "secret":
+        with log.open("a", encoding="utf-8") as handle:
+            token = "ghp_" + "".join(rng.choice("abcdefghijkLMNOPQRS0123456789") for _ in range(36))
+            record = gen.episode(rng, 3 * 10**6 + step)
+            record["summary"] = f"Deployed with token {token} and it never failed again."
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    else:
+        index = root / "MEMORY.md"
+        lines = index.read_text("utf-8").splitlines(keepends=True)
+        del lines[rng.randrange(1, len(lines))]
+        index.write_text("".join(lines), "utf-8")
+    return what
+
+
+def test_a_generated_workspace_after_random_edits_reports_the_same_with_a_warm_cache(cli, generated):
+    root, gen = generated
+    rng = random.Random(12)
+    _same_with_and_without_cache(cli, root, formats=("json",))
+    done = []
+    for step in range(14):
+        done.append(_edit(root, gen, rng, step))
+        _same_with_and_without_cache(cli, root, formats=("json",))
+        # The hook's way: a few files named, another selection; answered from the same entries.
+        named = [str(p.relative_to(root)) for p in _notes(root)[:2]] + ["memory/episodic.jsonl"]
+        plain = cli("check", "--exit-zero", "--format", "json", "--ignore", "secret-in-memory", *named,
+                    cwd=root, env=NO_CACHE).stdout
+        assert cli("check", "--exit-zero", "--format", "json", "--ignore", "secret-in-memory", *named,
+                   cwd=root).stdout == plain
+    assert {"append", "rewrite", "edit", "delete", "rename", "secret"} <= set(done)
+    final = _same_with_and_without_cache(cli, root)
+    assert "[SECRET:" in final or "secret-in-memory" in final  # the planted secrets were found, and hidden
+
+
+def test_an_append_rechecks_only_the_new_record_and_keeps_line_numbers(cli, generated):
+    root, gen = generated
+    log = root / "memory" / "episodic.jsonl"
+    cli("check", "--exit-zero", ".", cwd=root)
+    before = {(f["line"], f["name"]) for f in cli("check", "--exit-zero", "--format", "json", "memory/episodic.jsonl",
+                                                   cwd=root).json()["findings"]}
+    count = len(log.read_text("utf-8").splitlines())
+    record = gen.episode(random.Random(3), 99)
+    record["summary"] = "The export endpoint is not supported in the EU region."
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record) + "\n")
+    store = root / ".memwarden_cache" / "v1" / "incremental.json"
+    entries_before = len(json.loads(store.read_text("utf-8"))["entries"])
+    after = cli("check", "--exit-zero", "--format", "json", "memory/episodic.jsonl", cwd=root).json()["findings"]
+    new = {(f["line"], f["name"]) for f in after} - before
+    assert new == {(count + 1, "negative-claim-without-expiry")}
+    # The new line's entries (its findings; its tags, ids and shape for the rules that read the whole log), no more.
+    assert len(json.loads(store.read_text("utf-8"))["entries"]) - entries_before <= 4
+
+
+def test_the_store_holds_no_secret_and_a_garbled_store_is_a_miss(cli, workspace):
+    token = "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5"
+    root = workspace({
+        "MEMORY.md": "# Memory\n",
+        "memory/episodic.jsonl": json.dumps({
+            "id": "ep-1", "timestamp": "2026-01-01T00:00:00Z", "summary": f"The token {token} is not rotated.",
+            "tags": ["deploy", "ci", "tokens"],
+        }) + "\n",
+        "memory/knowledge/feedback/n.md": f"---\ntags: [{token}, ci]\n---\n# Note\nUse {token} here.\n",
+    })
+    first = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
+    assert "secret-in-memory" in first.stdout and token not in first.stdout
+    cache = root / ".memwarden_cache"
+    for path in cache.rglob("*"):
+        if path.is_file():
+            assert token not in path.read_text("utf-8", "replace"), path
+            assert token[4:20] not in path.read_text("utf-8", "replace"), path
+    store = cache / "v1" / "incremental.json"
+    assert store.exists()
+    for garbage in (store.read_bytes()[: store.stat().st_size // 2], b"\x00\xff garbage", b'{"format": 2, "entries": {"x": 5}}',
+                    b'{"format": 2, "entries": []}', b"[]"):
+        store.write_bytes(garbage)
+        for run_file in (cache / "v1").glob("run-*.json"):
+            run_file.write_bytes(garbage)
+        again = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
+        assert again.exit_code == 0 and again.stdout == first.stdout
+
+
+def test_a_fix_on_an_appended_record_writes_what_a_run_without_the_cache_writes(cli, generated, tmp_path):
+    root, gen = generated
+    cli("check", "--fix", "--exit-zero", ".", cwd=root)  # the state a hook sees: earlier fixes applied
+    cli("check", "--exit-zero", ".", cwd=root)  # and a warm cache
+    record = gen.episode(random.Random(8), 77)
+    record["summary"] = "The export endpoint is not supported in the EU region."
+    with (root / "memory" / "episodic.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record) + "\n")
+    other = tmp_path / "without-cache"
+    shutil.copytree(root, other, ignore=shutil.ignore_patterns(".memwarden_cache"))
+    named = ("--unsafe-fixes", "memory/episodic.jsonl")
+    warm = cli("check", "--fix", "--exit-zero", *named, cwd=root)
+    plain = cli("check", "--fix", "--exit-zero", *named, cwd=other, env=NO_CACHE)
+    assert "fixed" in plain.stdout and warm.stdout == plain.stdout
+    log = "memory/episodic.jsonl"
+    assert (root / log).read_bytes() == (other / log).read_bytes()
+    assert b'"expires"' in (root / log).read_bytes().splitlines()[-1]
