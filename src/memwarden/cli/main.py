@@ -110,7 +110,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         select=_split(select) or None,
         ignore=_split(ignore),
         extend_select=_split(extend_select),
-        fix=fix or (unsafe_fixes and not diff),
+        fix=fix,  # --unsafe-fixes only widens --fix or --diff: alone it writes nothing
         unsafe_fixes=unsafe_fixes,
         diff=diff,
         today=today,

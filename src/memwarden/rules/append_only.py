@@ -450,7 +450,7 @@ def deleted_record(ctx):
     `memory/episodic.jsonl:2:1: MW601 deleted-record episode 'ep_00000002' (line 2 at HEAD) was deleted ...`
 
     ## Fix safety
-    Unsafe (opt-in with `--unsafe-fixes`): restores every deleted record from
+    Unsafe (opt-in with `--fix --unsafe-fixes`): restores every deleted record from
     the base, marked archived, so nothing is lost: episodes are appended to
     `memory/_archive/restored.jsonl` with `"decay_status": "archived"` (gish)
     or `"archived": true`, associations get `"archived": true`, fact keys go
@@ -537,7 +537,7 @@ def deleted_note(ctx):
     `memory/knowledge/feedback/verify-final-state.md:1:1: MW603 deleted-note note deleted since HEAD and found nowhere now ...`
 
     ## Fix safety
-    Unsafe (opt-in with `--unsafe-fixes`): writes the note as it was at the
+    Unsafe (opt-in with `--fix --unsafe-fixes`): writes the note as it was at the
     base into `memory/_archive/notes/` (`_archive/notes/` for Claude Code),
     so nothing is lost. With `--staged`, `git add` the restored file.
     """
