@@ -77,7 +77,7 @@ def main():
 @click.option("--extend-select", multiple=True, metavar="NAME|CODE", help="Add these rules to the selection.")
 @click.option("--ignore", multiple=True, metavar="NAME|CODE", help="Skip these rules.")
 @click.option(
-    "--format", "output_format", type=click.Choice(["text", "json", "sarif", "github"]), default=None,
+    "--format", "output_format", type=click.Choice(["text", "json", "sarif", "github", "gitlab"]), default=None,
     help="Output format [default: github under GitHub Actions, else text].",
 )
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to a file.")
