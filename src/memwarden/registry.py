@@ -25,6 +25,7 @@ RULE_MODULES = (
     "memwarden.rules.claims",
     "memwarden.rules.index",
     "memwarden.rules.index_targets",
+    "memwarden.rules.note_links",
     "memwarden.rules.budget",
     "memwarden.rules.append_only",
     "memwarden.rules.secrets",
