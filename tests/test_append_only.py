@@ -682,6 +682,17 @@ def test_three_layer_facts_and_episodes_are_restored_with_archived_true(git_repo
     assert text.startswith("# domain facts\ndecisions:\n  db: postgres\n") and "  archived: true\n" in text
 
 
+def test_a_deleted_episode_without_an_id_is_named_by_its_summary(git_repo, cli):
+    """Issue 13.5: a three-layer episode (no id) was reported as 'the record'."""
+    records = [{"ts": f"2026-01-0{n}T00:00:00Z", "type": "decision", "summary": summary, "detail": "d", "tags": ["a", "b"]}
+               for n, summary in ((1, "chose postgres"), (2, "cache   in\nredis"))]
+    root = git_repo({"memory/episodic.jsonl": log(*records), "memory/scratchpad.md": "x\n"})
+    write(root, "memory/episodic.jsonl", log(records[0]))
+    code, findings, _ = check(cli, root, "--base", "HEAD")
+    assert code == 1
+    assert [f["message"].split(" (line")[0] for f in findings] == ["episode 'cache in redis'"]
+
+
 def test_a_fact_file_that_no_longer_parses_is_reported_not_crashed_on(gish, cli):
     write(gish, "memory/fact.yml", FACTS.replace('  name: "Agent"', '  name: "Agent'))
     code, findings, result = staged(cli, gish)

@@ -269,10 +269,17 @@ def _describe(record: JsonRecord) -> str:
     episode_id = record.identity("id")
     if episode_id is not None and len(episode_id) <= 80:
         return f"episode {quoted(episode_id, 80, mask_tokens=False)}"
+    for key in _SUMMARY_KEYS:  # a three-layer episode has no id: its summary says which one it was
+        value = record.data.get(key) if isinstance(record.data, dict) else None
+        if isinstance(value, str) and value.strip():
+            return f"episode {quoted(' '.join(value.split()), 60)}"
     fingerprint = record.identity("fingerprint")
     if fingerprint is not None:
         return f"episode with fingerprint {fingerprint[:12]}"
     return "the record"
+
+
+_SUMMARY_KEYS = ("summary", "title", "content", "text", "detail")
 
 
 def rule_of(loss: Loss) -> str:
