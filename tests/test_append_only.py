@@ -660,6 +660,21 @@ def test_the_fix_restores_a_claude_code_note(git_repo, cli):
     assert staged(cli, root)[:2] == (0, [])
 
 
+def test_the_restore_fix_does_not_double_the_notes_folder(git_repo, cli):
+    """Issue 13.5: a three-layer memory/notes/x.md came back as memory/_archive/notes/notes/x.md."""
+    note = "---\nname: deploy\ndescription: d\n---\n\nThe deploy needs the flag.\n"
+    root = git_repo({"memory/scratchpad.md": "x\n", "memory/notes/deploy.md": note,
+                     "memory/_archive/notes/old.md": note.replace("deploy", "old")})
+    git(root, "rm", "-q", "memory/notes/deploy.md", "memory/_archive/notes/old.md")
+    result = cli("check", "--select", RULES, "--staged", "--fix", "--unsafe-fixes", cwd=root)
+    assert "Fixing memory/_archive/notes/deploy.md" in result.stderr
+    assert read(root, "memory/_archive/notes/deploy.md") == note
+    assert read(root, "memory/_archive/notes/old.md") == note.replace("deploy", "old")
+    assert not (root / "memory/_archive/notes/notes").exists()
+    git(root, "add", "-A")
+    assert staged(cli, root)[:2] == (0, [])
+
+
 def test_a_diff_shows_the_restoration_and_writes_nothing(gish, cli):
     drop_line(gish, "memory/episodic.jsonl", 1)
     result = cli("check", "--select", RULES, "--base", "HEAD", "--diff", "--unsafe-fixes", cwd=gish)
