@@ -169,7 +169,16 @@ class NoteWithoutFrontMatter:
     message = "no front matter: a note starts with a '---' block of name, description, ..."
 
 
-def _schema_problems(validator, instance, locate, base_path=()):
+# Which of several failures at one value a finding names: the most telling first, a bare "not" last.
+_KEYWORD_RANK = {"type": 0, "enum": 1, "const": 1, "not": 9, "anyOf": 8, "oneOf": 8}
+
+
+def _schema_problems(validator, instance, locate, base_path=(), timestamps=None):
+    """One finding per value that fails (however many keywords it fails), and one per object missing keys.
+
+    A timestamp field whose value invalid-timestamp reports (timestamps: path -> what it must hold) is
+    left to that rule: one wrong date is one finding, not a pattern failure and a timestamp failure.
+    """
     try:
         errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
     except RecursionError:
@@ -181,14 +190,25 @@ def _schema_problems(validator, instance, locate, base_path=()):
     from jsonschema.exceptions import best_match
 
     missing: dict[tuple, list[str]] = {}  # one finding per object, naming every missing key
+    at_value: dict[tuple, object] = {}  # one finding per value, naming its most telling failure
     for error in errors:
         if error.validator == "required":
             missing.setdefault(tuple(error.absolute_path), []).append(describe(error).split("'")[1])
             continue
         if error.context and not _own_message(error):
             error = best_match(error.context)
-        path = tuple(base_path) + tuple(error.absolute_path)
-        line, column = locate(tuple(error.absolute_path))
+        own = tuple(error.absolute_path)
+        expected = (timestamps or {}).get(own)
+        if expected and isinstance(error.instance, str) and error.validator in ("pattern", "format", "not"):
+            if timestamp_error(error.instance, expected) is not None:
+                continue  # invalid-timestamp says it
+        key = (own, _own_message(error))  # a schema's own message names a problem of its own
+        kept = at_value.get(key)
+        if kept is None or _KEYWORD_RANK.get(error.validator, 5) < _KEYWORD_RANK.get(kept.validator, 5):
+            at_value[key] = error
+    for (own, _), error in at_value.items():
+        path = tuple(base_path) + own
+        line, column = locate(own)
         where = format_json_path(path)
         yield Problem(line, column, SchemaViolation(where, describe(error)).message, json_path=where)
     for parent, keys in missing.items():
@@ -208,7 +228,8 @@ def schema_violation(doc, ctx):
     where several shapes were allowed, what the schema says is missing (its
     `errorMessage`, as in "missing 'type' (at the top or under metadata)") or
     else the branch that came closest, and it points at the offending key's
-    line.
+    line. A value that fails several keywords is one finding; a time field
+    whose value invalid-timestamp reports is left to that rule.
 
     ## Why
     Memory that does not have the shape the agent's tools expect is skipped or
@@ -229,27 +250,28 @@ def schema_violation(doc, ctx):
     validator = _validator_for(doc, ctx)
     if validator is None:
         return
+    timestamps = TIMESTAMP_FIELDS.get((ctx.workspace.profile.name, doc.kind.name))
     if isinstance(doc, JsonlDocument):
         if recognition.is_unrecognised_log(doc, ctx.workspace.profile):
             return  # unrecognized-file says it once
         for record in doc.records:
             if record.ok:
                 yield from _schema_problems(
-                    validator, record.data, lambda path, r=record: doc.locate(r, path)
+                    validator, record.data, lambda path, r=record: doc.locate(r, path), timestamps=timestamps
                 )
         return
     if isinstance(doc, YamlDocument):
         if doc.data is None:
             yield Problem(1, 1, EmptyYamlFile().message, json_path="$")
             return
-        yield from _schema_problems(validator, doc.data, doc.locate)
+        yield from _schema_problems(validator, doc.data, doc.locate, timestamps=timestamps)
         return
     if isinstance(doc, MarkdownDocument):
         if doc.front_matter is None:
             if doc.kind.name == "note" and not recognition.in_bare_note_folder(ctx, doc.relpath):
                 yield Problem(1, 1, NoteWithoutFrontMatter().message)
             return
-        yield from _schema_problems(validator, doc.front_matter, doc.locate)
+        yield from _schema_problems(validator, doc.front_matter, doc.locate, timestamps=timestamps)
 
 
 def _validator_for(doc, ctx):
