@@ -46,12 +46,19 @@ def _add(names: set, name: str) -> None:
     names.add(_TYPE_PREFIX.sub("", slug))  # feedback_gates_pattern.md answers [[gates-pattern]] too
 
 
-def _names(ws) -> frozenset[str]:
-    """Every name a wikilink may use, as slugs: the stems of the workspace's Markdown files and the notes' `name`s."""
-    names = set()
-    for relpath, kind in ws.files.items():
+def _stems(ws) -> frozenset[str]:
+    """The slugs of the workspace's Markdown files' stems: no file is read."""
+    names: set[str] = set()
+    for relpath in ws.files:
         if relpath.endswith(".md"):
             _add(names, posixpath.basename(relpath)[:-3])
+    return frozenset(names)
+
+
+def _names(ws) -> frozenset[str]:
+    """The slugs of the notes' front-matter `name`s: every note is parsed, so this is asked only when no stem matches."""
+    names: set[str] = set()
+    for relpath, kind in ws.files.items():
         if kind.name == "note":
             doc = ws.document(relpath)
             front = getattr(doc, "front_matter", None) if doc is not None and doc.ok else None
@@ -61,14 +68,16 @@ def _names(ws) -> frozenset[str]:
     return frozenset(names)
 
 
-def _wiki_resolves(ws, note_dir: str, name: str, names) -> bool:
+def _wiki_resolves(ws, note_dir: str, name: str, memo) -> bool:
     name = name.strip()
     stem = name[:-3] if name.casefold().endswith(".md") else name
     if "/" in stem:
         tail = "/" + _slug(stem).lstrip("/") + ".md"
         if any(("/" + _slug(path)).endswith(tail) for path in ws.files):
             return True
-    elif _slug(stem) in names():
+    elif _slug(stem) in memo.get(("note_links", "stems"), lambda: _stems(ws)):
+        return True
+    elif _slug(stem) in memo.get(("note_links", "names"), lambda: _names(ws)):
         return True
     # A file beside the note or at the root of that name (an attachment, a note no kind claims).
     candidates = [name] if posixpath.splitext(name)[1] else [name + ".md"]
@@ -98,8 +107,7 @@ def dead_links(doc, ws, memo) -> list[DeadLink]:
         found.append(DeadLink(link.target_start, link.target, resolved, link.label is not None))
     if "[[" in text:
         note_dir = posixpath.dirname(doc.relpath)
-        names = lambda: memo.get(("note_links", "names"), lambda: _names(ws))  # noqa: E731 - built only when needed
         for wiki in find_wikilinks(text, doc.body_offset):
-            if not _wiki_resolves(ws, note_dir, wiki.name, names):
+            if not _wiki_resolves(ws, note_dir, wiki.name, memo):
                 found.append(DeadLink(wiki.start, wiki.name, None))
     return sorted(found, key=lambda dead: dead.offset)
