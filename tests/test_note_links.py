@@ -145,3 +145,18 @@ def test_broken_index_link_suggests_a_target_only_when_it_is_really_close(worksp
     assert "did you mean" not in messages[0]
     assert messages[1].endswith(f"(did you mean {FEEDBACK}/deploy-rollback.md?)")
     assert messages[2].endswith(f"(did you mean {FEEDBACK}/deploy.md?)")  # the same name in another folder
+
+
+def test_an_index_of_reference_style_entries_is_an_index(workspace, cli):
+    """Lines that link through `[label]: target` definitions point, so they are no content, and their notes no orphans."""
+    index = (
+        "# Index\n\n"
+        '- "x said OK, so it is done" → [deploy][d]\n'
+        '- "y said OK, so it is done" → [rollback][r]\n'
+        '- "z said OK, so it is done" → [api][a]\n\n'
+        f"[d]: {FEEDBACK}/deploy.md\n[r]: {FEEDBACK}/deploy-rollback.md\n[a]: memory/knowledge/references/api-notes.md\n"
+        f"[s]: <{FEEDBACK}/with space.md>\n"
+    )
+    root = gish(workspace, "Body.\n", index=index.replace("[api][a]\n", "[api][a] and [spaced][s]\n"))
+    result = cli("check", ".", "--select", "MW4", "--format", "json", cwd=root)
+    assert result.json()["findings"] == []

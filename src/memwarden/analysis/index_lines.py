@@ -177,8 +177,10 @@ def content_runs(doc, max_chars: int) -> list[ContentRun]:
             runs.append(ContentRun(current[0][1], len(first) - len(first.lstrip()) + 1, current[-1][2], items, sentences, longest))
             current.clear()
 
+    # Lines the shared scanner finds a link on: reference-style ones too, whose target is elsewhere.
+    linked = {doc.line_col(link.start)[0] for link in getattr(doc, "links", ())}
     for unit in units:
-        if unit[0] == "break" or _points(unit[3]):
+        if unit[0] == "break" or _points(unit[3]) or any(n in linked for n in range(unit[1], unit[2] + 1)):
             listed = listed or unit[0] in ("item", "row")
             close()
             continue
