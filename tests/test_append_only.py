@@ -588,7 +588,7 @@ def test_the_unsafe_fix_restores_everything_marked_archived_and_is_idempotent(gi
     result = cli("check", "--select", RULES, "--base", "HEAD", "--fix", cwd=gish)  # safe fixes only: nothing moves
     assert result.exit_code == 1 and not (gish / "memory/_archive").exists()
 
-    result = cli("check", "--select", RULES, "--base", "HEAD", "--unsafe-fixes", cwd=gish)
+    result = cli("check", "--select", RULES, "--base", "HEAD", "--fix", "--unsafe-fixes", cwd=gish)
     assert result.exit_code == 0, result
     restored = [json.loads(line) for line in read(gish, "memory/_archive/restored.jsonl").splitlines()]
     assert [(r["id"], r["decay_status"]) for r in restored] == [("ep_00000002", "archived")]
@@ -605,7 +605,7 @@ def test_the_unsafe_fix_restores_everything_marked_archived_and_is_idempotent(gi
     assert "[verify the final state](../knowledge/feedback/verify-final-state.md)" in index
 
     snapshot = {p: p.read_bytes() for p in gish.rglob("*") if p.is_file() and ".git" not in p.parts}
-    result = cli("check", "--select", RULES, "--base", "HEAD", "--unsafe-fixes", cwd=gish)
+    result = cli("check", "--select", RULES, "--base", "HEAD", "--fix", "--unsafe-fixes", cwd=gish)
     assert result.exit_code == 0
     assert {p: p.read_bytes() for p in gish.rglob("*") if p.is_file() and ".git" not in p.parts} == snapshot
     # and the whole restored workspace still parses: no other rule reports a broken file
@@ -613,12 +613,22 @@ def test_the_unsafe_fix_restores_everything_marked_archived_and_is_idempotent(gi
     assert result.exit_code == 0, result.stdout
 
 
+def test_unsafe_fixes_alone_writes_nothing_it_only_widens_fix_or_diff(gish, cli):
+    _delete_one_of_everything(gish)
+    snapshot = {p: p.read_bytes() for p in gish.rglob("*") if p.is_file() and ".git" not in p.parts}
+    result = cli("check", "--select", RULES, "--base", "HEAD", "--unsafe-fixes", cwd=gish)
+    assert result.exit_code == 1 and "Fixing" not in result.stderr
+    assert "[*]" in result.stdout  # the findings say the fix is available at this level
+    assert {p: p.read_bytes() for p in gish.rglob("*") if p.is_file() and ".git" not in p.parts} == snapshot
+    assert not (gish / "memory/_archive").exists()
+
+
 def test_the_fix_keeps_crlf_in_files_it_appends_to(git_repo, cli):
     files = gish_files()
     files["memory/associations.jsonl"] = files["memory/associations.jsonl"].replace("\n", "\r\n")
     root = git_repo(files)
     write(root, "memory/associations.jsonl", log(association("ep_00000002", "ep_00000001"), newline="\r\n"))
-    result = cli("check", "--select", RULES, "--base", "HEAD", "--unsafe-fixes", cwd=root)
+    result = cli("check", "--select", RULES, "--base", "HEAD", "--fix", "--unsafe-fixes", cwd=root)
     assert result.exit_code == 0, result
     raw = (root / "memory/associations.jsonl").read_bytes()
     assert raw.count(b"\r\n") == 2 and raw.count(b"\n") == 2
@@ -627,10 +637,10 @@ def test_the_fix_keeps_crlf_in_files_it_appends_to(git_repo, cli):
 def test_in_staged_mode_the_fix_writes_the_working_tree_and_asks_for_git_add(gish, cli):
     _delete_one_of_everything(gish)
     git(gish, "add", "-A")
-    result = cli("check", "--select", RULES, "--staged", "--unsafe-fixes", cwd=gish)
+    result = cli("check", "--select", RULES, "--staged", "--fix", "--unsafe-fixes", cwd=gish)
     assert result.exit_code == 1  # the index still lacks them
     assert "git add" in result.stdout and "Fixing memory/_archive/restored.jsonl" in result.stderr
-    again = cli("check", "--select", RULES, "--staged", "--unsafe-fixes", cwd=gish)
+    again = cli("check", "--select", RULES, "--staged", "--fix", "--unsafe-fixes", cwd=gish)
     assert "Fixing" not in again.stderr  # nothing restored twice
     assert read(gish, "memory/_archive/restored.jsonl").count("ep_00000002") == 1
     git(gish, "add", "-A")
@@ -643,9 +653,24 @@ def test_the_fix_restores_a_claude_code_note(git_repo, cli):
         "foo.md": "---\nname: foo\ndescription: d\ntype: user\n---\nThe user prefers foo.\n",
     })
     git(root, "rm", "-q", "foo.md")
-    result = cli("check", "--select", RULES, "--staged", "--unsafe-fixes", cwd=root)
+    result = cli("check", "--select", RULES, "--staged", "--fix", "--unsafe-fixes", cwd=root)
     assert "Fixing _archive/notes/foo.md" in result.stderr
     assert read(root, "_archive/notes/foo.md").endswith("The user prefers foo.\n")
+    git(root, "add", "-A")
+    assert staged(cli, root)[:2] == (0, [])
+
+
+def test_the_restore_fix_does_not_double_the_notes_folder(git_repo, cli):
+    """Issue 13.5: a three-layer memory/notes/x.md came back as memory/_archive/notes/notes/x.md."""
+    note = "---\nname: deploy\ndescription: d\n---\n\nThe deploy needs the flag.\n"
+    root = git_repo({"memory/scratchpad.md": "x\n", "memory/notes/deploy.md": note,
+                     "memory/_archive/notes/old.md": note.replace("deploy", "old")})
+    git(root, "rm", "-q", "memory/notes/deploy.md", "memory/_archive/notes/old.md")
+    result = cli("check", "--select", RULES, "--staged", "--fix", "--unsafe-fixes", cwd=root)
+    assert "Fixing memory/_archive/notes/deploy.md" in result.stderr
+    assert read(root, "memory/_archive/notes/deploy.md") == note
+    assert read(root, "memory/_archive/notes/old.md") == note.replace("deploy", "old")
+    assert not (root / "memory/_archive/notes/notes").exists()
     git(root, "add", "-A")
     assert staged(cli, root)[:2] == (0, [])
 
@@ -665,11 +690,22 @@ def test_three_layer_facts_and_episodes_are_restored_with_archived_true(git_repo
     root = git_repo({"memory/episodic.jsonl": log(*records), "memory/fact.yml": facts, "memory/scratchpad.md": "x\n"})
     write(root, "memory/episodic.jsonl", log(records[0]))
     write(root, "memory/fact.yml", facts.replace("  cache: redis\n", ""))
-    result = cli("check", "--select", RULES, "--base", "HEAD", "--unsafe-fixes", cwd=root)
+    result = cli("check", "--select", RULES, "--base", "HEAD", "--fix", "--unsafe-fixes", cwd=root)
     assert result.exit_code == 0, result
     assert json.loads(read(root, "memory/_archive/restored.jsonl"))["archived"] is True
     text = read(root, "memory/fact.yml")
     assert text.startswith("# domain facts\ndecisions:\n  db: postgres\n") and "  archived: true\n" in text
+
+
+def test_a_deleted_episode_without_an_id_is_named_by_its_summary(git_repo, cli):
+    """Issue 13.5: a three-layer episode (no id) was reported as 'the record'."""
+    records = [{"ts": f"2026-01-0{n}T00:00:00Z", "type": "decision", "summary": summary, "detail": "d", "tags": ["a", "b"]}
+               for n, summary in ((1, "chose postgres"), (2, "cache   in\nredis"))]
+    root = git_repo({"memory/episodic.jsonl": log(*records), "memory/scratchpad.md": "x\n"})
+    write(root, "memory/episodic.jsonl", log(records[0]))
+    code, findings, _ = check(cli, root, "--base", "HEAD")
+    assert code == 1
+    assert [f["message"].split(" (line")[0] for f in findings] == ["episode 'cache in redis'"]
 
 
 def test_a_fact_file_that_no_longer_parses_is_reported_not_crashed_on(gish, cli):

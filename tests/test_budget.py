@@ -465,3 +465,47 @@ def test_lines_unit_through_the_command(tmp_path, cli):
     root = write_files(tmp_path / "w", {"MEMORY.md": "a\n" * 10, "memory/fact.yml": "identity: {}\n"})
     data = cli("budget", "--unit", "lines", "--max", "10", "--edge", "20", "--json", cwd=root).json()
     assert (data["unit"], data["used"], data["exit_code"]) == ("lines", 10, 1)
+
+
+def test_the_past_the_edge_finding_never_cuts_a_file_name_in_half(workspace, cli):
+    """Issue 13.5: '[Lesson number 200 about deploys](feedback_deploy…' named no file."""
+    names = [f"feedback_deploy_pipeline_lesson_number_{i:03d}.md" for i in range(205)]
+    files = {name: f"---\nname: n{i}\ndescription: d\ntype: feedback\n---\nBody.\n" for i, name in enumerate(names)}
+    files["MEMORY.md"] = "".join(f"- [Lesson number {i} about the deploy pipeline]({name}) — hook\n" for i, name in enumerate(names))
+    root = workspace(files)
+    result = cli("check", ".", "--select", "index-past-truncation", "--format", "json", cwd=root)
+    [finding] = result.json()["findings"]
+    message = finding["message"]
+    for name in names[200:203]:
+        assert f"]({name})" in message
+    assert "…](" not in message.replace(" …](", "")  # a title is cut between words, if at all
+    # a line with no link is cut between words too
+    plain = "".join(f"line {i} see memory/knowledge/feedback/a-very-long-note-name-{i}.md for the steps\n" for i in range(205))
+    root = workspace({"MEMORY.md": plain}, name="plain")
+    result = cli("check", ".", "--profile", "claude-code", "--select", "index-past-truncation", "--format", "json", cwd=root)
+    [finding] = result.json()["findings"]
+    for shown in finding["message"].split("never loaded: ", 1)[1].split("; ")[:3]:
+        words = shown.removesuffix(" …").split()
+        assert all(word in plain for word in words), shown
+        assert not any(w.startswith("memory/") and not w.endswith(".md") for w in words), shown
+
+
+def test_shelving_fix_turns_a_reference_link_into_an_inline_one_on_the_shelf(workspace, cli):
+    """The `[label]: target` line stays in MEMORY.md, so a moved `[t][label]` would lead nowhere on the shelf."""
+    def line(i):
+        if i in (3, 7):
+            return f'- "the deploy said OK for step {i:03d}, so it is done" → [note {i:03d}][n{i}] <!-- memwarden-shelve -->'
+        return f'- "the deploy said OK for step {i:03d}, so it is done" → [note {i:03d}](memory/knowledge/feedback/n{i:03d}.md)'
+
+    root = gish_workspace(workspace, 12, line=line,
+                          extra={".memwarden.toml": "[rules.index-over-budget]\nmax = 900\nedge = 2000\n"})
+    index = root / "MEMORY.md"
+    index.write_text(index.read_text("utf-8") + "\n[n3]: memory/knowledge/feedback/n003.md\n"
+                     "[N7]: <memory/knowledge/feedback/n007.md#why> \"title\"\n", "utf-8")
+    before = entries_everywhere(root)
+    assert cli("check", str(root), "--select", "MW5", "--fix", "--unsafe-fixes", cwd=root).exit_code == 0
+    shelf = (root / "memory/knowledge/INDEX_overflow.md").read_text("utf-8")
+    assert "[note 003](feedback/n003.md)" in shelf and "[note 007](<feedback/n007.md#why>)" in shelf
+    assert before <= entries_everywhere(root)
+    rest = cli("check", str(root), "--select", "broken-index-link,orphan-note", "--format", "json", cwd=root).json()
+    assert rest["findings"] == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memwarden.rules.format import timestamp_error
+from memwarden.rules.timestamps import timestamp_error
 
 FP = "b" * 64
 
@@ -110,6 +110,32 @@ def test_invalid_timestamp_in_a_note(cli, workspace):
         "memory/knowledge/feedback/a.md": "---\nname: a\ndescription: d\nmetadata:\n  type: feedback\n  updated: 2026-02-30\n---\nx\n",
     })
     assert ("invalid-timestamp", "memory/knowledge/feedback/a.md", 6) in findings(cli, root)
+
+
+NOTE_WITH = "---\nname: a\ndescription: {description}\nmetadata:\n  type: feedback\n  updated: {updated}\n---\nx\n"
+
+
+@pytest.mark.parametrize("description, updated, expected", [
+    # an `updated` date-time today: one timestamp finding, not a pattern failure besides
+    ("d", "2026-11-30T10:00:00Z", [("invalid-timestamp", 6)]),
+    ("d", "'2026-11-30T10:00:00Z'", [("invalid-timestamp", 6)]),
+    # a multi-line description fails the schema's pattern and its "not" guard: one finding
+    ("|\n  first line\n  second line", "2026-11-30", [("schema-violation", 3)]),
+    ("first line\n\n  second line", "2026-11-30", [("schema-violation", 3)]),
+    # a value that is not a string at all stays the schema's
+    ("d", "[2026]", [("schema-violation", 6)]),
+])
+def test_one_problem_gives_one_finding(cli, workspace, description, updated, expected):
+    root = gish(workspace, {"memory/knowledge/feedback/a.md": NOTE_WITH.format(description=description, updated=updated)})
+    found = [(name, line) for name, path, line in findings(cli, root, "--today", "2026-11-30", "--select", "MW1")
+             if path == "memory/knowledge/feedback/a.md"]
+    assert found == expected
+
+
+def test_a_three_layer_episode_with_a_bad_ts_gives_one_finding(cli, workspace):
+    record = '{"ts": "yesterday", "type": "decision", "summary": "s", "detail": "d", "tags": ["a", "b"]}\n'
+    root = workspace({"memory/episodic.jsonl": record, "memory/scratchpad.md": "x\n"})
+    assert findings(cli, root, "--select", "MW1") == [("invalid-timestamp", "memory/episodic.jsonl", 1)]
 
 
 MALFORMED = [

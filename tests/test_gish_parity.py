@@ -166,7 +166,6 @@ def test_memwarden_stays_quiet_where_gish_is_wrong(tmp_path, cli):
     assert links == []
 
 
-@pytest.mark.xfail(reason="issue 13 point 3 (a link in inline code is no link) is done on another branch", strict=False)
 def test_a_link_in_inline_code_is_no_link(tmp_path, cli):
     _, findings = _probe(tmp_path, cli)
     assert [f for f in findings if f["path"] == "MEMORY.md" and f["line"] == INLINE_CODE_LINE

@@ -480,11 +480,14 @@ def test_link_and_quote_scanners_match_the_regexes():
     from memwarden.documents.scan import find_links, find_quoted
 
     # The grammar as plain (quadratic) regexes: the scanners must agree with them exactly.
-    _LINK = re.compile(r"(?<!!)\[(?P<title>[^\]\n]*)\]\((?P<target><[^>\n]*>|[^)\s]*)(?:\s+\"[^\"\n]*\")?\)")
+    _LINK = re.compile(
+        r"(?<!!)\[(?P<title>[^\]\n]*)\]\((?P<target><[^>\n]*>|[^)\s]*)"
+        r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?\)"
+    )
     _TRIGGER = re.compile(r"\"(?P<a>[^\"\n]+)\"|“(?P<b>[^”\n]+)”|「(?P<c>[^」\n]+)」|『(?P<d>[^』\n]+)』")
 
     rng = random.Random(20260101)
-    alphabet = list('[]()!<>" a\n\t“”「」『』x')
+    alphabet = list('[]()!<>"\' a\n\t“”「」『』x')
     for _ in range(30_000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
         expected = [(m.start(), m.end(), m.group("title"), m.group("target")) for m in _LINK.finditer(text)]

@@ -181,3 +181,15 @@ def test_budget_hook_fails_past_the_truncation_point(hook_repo, memory_repo):
     write_files(memory_repo, {"MEMORY.md": "# Memory\n" + '- "x is fine" → [n](memory/n.md)\n'})
     git(memory_repo, "add", "-A")
     assert try_repo(hook_repo, memory_repo, "memwarden-budget").returncode == 0
+
+
+def test_pre_commit_run_all_files_is_the_same_check_in_ci(hook_repo, memory_repo):
+    """The documented CI job (docs/ci.md): every hook over every committed file, nothing staged."""
+    for hook in ("memwarden", "memwarden-append-only", "memwarden-secrets"):
+        done = try_repo(hook_repo, memory_repo, hook, "--all-files")
+        assert done.returncode == 0, done.stdout + done.stderr
+    write_files(memory_repo, {"memory/fact.yml": "schema_version: 1\nidentity:\n  name: Agent\npreferences:\n  communication: x\n"})
+    git(memory_repo, "commit", "-qam", "a broken fact file, committed")
+    done = try_repo(hook_repo, memory_repo, "memwarden", "--all-files")
+    assert done.returncode == 1
+    assert "memory/fact.yml:5:3: MW102 schema-violation" in done.stdout

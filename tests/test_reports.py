@@ -83,6 +83,69 @@ def test_github_format_escapes_properties_and_is_default_under_actions(cli, root
         assert "\n" not in message
 
 
+# -- gitlab ---------------------------------------------------------------------------------------
+
+
+def _gitlab(cli, root, *args, env=None):
+    result = cli("check", "--format", "gitlab", *args, ".", cwd=root, env=env or {})
+    assert result.exit_code == 1, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_gitlab_format_is_code_quality_json_as_ruff_writes_it(cli, root):
+    issues = _gitlab(cli, root)
+    findings = cli("check", "--format", "json", ".", cwd=root).json()["findings"]
+    assert isinstance(issues, list) and len(issues) == len(findings)
+    for issue, finding in zip(issues, findings):
+        assert set(issue) == {"description", "check_name", "fingerprint", "severity", "location"}
+        assert issue["check_name"] == finding["code"]
+        assert finding["message"] in issue["description"] and issue["description"].startswith(finding["code"])
+        assert issue["severity"] == {"error": "major", "warning": "minor"}[finding["severity"]]
+        assert issue["location"] == {"path": finding["path"], "lines": {"begin": finding["line"]}}
+        assert len(issue["fingerprint"]) == 64 and int(issue["fingerprint"], 16) >= 0
+    assert len({i["fingerprint"] for i in issues}) == len(issues)  # GitLab drops issues that share one
+
+
+def test_gitlab_fingerprints_survive_unrelated_lines_moving(cli, root):
+    before = _gitlab(cli, root)
+    note = root / "memory/knowledge/feedback/a,b:c.md"
+    note.write_text(note.read_text().replace("---\nname", "---\n# moved down\n# twice\nname", 1))
+    facts = root / "memory/fact.yml"
+    facts.write_text("# a comment on top\n" + facts.read_text())
+    after = _gitlab(cli, root)
+    moved = {i["fingerprint"]: i["location"]["lines"]["begin"] for i in after}
+    assert {i["fingerprint"] for i in before} == set(moved)
+    assert any(moved[i["fingerprint"]] != i["location"]["lines"]["begin"] for i in before)  # lines did move
+
+
+def test_gitlab_paths_are_relative_to_the_gitlab_project(cli, root):
+    issues = _gitlab(cli, root / "memory", env={"CI_PROJECT_DIR": str(root)})
+    assert issues and all(i["location"]["path"].startswith("memory/") for i in issues)
+
+
+def test_the_documented_gitlab_job_writes_its_code_quality_report(git_repo):
+    import re
+    import shlex
+
+    import yaml
+
+    from conftest import REPO, git, run_memwarden
+
+    blocks = re.findall(r"```yaml\n(.*?)```", (REPO / "docs/ci.md").read_text("utf-8"), re.S)
+    job = next(yaml.safe_load(b)["memwarden"] for b in blocks if "codequality" in b)
+    [command] = [line for line in job["script"] if line.startswith("memwarden check")]
+    episodes = "".join(f'{{"id": "e{i}", "ts": "2026-01-0{i}T00:00:00Z", "summary": "s{i}"}}\n' for i in (1, 2))
+    root = git_repo({"MEMORY.md": "# Memory\n", "memory/episodic.jsonl": episodes})
+    git(root, "branch", "target")
+    (root / "memory/episodic.jsonl").write_text(episodes.splitlines(keepends=True)[0])
+    git(root, "commit", "-qam", "drop an episode")
+    args = shlex.split(command.replace('"origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"', "target"))[1:]
+    done = run_memwarden(*args, cwd=root, env={"CI_PROJECT_DIR": str(root)})
+    assert done.returncode == 1, done.stderr  # the job fails on the deleted record
+    report = json.loads((root / job["artifacts"]["reports"]["codequality"]).read_text("utf-8"))
+    assert ("MW601", "memory/episodic.jsonl") in [(i["check_name"], i["location"]["path"]) for i in report]
+
+
 def test_text_format_and_no_color(cli, root):
     result = cli("check", ".", cwd=root, env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
     assert "\x1b[" not in result.stdout

@@ -345,6 +345,7 @@ RUNS = [
     ["--format", "json"],
     ["--format", "sarif"],
     ["--format", "github"],
+    ["--format", "gitlab"],
     ["--diff"],
     ["--diff", "--unsafe-fixes"],
     ["--fix", "--unsafe-fixes"],

@@ -194,7 +194,7 @@ def test_cjk_tags_match_anywhere_in_the_text_and_keep_the_record_style(workspace
         newline="\r\n",
     ).encode()
     root = workspace({"memory/episodic.jsonl": before})
-    assert cli("check", "--select", "too-few-tags", "--unsafe-fixes", ".", cwd=root).exit_code == 0
+    assert cli("check", "--select", "too-few-tags", "--fix", "--unsafe-fixes", ".", cwd=root).exit_code == 0
     after = (root / "memory/episodic.jsonl").read_bytes()
     [(tag, old, new)] = changes(before, after)
     assert old[0].replace('"tags":[]'.encode(), '"tags":["部署","腳本"]'.encode()) == new[0]
@@ -205,7 +205,7 @@ def test_a_note_gets_tags_in_its_own_list_style(workspace, cli):
     note = NOTE.replace("Body.", "The deploy script takes an env flag.").format(tags="tags:\n  - 'flags'  # first\n")
     other = NOTE.replace("deploy-flags", "other").format(tags="tags: [deploy, scripts]\n")
     root = workspace({"memory/knowledge/references/deploy-flags.md": note, "memory/knowledge/references/other.md": other})
-    assert cli("check", "--select", "too-few-tags", "--unsafe-fixes", ".", cwd=root).exit_code == 0
+    assert cli("check", "--select", "too-few-tags", "--fix", "--unsafe-fixes", ".", cwd=root).exit_code == 0
     after = (root / "memory/knowledge/references/deploy-flags.md").read_bytes()
     [(tag, old, new)] = changes(note.encode(), after)
     assert tag == "insert" and new == [b"  - 'deploy'\n"]

@@ -20,6 +20,7 @@ from memwarden.model import Applicability, Option, Rule, Scope, Severity
 # is an error: a renamed module must never quietly take its rules with it.
 RULE_MODULES = (
     "memwarden.rules.format",
+    "memwarden.rules.timestamps",
     "memwarden.rules.recognition",
     "memwarden.rules.tags",
     "memwarden.rules.claims",
@@ -27,6 +28,7 @@ RULE_MODULES = (
     "memwarden.rules.index_targets",
     "memwarden.rules.notes",
     "memwarden.rules.note_targets",
+    "memwarden.rules.note_links",
     "memwarden.rules.budget",
     "memwarden.rules.append_only",
     "memwarden.rules.shrinkage",

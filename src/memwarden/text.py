@@ -75,6 +75,20 @@ def excerpt(text: str, width: int = 80, *, mask_tokens: bool = True) -> str:
     return line if len(line) <= width else line[: width - 1].rstrip() + "…"
 
 
+def excerpt_words(text: str, width: int = 60, *, longest: int = 120) -> str:
+    """An excerpt cut between words, never inside one: a file name or a path is shown whole or not at all.
+
+    A single word longer than width (a long path alone) is shown up to longest characters.
+    """
+    line = excerpt(text, max(width, longest) * 2)
+    if len(line) <= width:
+        return line
+    cut = line.rfind(" ", 0, width - 1)
+    if cut <= 0:
+        return line if len(line) <= longest else line[: longest - 1] + "…"
+    return line[:cut].rstrip() + " …"
+
+
 def quoted(value: str, width: int = 32, *, mask_tokens: bool = True) -> str:
     """A short value (a tag, a key, an id) for a message, in quotes, made safe like an excerpt.
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 import re
 import unicodedata
@@ -178,8 +177,10 @@ def content_runs(doc, max_chars: int) -> list[ContentRun]:
             runs.append(ContentRun(current[0][1], len(first) - len(first.lstrip()) + 1, current[-1][2], items, sentences, longest))
             current.clear()
 
+    # Lines the shared scanner finds a link on: reference-style ones too, whose target is elsewhere.
+    linked = {doc.line_col(link.start)[0] for link in getattr(doc, "links", ())}
     for unit in units:
-        if unit[0] == "break" or _points(unit[3]):
+        if unit[0] == "break" or _points(unit[3]) or any(n in linked for n in range(unit[1], unit[2] + 1)):
             listed = listed or unit[0] in ("item", "row")
             close()
             continue
@@ -218,18 +219,12 @@ def local_targets(doc, entry) -> list[tuple[object, str]]:
 
 
 def linked_paths(doc):
-    """The workspace path of every local link in an index outside code and comments, list item or not."""
-    hidden = doc.hidden_lines
-    for number in range(doc.body_line, doc.line_count + 1):
-        if number in hidden:
-            continue
-        line = doc.line_text(number)
-        if "](" not in line:
-            continue
-        for link in find_links(line):
-            resolved = resolve_link(doc.relpath, link.target.strip("<>"))
-            if resolved is not None:
-                yield resolved
+    """The workspace path of every local link in an index outside code and comments, list item or not, inline or
+    reference-style."""
+    for link in doc.links:
+        resolved = resolve_link(doc.relpath, link.target.strip("<>"))
+        if resolved is not None:
+            yield resolved
 
 
 def is_file(root: Path, resolved: str) -> bool:
@@ -280,15 +275,48 @@ def in_work_tree(root: Path, work_tree: Path | None, resolved: str) -> str | Non
 
 
 def closest_note(files, index_relpath: str, resolved: str) -> str | None:
-    """A close existing Markdown file to link to instead of resolved, as a link from the index."""
-    candidates = [p for p in files if p.endswith(".md") and p != index_relpath]
+    """A really close existing Markdown file to link to instead of resolved, as a link from the index; or None.
+
+    Close means: the one file of the same name in another folder, or the one file whose name is a typo or
+    two away (an edit distance of 1 for a short name, 2 up to 15 characters, 3 beyond), in the target's
+    own folder first. Two names that merely share a long folder path or a word are not close: a wrong
+    suggestion sends the user to the wrong note.
+    """
+    candidates = sorted(p for p in files if p.endswith(".md") and p != index_relpath)
     name = posixpath.basename(resolved)
     same_name = [p for p in candidates if posixpath.basename(p) == name]
-    close = same_name or difflib.get_close_matches(resolved, candidates, n=1, cutoff=0.75)
+    close = same_name if len(same_name) == 1 else []
+    if not same_name:
+        stem = name[:-3] if name.endswith(".md") else name
+        limit = 1 if len(stem) <= 6 else 2 if len(stem) <= 15 else 3
+        folder = posixpath.dirname(resolved)
+        for group in ([p for p in candidates if posixpath.dirname(p) == folder], candidates):
+            scored = [(_distance(stem, posixpath.basename(p)[:-3], limit), p) for p in group]
+            scored = [(d, p) for d, p in scored if d <= limit]
+            best = min((d for d, _ in scored), default=None)
+            if best is not None:
+                close = [p for d, p in scored if d == best]
+                close = close if len(close) == 1 else []
+                break
     if not close:
         return None
     base = posixpath.dirname(index_relpath) or "."
     return posixpath.relpath(close[0], base)
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance of a and b, or limit + 1 as soon as it must exceed limit."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        current = [i]
+        for j, other in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
 
 
 # -- two-sided notes ------------------------------------------------------------------

@@ -79,7 +79,7 @@ def main():
 @click.option("--extend-select", multiple=True, metavar="NAME|CODE", help="Add these rules to the selection.")
 @click.option("--ignore", multiple=True, metavar="NAME|CODE", help="Skip these rules.")
 @click.option(
-    "--format", "output_format", type=click.Choice(["text", "json", "sarif", "github"]), default=None,
+    "--format", "output_format", type=click.Choice(["text", "json", "sarif", "github", "gitlab"]), default=None,
     help="Output format [default: github under GitHub Actions, else text].",
 )
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to a file.")
@@ -116,7 +116,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         select=_split(select) or None,
         ignore=_split(ignore),
         extend_select=_split(extend_select),
-        fix=fix or (unsafe_fixes and not diff),
+        fix=fix,  # --unsafe-fixes only widens --fix or --diff: alone it writes nothing
         unsafe_fixes=unsafe_fixes,
         diff=diff,
         today=today,

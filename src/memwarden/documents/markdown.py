@@ -11,10 +11,16 @@ import re
 from dataclasses import dataclass, field
 
 from memwarden.documents.base import Document, ParseError
-from memwarden.documents.scan import comment_end, find_links, find_quoted, front_matter_end, opens_front_matter
+from memwarden.documents.scan import (
+    FENCE,
+    comment_end,
+    find_quoted,
+    front_matter_end,
+    markdown_links,
+    opens_front_matter,
+)
 from memwarden.documents.yamldoc import JsonPath, Span, parse_yaml
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _URL = re.compile(r"\b(?:https?|ftp|file)://[^\s<>()\[\]]+|\bwww\.[^\s<>()\[\]]+")
 CODE_PLACEHOLDER = "CODE"
 
@@ -127,7 +133,7 @@ class MarkdownDocument(Document):
                     if stripped.startswith(fence) and set(stripped) <= set(fence[0]):
                         fence = None
                     continue
-                match = _FENCE.match(line)
+                match = FENCE.match(line)
                 if match:
                     fence = match.group(1)
                     hidden.add(number)
@@ -325,6 +331,8 @@ class Link:
     title: str
     target: str
     column: int
+    target_column: int = 0  # where the target (a reference-style link: its label) is written
+    reference: bool = False  # [title][label], its target from a `[label]: target` line
 
 
 @dataclass
@@ -351,6 +359,23 @@ class IndexDocument(MarkdownDocument):
     def parse(self) -> None:
         super().parse()
         self._entries: list[IndexEntry] | None = None
+        self._links = None
+
+    @property
+    def links(self):
+        """Every link of the body (scan.LinkMatch), inline or reference-style, none in code or comments."""
+        if self._links is None:
+            self._links = markdown_links(self.text, self.body_offset) if "[" in self.text else []
+        return self._links
+
+    def links_on_line(self, number: int) -> list:
+        from bisect import bisect_left
+
+        start = self.line_starts[number - 1]
+        stop = start + len(self.line_text(number))
+        links = self.links
+        first = bisect_left(links, start, key=lambda m: m.start)
+        return [m for m in links[first:] if m.start < stop] if first < len(links) and links[first].start < stop else []
 
     @property
     def entries(self) -> list[IndexEntry]:
@@ -369,17 +394,22 @@ class IndexDocument(MarkdownDocument):
                 continue
             item = match.group("item")
             item_column = match.start("item") + 1
-            if "](" not in item:
+            if "[" not in item:
                 continue
-            matches = find_links(item)
-            links = [Link(m.title, m.target.strip("<>"), item_column + m.start) for m in matches]
+            line_start = self.line_starts[number - 1]
+            offset = line_start + item_column - 1  # where the item starts in the text
+            matches = [m for m in self.links_on_line(number) if m.start >= offset]
+            links = [
+                Link(m.title, m.target.strip("<>"), m.start - line_start + 1, m.target_start - line_start + 1, m.label is not None)
+                for m in matches
+            ]
             if not links:
                 continue
-            head = item[: matches[0].start]
+            head = item[: matches[0].start - offset]
             arrow = _ARROW.search(head)
             before_arrow = head[: arrow.start()] if arrow else head
             triggers = [Trigger(inner, item_column + offset) for offset, inner in find_quoted(before_arrow)]
-            hook = item[matches[-1].end :].strip().lstrip("—–-:").strip()
+            hook = item[matches[-1].end - offset :].strip().lstrip("—–-:").strip()
             yield IndexEntry(
                 line=number,
                 text=item,

@@ -244,6 +244,7 @@ class Restorer:
             inner = note.relpath[len("memory/"):] if note.relpath.startswith("memory/") else note.relpath
             if inner.startswith(root.split("/")[-1] + "/"):
                 inner = inner.split("/", 1)[1]  # an archived note: keep its place in the archive
+            inner = inner.removeprefix("notes/")  # memory/notes/x.md goes to _archive/notes/x.md, not notes/notes/
             target = f"{root}/notes/{inner}"
             found = self._free_path(target, usable=lambda p: self.ws.current_bytes(p) is None)
             if found is None:

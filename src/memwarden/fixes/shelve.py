@@ -18,7 +18,7 @@ from memwarden.analysis.budget import Settings, Source
 from memwarden.analysis.triggers import detect_language
 from memwarden.discover.startup_index import dir_exists, file_exists
 from memwarden.documents import IndexDocument, IndexEntry
-from memwarden.documents.scan import find_links, resolve_link, split_target
+from memwarden.documents.scan import resolve_link, split_target
 from memwarden.fixes.apply import apply_edits
 from memwarden.model import Edit
 
@@ -190,19 +190,31 @@ def _shelves_anchor(doc, moving: set[int]) -> int | None:
 
 
 def _moved_line(doc, entry, shelf: str) -> str:
-    """The entry's line as it reads on the shelf: links rewritten relative to the shelf, the shelve mark gone."""
+    """The entry's line as it reads on the shelf: links rewritten relative to the shelf, the shelve mark gone.
+
+    A reference-style link becomes an inline one: its `[label]: target` line stays in the index it leaves.
+    """
     line = doc.line_text(entry.line)
+    line_start = doc.line_starts[entry.line - 1]
     shelf_dir = posixpath.dirname(shelf) or "."
     pieces, cursor = [], 0
-    for link in find_links(line):
+    for link in doc.links_on_line(entry.line):
         raw = link.target
         target = raw[1:-1] if raw.startswith("<") and raw.endswith(">") else raw
         resolved = resolve_link(doc.relpath, target)
-        if resolved is None or target.startswith("/"):
+        new = raw
+        if resolved is not None and not target.startswith("/"):
+            new = posixpath.relpath(resolved, shelf_dir) + split_target(target)[1]
+            new = f"<{new}>" if raw != target else new
+        start, end = link.start - line_start, link.end - line_start
+        if link.label is not None:
+            pieces.append(line[cursor:start])
+            pieces.append(f"[{link.title}]({new})")
+            cursor = end
             continue
-        new = posixpath.relpath(resolved, shelf_dir) + split_target(target)[1]
-        new = f"<{new}>" if raw != target else new
-        target_at = link.start + 1 + len(link.title) + 2  # "[" title "](" comes first
+        if new == raw:
+            continue
+        target_at = link.target_start - line_start
         pieces.append(line[cursor:target_at])
         pieces.append(new)
         cursor = target_at + len(raw)

@@ -1,4 +1,4 @@
-"""Output formats for findings: text, json, sarif, github.
+"""Output formats for findings: text, json, sarif, github, gitlab.
 
 :data:`REPORTERS` maps each format's name to its renderer; :func:`render` is
 what the command line calls.
@@ -13,6 +13,7 @@ from typing import Callable
 
 from memwarden import __version__
 from memwarden.model import Finding, Rule, Severity, Summary
+from memwarden.report.gitlab import render_gitlab
 from memwarden.text import escape_controls
 
 JSON_VERSION = 1
@@ -236,6 +237,7 @@ REPORTERS: dict[str, Callable[[list[Finding], Summary, ReportOptions], str]] = {
     "json": lambda findings, summary, options: render_json(findings, summary),
     "sarif": lambda findings, summary, options: render_sarif(findings, summary, list(options.rules)),
     "github": lambda findings, summary, options: render_github(findings, summary),
+    "gitlab": lambda findings, summary, options: render_gitlab(findings),
 }
 FORMATS = tuple(REPORTERS)
 

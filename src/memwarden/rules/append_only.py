@@ -269,10 +269,17 @@ def _describe(record: JsonRecord) -> str:
     episode_id = record.identity("id")
     if episode_id is not None and len(episode_id) <= 80:
         return f"episode {quoted(episode_id, 80, mask_tokens=False)}"
+    for key in _SUMMARY_KEYS:  # a three-layer episode has no id: its summary says which one it was
+        value = record.data.get(key) if isinstance(record.data, dict) else None
+        if isinstance(value, str) and value.strip():
+            return f"episode {quoted(' '.join(value.split()), 60)}"
     fingerprint = record.identity("fingerprint")
     if fingerprint is not None:
         return f"episode with fingerprint {fingerprint[:12]}"
     return "the record"
+
+
+_SUMMARY_KEYS = ("summary", "title", "content", "text", "detail")
 
 
 def rule_of(loss: Loss) -> str:
@@ -451,7 +458,7 @@ def deleted_record(ctx):
     `memory/episodic.jsonl:2:1: MW601 deleted-record episode 'ep_00000002' (line 2 at HEAD) was deleted ...`
 
     ## Fix safety
-    Unsafe (opt-in with `--unsafe-fixes`): restores every deleted record from
+    Unsafe (opt-in with `--fix --unsafe-fixes`): restores every deleted record from
     the base, marked archived, so nothing is lost: episodes are appended to
     `memory/_archive/restored.jsonl` with `"decay_status": "archived"` (gish)
     or `"archived": true`, associations get `"archived": true`, fact keys go
@@ -538,7 +545,7 @@ def deleted_note(ctx):
     `memory/knowledge/feedback/verify-final-state.md:1:1: MW603 deleted-note note deleted since HEAD and found nowhere now ...`
 
     ## Fix safety
-    Unsafe (opt-in with `--unsafe-fixes`): writes the note as it was at the
+    Unsafe (opt-in with `--fix --unsafe-fixes`): writes the note as it was at the
     base into `memory/_archive/notes/` (`_archive/notes/` for Claude Code),
     so nothing is lost. With `--staged`, `git add` the restored file.
     """

@@ -19,7 +19,7 @@ from memwarden.discover import startup_index
 from memwarden.fixes.shelve import plan_shelving
 from memwarden.model import Applicability, Fix, Option, Problem, Scope, Severity
 from memwarden.registry import rule
-from memwarden.text import excerpt
+from memwarden.text import excerpt, excerpt_words
 
 DEFAULT_SHELF = "memory/knowledge/INDEX_overflow.md"
 
@@ -79,7 +79,7 @@ class IndexPastTruncation:
         cut = self.cut
         if not cut and self.other_cut_lines == 0:
             return f"{head}: nothing is cut yet, but the next line added will be"
-        shown = [excerpt(entry.label(), 50) for entry in cut[:3]]
+        shown = [_shown(entry) for entry in cut[:3]]
         more = len(cut) - len(shown)
         number = len(cut) if cut else self.other_cut_lines
         noun = ("entry" if number == 1 else "entries") if cut and (cut[0].triggers or cut[0].title) else (
@@ -92,6 +92,14 @@ class IndexPastTruncation:
         if shown:
             tail += ": " + "; ".join(shown) + (f"; and {more} more" if more > 0 else "")
         return f"{head}: {tail}"
+
+
+def _shown(entry: CutEntry) -> str:
+    """A cut entry as the message names it: its file name whole, its title (or line) cut between words."""
+    if entry.target and not entry.triggers:
+        name = excerpt_words(entry.target, 120)
+        return f"[{excerpt_words(entry.title, max(16, 64 - len(name)), longest=24)}]({name})"
+    return excerpt_words(entry.label(), 64)
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import re
 from dataclasses import dataclass
 
 from memwarden.analysis import recognition
@@ -12,6 +10,7 @@ from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, f
 from memwarden.documents.base import UnreadableDocument
 from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
 from memwarden.registry import rule
+from memwarden.rules.timestamps import TIMESTAMP_FIELDS, timestamp_error
 from memwarden.text import plain_value
 
 
@@ -169,7 +168,16 @@ class NoteWithoutFrontMatter:
     message = "no front matter: a note starts with a '---' block of name, description, ..."
 
 
-def _schema_problems(validator, instance, locate, base_path=()):
+# Which of several failures at one value a finding names: the most telling first, a bare "not" last.
+_KEYWORD_RANK = {"type": 0, "enum": 1, "const": 1, "not": 9, "anyOf": 8, "oneOf": 8}
+
+
+def _schema_problems(validator, instance, locate, base_path=(), timestamps=None):
+    """One finding per value that fails (however many keywords it fails), and one per object missing keys.
+
+    A timestamp field whose value invalid-timestamp reports (timestamps: path -> what it must hold) is
+    left to that rule: one wrong date is one finding, not a pattern failure and a timestamp failure.
+    """
     try:
         errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
     except RecursionError:
@@ -181,14 +189,25 @@ def _schema_problems(validator, instance, locate, base_path=()):
     from jsonschema.exceptions import best_match
 
     missing: dict[tuple, list[str]] = {}  # one finding per object, naming every missing key
+    at_value: dict[tuple, object] = {}  # one finding per value, naming its most telling failure
     for error in errors:
         if error.validator == "required":
             missing.setdefault(tuple(error.absolute_path), []).append(describe(error).split("'")[1])
             continue
         if error.context and not _own_message(error):
             error = best_match(error.context)
-        path = tuple(base_path) + tuple(error.absolute_path)
-        line, column = locate(tuple(error.absolute_path))
+        own = tuple(error.absolute_path)
+        expected = (timestamps or {}).get(own)
+        if expected and isinstance(error.instance, str) and error.validator in ("pattern", "format", "not"):
+            if timestamp_error(error.instance, expected) is not None:
+                continue  # invalid-timestamp says it
+        key = (own, _own_message(error))  # a schema's own message names a problem of its own
+        kept = at_value.get(key)
+        if kept is None or _KEYWORD_RANK.get(error.validator, 5) < _KEYWORD_RANK.get(kept.validator, 5):
+            at_value[key] = error
+    for (own, _), error in at_value.items():
+        path = tuple(base_path) + own
+        line, column = locate(own)
         where = format_json_path(path)
         yield Problem(line, column, SchemaViolation(where, describe(error)).message, json_path=where)
     for parent, keys in missing.items():
@@ -208,7 +227,8 @@ def schema_violation(doc, ctx):
     where several shapes were allowed, what the schema says is missing (its
     `errorMessage`, as in "missing 'type' (at the top or under metadata)") or
     else the branch that came closest, and it points at the offending key's
-    line.
+    line. A value that fails several keywords is one finding; a time field
+    whose value invalid-timestamp reports is left to that rule.
 
     ## Why
     Memory that does not have the shape the agent's tools expect is skipped or
@@ -229,27 +249,28 @@ def schema_violation(doc, ctx):
     validator = _validator_for(doc, ctx)
     if validator is None:
         return
+    timestamps = TIMESTAMP_FIELDS.get((ctx.workspace.profile.name, doc.kind.name))
     if isinstance(doc, JsonlDocument):
         if recognition.unrecognised_in_run(ctx, doc):
             return  # unrecognized-file says it once
         for record in doc.records:
             if record.ok:
                 yield from _schema_problems(
-                    validator, record.data, lambda path, r=record: doc.locate(r, path)
+                    validator, record.data, lambda path, r=record: doc.locate(r, path), timestamps=timestamps
                 )
         return
     if isinstance(doc, YamlDocument):
         if doc.data is None:
             yield Problem(1, 1, EmptyYamlFile().message, json_path="$")
             return
-        yield from _schema_problems(validator, doc.data, doc.locate)
+        yield from _schema_problems(validator, doc.data, doc.locate, timestamps=timestamps)
         return
     if isinstance(doc, MarkdownDocument):
         if doc.front_matter is None:
             if doc.kind.name == "note" and not recognition.in_bare_note_folder(ctx, doc.relpath):
                 yield Problem(1, 1, NoteWithoutFrontMatter().message)
             return
-        yield from _schema_problems(validator, doc.front_matter, doc.locate)
+        yield from _schema_problems(validator, doc.front_matter, doc.locate, timestamps=timestamps)
 
 
 def _validator_for(doc, ctx):
@@ -317,127 +338,6 @@ def duplicate_key(doc, ctx):
     for dup in getattr(tree, "duplicates", []):
         violation = DuplicateYamlKey(dup.key, format_json_path(dup.path[:-1]), dup.first_line)
         yield Problem(dup.line, dup.column, violation.message, json_path=format_json_path(dup.path))
-
-
-# -- invalid-timestamp -----------------------------------------------------------
-
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z")
-_DATETIME = re.compile(
-    r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:[.,]\d+)?)?"
-    r"(?P<tz>Z|z|[+-]\d{2}:?\d{2})?\Z"
-)
-
-_TIMELIKE = re.compile(r"[0-9TZtz:+. /-]*")
-
-# json path -> what it must hold
-TIMESTAMP_FIELDS = {
-    ("ghost-in-shell", "episodic"): {("ts",): "datetime-offset", ("date",): "date", ("retrieval", "last_accessed"): "datetime"},
-    ("ghost-in-shell", "episode-archive"): {("ts",): "datetime-offset", ("date",): "date", ("retrieval", "last_accessed"): "datetime"},
-    ("ghost-in-shell", "associations"): {("ts",): "datetime-offset"},
-    ("ghost-in-shell", "facts"): {("identity", "last_updated"): "date-or-datetime"},
-    ("ghost-in-shell", "note"): {("metadata", "updated"): "date"},
-    ("three-layer", "episodic"): {("ts",): "datetime-offset", ("date",): "date"},
-    ("three-layer", "episode-archive"): {("ts",): "datetime-offset", ("date",): "date"},
-}
-
-
-def timestamp_error(value: str, expected: str) -> str | None:
-    """Why value is not a timestamp of the expected sort, or None if it is one."""
-    date_match = _DATE.match(value)
-    time_match = _DATETIME.match(value)
-    if expected == "date" and not date_match:
-        return "is not a date (YYYY-MM-DD)"
-    if expected.startswith("datetime") and not time_match:
-        return "is not an ISO 8601 date-time (YYYY-MM-DDTHH:MM:SS+HH:MM)"
-    if expected == "date-or-datetime" and not (date_match or time_match):
-        return "is not an ISO 8601 date or date-time"
-    try:
-        if time_match:
-            groups = time_match.groupdict()
-            dt.datetime(
-                int(groups["y"]), int(groups["mo"]), int(groups["d"]),
-                int(groups["h"]), int(groups["mi"]), int(groups["s"] or 0),
-            )
-            tz = groups["tz"]
-            if tz and tz not in "Zz":
-                hours, minutes = int(tz[1:3]), int(tz[-2:])
-                if hours > 23 or minutes > 59:
-                    return "has an impossible UTC offset"
-            if expected == "datetime-offset" and not tz:
-                return "has no UTC offset (add Z or +HH:MM): the same local time means different moments on different machines"
-        else:
-            dt.date(int(date_match.group(1)), int(date_match.group(2)), int(date_match.group(3)))
-    except ValueError as error:
-        return f"is an impossible date ({error})"
-    return None
-
-
-@dataclass(frozen=True)
-class InvalidTimestamp:
-    json_path: str
-    value: str
-    problem: str  # from timestamp_error()
-
-    @property
-    def message(self) -> str:
-        # Echo the value only when it looks like a time; anything else could be a pasted secret.
-        shown = f" '{self.value}'" if len(self.value) <= 40 and _TIMELIKE.fullmatch(self.value) else ""
-        return f"{self.json_path}{shown} {self.problem}"
-
-
-def _lookup(data, path):
-    for part in path:
-        if not isinstance(data, dict) or part not in data:
-            return None
-        data = data[part]
-    return data
-
-
-@rule(code="MW104", name="invalid-timestamp", severity=Severity.ERROR, records=True)
-def invalid_timestamp(doc, ctx):
-    """A timestamp that is not ISO 8601, lacks the UTC offset its kind needs, or names an impossible date.
-
-    ## What it does
-    Checks the time fields of each kind: an episode's `ts` (a date-time with a
-    UTC offset) and `date`, an association's `ts`, a gish note's
-    `metadata.updated`, the facts' `identity.last_updated`. `2026-02-30` and
-    `2026-13-01` are impossible dates; `2026-03-15T14:30:00` has no offset.
-
-    ## Why
-    Recall, decay and expiry all sort and compare these times. A value that is
-    not a time, or a local time without its offset, puts an episode in the
-    wrong place in every query, or makes the tool that reads it crash.
-
-    ## Example
-    ```json
-    {"ts": "2026-02-30T09:00:00+08:00", "type": "decision", ...}
-    ```
-    `memory/episodic.jsonl:1:2: MW104 invalid-timestamp $.ts '2026-02-30T09:00:00+08:00' is an impossible date`
-
-    ## Fix safety
-    No fix: memwarden cannot know which time was meant.
-    """
-    fields = TIMESTAMP_FIELDS.get((ctx.workspace.profile.name, doc.kind.name))
-    if not fields or recognition.unrecognised_in_run(ctx, doc):
-        return
-    if isinstance(doc, JsonlDocument):
-        items = [(record.data, lambda path, r=record: doc.locate(r, path)) for record in doc.records if record.ok]
-    elif isinstance(doc, YamlDocument):
-        items = [(doc.data, doc.locate)]
-    elif isinstance(doc, MarkdownDocument):
-        items = [(doc.front_matter, doc.locate)]
-    else:
-        items = []
-    for data, locate in items:
-        for path, expected in fields.items():
-            value = _lookup(data, path)
-            if not isinstance(value, str):
-                continue
-            problem = timestamp_error(value, expected)
-            if problem:
-                where = format_json_path(path)
-                line, column = locate(path)
-                yield Problem(line, column, InvalidTimestamp(where, value, problem).message, json_path=where)
 
 
 # -- duplicate-id ----------------------------------------------------------------

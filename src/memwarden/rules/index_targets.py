@@ -21,7 +21,7 @@ from memwarden.text import excerpt, quoted
 
 
 def _target_column(link) -> int:
-    return link.column + len(link.title) + 3  # "[" title "](" comes before the target
+    return link.target_column or link.column + len(link.title) + 3  # "[" title "](" comes before the target
 
 
 # -- broken-index-link ----------------------------------------------------------------

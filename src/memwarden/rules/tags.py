@@ -199,7 +199,7 @@ def too_few_tags(doc, ctx):
     `memory/episodic.jsonl:1:107: MW201 too-few-tags episode has 1 distinct tag; at least 2 are needed`
 
     ## Fix safety
-    Unsafe, opt-in (`--unsafe-fixes`): adds tags that other entries of the same
+    Unsafe, opt-in (`--fix --unsafe-fixes`): adds tags that other entries of the same
     workspace already use and that this entry's own text mentions (a whole
     word; for Chinese and Japanese tags any occurrence), most used first. It
     never invents a tag, and offers nothing when no such tag fits. Whether a

@@ -1,0 +1,113 @@
+"""Where the links in a note's body lead: relative paths from the note's folder, and [[wikilinks]] by note name.
+
+Links come from the shared scanner (documents/scan.py): inline links with or
+without a title, percent-encoded or in <...>, reference-style links through
+their definitions; nothing in code or HTML comments. A path link leads
+somewhere when a file or folder is there (in the workspace, the repository
+around it, or the staged overlay); a URL, an `#anchor` of the note itself or
+an absolute path is not checked here. A wikilink resolves, as Obsidian and
+the memory tools that borrowed it do, by a note's file stem or its front-matter
+`name`, anywhere in the workspace (`[[folder/note]]` by the end of its path);
+case is ignored, and so is the choice between `-`, `_` and a space, and the
+type prefix Claude Code puts before a memory's file name (agents write
+`[[feedback-x]]` or `[[x]]` for `feedback_x.md`, and read it as meant). An
+embed of a non-note file (`![[diagram.png]]`) resolves by its file name.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+from memwarden.analysis.index_lines import is_file, is_folder, is_windows_path
+from memwarden.documents.scan import find_wikilinks, markdown_links, resolve_link
+
+
+@dataclass(frozen=True)
+class DeadLink:
+    offset: int  # where the target (or the wikilink) is written in the note's text
+    target: str  # as written
+    resolved: str | None  # a path link's workspace path; None for a wikilink
+    reference: bool = False  # a reference-style link: the offset is its label's
+
+
+_SEPARATORS = re.compile(r"[-_\s]+")
+_TYPE_PREFIX = re.compile(r"^(?:feedback|project|reference|user)-(?=.)")
+
+
+def _slug(name: str) -> str:
+    return _SEPARATORS.sub("-", name.strip().casefold())
+
+
+def _add(names: set, name: str) -> None:
+    slug = _slug(name)
+    names.add(slug)
+    names.add(_TYPE_PREFIX.sub("", slug))  # feedback_gates_pattern.md answers [[gates-pattern]] too
+
+
+def _stems(ws) -> frozenset[str]:
+    """The slugs of the workspace's Markdown files' stems: no file is read."""
+    names: set[str] = set()
+    for relpath in ws.files:
+        if relpath.endswith(".md"):
+            _add(names, posixpath.basename(relpath)[:-3])
+    return frozenset(names)
+
+
+def _names(ws) -> frozenset[str]:
+    """The slugs of the notes' front-matter `name`s: every note is parsed, so this is asked only when no stem matches."""
+    names: set[str] = set()
+    for relpath, kind in ws.files.items():
+        if kind.name == "note":
+            doc = ws.document(relpath)
+            front = getattr(doc, "front_matter", None) if doc is not None and doc.ok else None
+            name = front.get("name") if isinstance(front, dict) else None
+            if isinstance(name, str) and name.strip():
+                _add(names, name)
+    return frozenset(names)
+
+
+def _wiki_resolves(ws, note_dir: str, name: str, memo) -> bool:
+    name = name.strip()
+    stem = name[:-3] if name.casefold().endswith(".md") else name
+    if "/" in stem:
+        tail = "/" + _slug(stem).lstrip("/") + ".md"
+        if any(("/" + _slug(path)).endswith(tail) for path in ws.files):
+            return True
+    elif _slug(stem) in memo.get(("note_links", "stems"), lambda: _stems(ws)):
+        return True
+    elif _slug(stem) in memo.get(("note_links", "names"), lambda: _names(ws)):
+        return True
+    # A file beside the note or at the root of that name (an attachment, a note no kind claims).
+    candidates = [name] if posixpath.splitext(name)[1] else [name + ".md"]
+    return any(
+        is_file(ws.root, posixpath.normpath(posixpath.join(base, candidate)))
+        for base in (note_dir, "")
+        for candidate in candidates
+        if not candidate.startswith("/")
+    )
+
+
+def dead_links(doc, ws, memo) -> list[DeadLink]:
+    """The links of a note's body that lead nowhere, in the order they are written."""
+    text = doc.text
+    if "[" not in text:
+        return []
+    found = []
+    for link in markdown_links(text, doc.body_offset):
+        target = link.target.strip("<>")
+        if is_windows_path(target):
+            continue  # an absolute path: not a link between notes
+        resolved = resolve_link(doc.relpath, target)
+        if resolved is None or resolved.startswith("/"):
+            continue  # a URL, an anchor in this note, an absolute path
+        if resolved in ws.overlay or is_file(ws.root, resolved) or is_folder(ws.root, resolved):
+            continue
+        found.append(DeadLink(link.target_start, link.target, resolved, link.label is not None))
+    if "[[" in text:
+        note_dir = posixpath.dirname(doc.relpath)
+        for wiki in find_wikilinks(text, doc.body_offset):
+            if not _wiki_resolves(ws, note_dir, wiki.name, memo):
+                found.append(DeadLink(wiki.start, wiki.name, None))
+    return sorted(found, key=lambda dead: dead.offset)
