@@ -127,7 +127,7 @@ NOTE_WITH = "---\nname: a\ndescription: {description}\nmetadata:\n  type: feedba
 ])
 def test_one_problem_gives_one_finding(cli, workspace, description, updated, expected):
     root = gish(workspace, {"memory/knowledge/feedback/a.md": NOTE_WITH.format(description=description, updated=updated)})
-    found = [(name, line) for name, path, line in findings(cli, root, "--today", "2026-11-30", "--select", "MW1")
+    found = [(name, line) for name, path, line in findings(cli, root, "--today", "2026-11-30", "--select", "MW101,MW102,MW103,MW104")
              if path == "memory/knowledge/feedback/a.md"]
     assert found == expected
 
