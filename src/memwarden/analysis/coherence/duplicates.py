@@ -1,0 +1,65 @@
+"""Records that say the same thing twice: MinHash candidates, confirmed by their shingles.
+
+Records are read oldest first (their own date, then reading order). A record whose normal form
+was seen before is a copy of the first one; any other record is compared with the earlier
+records its signature shares a band with, and the first that it repeats (`relations.repeats`)
+is named. Each record is compared with at most `sketch.BUCKET_KEEP` records per band, so
+100,000 episodes cost a few hundred thousand set comparisons, never all pairs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memwarden.analysis.coherence.normal import normalise, tokens
+from memwarden.analysis.coherence.records import MemoryRecord
+from memwarden.analysis.coherence.relations import repeats
+from memwarden.analysis.coherence.sketch import Buckets, shingles, signature
+from memwarden.analysis.coherence.statements import statement
+
+
+@dataclass(frozen=True)
+class Repeat:
+    later: MemoryRecord
+    earlier: MemoryRecord
+    exact: bool  # the same text once width, case and spacing are folded
+
+
+def find_repeats(records: list[MemoryRecord], threshold: float) -> list[Repeat]:
+    """Each record that repeats an earlier one of its own layer, with the earliest such record."""
+    found: list[Repeat] = []
+    by_layer: dict[str, list[MemoryRecord]] = {}
+    for record in records:
+        by_layer.setdefault(record.layer, []).append(record)
+    for layer_records in by_layer.values():
+        found.extend(_repeats_in(sorted(layer_records, key=lambda r: r.when), threshold))
+    found.sort(key=lambda r: (r.later.place.path, r.later.place.line))
+    return found
+
+
+def _repeats_in(records: list[MemoryRecord], threshold: float) -> list[Repeat]:
+    first_of: dict[str, MemoryRecord] = {}
+    reduced: dict[int, tuple] = {}  # record order -> (statement, shingles), for the ones kept in buckets
+    buckets = Buckets()
+    found = []
+    for record in records:
+        text = record.text()
+        normal = normalise(text)
+        if len(normal) < 12:
+            continue  # "ok", "done": too short to call a repeat
+        if normal in first_of:
+            found.append(Repeat(record, first_of[normal], True))
+            continue
+        first_of[normal] = record
+        said = statement(text)
+        own = shingles(tokens(normal))
+        sig = signature(own)
+        if sig is None:
+            continue
+        reduced[record.order] = (said, own, record)
+        for other in buckets.add(record.order, sig):
+            other_said, other_own, other_record = reduced[other]
+            if repeats(other_said, said, other_own, own, threshold):
+                found.append(Repeat(record, other_record, False))
+                break
+    return found

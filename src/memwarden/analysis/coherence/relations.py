@@ -1,0 +1,77 @@
+"""Whether two statements contradict or repeat each other.
+
+Precision first: a false conflict costs a user's trust more than a missed one. Two statements
+conflict only when
+
+- one is a negative claim (the detector's verdict) and the other is plainly positive (no cue word
+  at all), and their content is the same: the same Latin words, the same numbers and versions,
+  and nearly the same CJK characters. "Refresh tokens never expire" against "access tokens expire"
+  differs in a word, so it is about another object and is not a conflict; or
+- both are plainly positive, their content is the same, and one amount differs: the same number
+  of values, each pair with the same unit, at least one pair with two numbers ("expire after 15
+  minutes" against "expire after 24 hours" is not this; "expire after 15 minutes" against
+  "expire after 60 minutes" is). A number with no unit is a version or a name ("Node 18",
+  "MySQL 5.7") and is part of the content.
+
+Two records repeat each other when their shingles overlap past a threshold, their numbers are
+the same and neither carries a polarity cue the other lacks.
+"""
+
+from __future__ import annotations
+
+from memwarden.analysis.coherence.sketch import jaccard
+from memwarden.analysis.coherence.statements import Statement
+
+NEGATION = "negation"
+VALUE = "value"
+CJK_SAME = 0.8  # CJK wording varies a little (支援/支持): characters shared, of all used on both sides
+MIN_CONTENT = 2  # a statement with less content than this says too little to contradict anything
+
+
+def _same_content(a: Statement, b: Statement, similarity: float) -> bool:
+    if a.latin != b.latin:
+        return False
+    if a.cjk or b.cjk:
+        return jaccard(set(a.cjk), set(b.cjk)) >= similarity
+    return True
+
+
+def conflict(a: Statement, b: Statement, similarity: float = CJK_SAME) -> str | None:
+    """NEGATION, VALUE, or None when the two do not contradict each other."""
+    if len(a.content) < MIN_CONTENT or len(b.content) < MIN_CONTENT or not _same_content(a, b, similarity):
+        return None
+    if a.numbers == b.numbers and ((a.negative and b.positive) or (b.negative and a.positive)):
+        return NEGATION
+    if a.positive and b.positive and len(a.values) == len(b.values) and a.values != b.values:
+        pairs = list(zip(a.values, b.values))
+        if all(x == y or (x[1] and y[1]) for x, y in pairs):
+            return VALUE
+    return None
+
+
+def repeats(a: Statement, b: Statement, shingles_a: set, shingles_b: set, threshold: float) -> bool:
+    """Whether b says what a says: shingles past the threshold, same numbers, same polarity cues."""
+    if a.numbers != b.numbers or a.cued != b.cued:
+        return False
+    return jaccard(shingles_a, shingles_b) >= threshold
+
+
+def relate(text_a: str, text_b: str, threshold: float = 0.7, similarity: float = CJK_SAME) -> str | None:
+    """How two records' texts relate, as the rules would see them: "conflict", "duplicate" or None.
+
+    The rules reach the same verdicts through buckets; this compares one pair directly (tests and
+    bench/coherence_accuracy.py).
+    """
+    from memwarden.analysis.coherence.normal import normalise, tokens
+    from memwarden.analysis.coherence.sketch import shingles
+    from memwarden.analysis.coherence.statements import statement
+    from memwarden.analysis.negation import sentences
+
+    said_a = [statement(text_a[s:e].strip()) for s, e in sentences(text_a) if text_a[s:e].strip()]
+    said_b = [statement(text_b[s:e].strip()) for s, e in sentences(text_b) if text_b[s:e].strip()]
+    if any(conflict(a, b, similarity) for a in said_a for b in said_b):
+        return "conflict"
+    whole_a, whole_b = statement(text_a), statement(text_b)
+    if repeats(whole_a, whole_b, shingles(tokens(normalise(text_a))), shingles(tokens(normalise(text_b))), threshold):
+        return "duplicate"
+    return None

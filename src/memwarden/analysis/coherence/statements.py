@@ -1,0 +1,125 @@
+"""One sentence reduced to what two records can be compared on: its content, its values, its polarity.
+
+The content of a statement is its words with the words of polarity taken out: negations,
+removal and failure verbs (`not`, `no longer`, `was retired`, 「不」「停用」「下架」, 「ない」
+「提供終了」), and function words. "Vercel supports WebSockets" and "Vercel does not support
+WebSockets" have the same content and opposite polarity. Its values are the numbers and
+versions it names, each with the word after it ("15 min", "node 18", "5.7"): a record about
+another version, plan, object or amount has other content or other values, and is not the same
+claim. Polarity itself comes from the negative-claim detector (`negation.classify`), which asks
+for positive evidence before it calls a sentence a claim; only the cue words are listed here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from memwarden.analysis import negation
+from memwarden.analysis.coherence.normal import has_digit, is_cjk, normalise, stem, tokens
+
+# Words that carry polarity, not content (lower case, after normalise()).
+EN_CUES = frozenset(
+    "not no never none nothing nobody cannot can't doesn't don't didn't isn't aren't wasn't weren't won't "
+    "hasn't haven't hadn't couldn't shouldn't without lack lacks lacked removed retired dropped deprecated "
+    "disabled discontinued sunset sunsetted deleted longer unsupported unavailable missing fails failed "
+    "broken blocked stopped shut off anymore gone revoked cancelled canceled expired killed no-longer".split()
+)
+# CJK cues, matched as substrings (Simplified forms; normalise() maps Traditional ones).
+CJK_CUES = (
+    "没有", "没", "无法", "无", "不", "未", "非", "别", "停用", "下架", "下线", "移除", "删除", "废弃", "取消",
+    "关闭", "失败", "报错", "终止", "停止", "弃用", "撤去", "廃止", "削除", "解约", "解約", "提供终了",
+    "终了", "できな", "ない", "なく", "ません", "無効", "无效", "使えな", "エラー",
+)
+_CJK_CUE = re.compile("|".join(sorted(CJK_CUES, key=len, reverse=True)))
+EN_STOP = frozenset(
+    "a an the to of for in on at by with and or is are was were be been being do does did has have had it its "
+    "this that these those we our us i you they them can could will would should may might must yet still any "
+    "now currently also only just as from so then than there here all some more via into about since after "
+    "before which who what when where while if but per".split()
+)
+# Characters that glue CJK content together without being content (Chinese function words; all kana
+# but katakana words, read separately).
+_CJK_GLUE = frozenset("的了是在也都还已经就把被将和与或及让并且而但却吗呢吧啊很太最这那此其该个些会能可以要")
+UNITS = frozenset(
+    "ms s sec second seconds min mins minute minutes h hr hrs hour hours d day days week weeks month months "
+    "year years kb mb gb tb % percent px x times requests rps qps users seats projects 分 分钟 秒 小时 时 天 日 周 "
+    "月 年 次 个 件 人 名 台 倍 时间 万".split()
+)
+_HIRAGANA = re.compile(r"[\u3040-\u309f]")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A sentence of one record, reduced for comparison."""
+
+    sentence: str
+    normal: str
+    latin: frozenset  # stemmed Latin words, cues and function words left out
+    cjk: frozenset  # CJK content characters, cues and glue left out
+    values: tuple  # (number, unit) pairs in order; unit "" when none follows
+    cued: bool  # a polarity cue word appears (whatever the detector makes of it)
+
+    @cached_property
+    def verdict(self) -> str:
+        return negation.classify(self.sentence)[0]
+
+    @property
+    def negative(self) -> bool:
+        return self.verdict == negation.CLAIM
+
+    @property
+    def positive(self) -> bool:
+        """Plainly positive: no cue word at all, and not a question or a directive."""
+        return not self.cued and self.verdict == negation.NONE
+
+    @property
+    def content(self) -> frozenset:
+        return self.latin | self.cjk
+
+    @property
+    def numbers(self) -> frozenset:
+        return frozenset(number for number, _ in self.values)
+
+
+def _values(words: list[str]) -> tuple:
+    found = []
+    for index, word in enumerate(words):
+        if has_digit(word) and not is_cjk(word):
+            after = words[index + 1] if index + 1 < len(words) else ""
+            unit = after if after in UNITS else ""
+            if not unit:
+                split = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z%]+)", word)
+                if split and split.group(2) in UNITS:
+                    word, unit = split.group(1), split.group(2)
+            found.append((word, unit))
+    return tuple(found)
+
+
+def statement(sentence: str) -> Statement:
+    normal = normalise(sentence)
+    cued = bool(_CJK_CUE.search(normal))
+    words = tokens(_CJK_CUE.sub(" ", normal))
+    cued = cued or any(w in EN_CUES for w in tokens(normal))
+    latin = frozenset(stem(w) for w in words if not is_cjk(w) and w not in EN_CUES and w not in EN_STOP and w not in UNITS and not has_digit(w))
+    cjk = frozenset(w for w in words if is_cjk(w) and w not in _CJK_GLUE and not _HIRAGANA.match(w))
+    # CJK units (「15 分钟」) follow their number as characters: join a run of them for the unit test.
+    joined = []
+    for word in words:
+        if joined and is_cjk(word) and is_cjk(joined[-1][-1]) and joined[-1] not in UNITS:
+            joined[-1] += word
+        else:
+            joined.append(word)
+    values = _values([_unit_prefix(w) for w in joined])
+    return Statement(sentence, normal, latin, cjk, values, cued)
+
+
+def _unit_prefix(word: str) -> str:
+    """A CJK run after a number, cut to the unit it starts with (「分钟后过期」 -> 「分钟」)."""
+    if not word or not is_cjk(word[0]):
+        return word
+    for size in (2, 1):
+        if word[:size] in UNITS:
+            return word[:size]
+    return word
