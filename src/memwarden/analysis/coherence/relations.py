@@ -29,7 +29,7 @@ MIN_CONTENT = 2  # a statement with less content than this says too little to co
 
 
 def _same_content(a: Statement, b: Statement, similarity: float) -> bool:
-    if a.latin != b.latin:
+    if a.latin != b.latin or a.scoped != b.scoped:
         return False
     if a.cjk or b.cjk:
         return jaccard(set(a.cjk), set(b.cjk)) >= similarity

@@ -47,6 +47,7 @@ UNITS = frozenset(
     "year years kb mb gb tb % percent px x times requests rps qps users seats projects 分 分钟 秒 小时 时 天 日 周 "
     "月 年 次 个 件 人 名 台 倍 时间 万".split()
 )
+_SCOPE = re.compile(r"\b(?:except|excluding|other than|besides|apart from)\b|以外|除了|除外|之外|を除")
 _HIRAGANA = re.compile(r"[\u3040-\u309f]")
 
 
@@ -60,6 +61,7 @@ class Statement:
     cjk: frozenset  # CJK content characters, cues and glue left out
     values: tuple  # (number, unit) pairs in order; unit "" when none follows
     cued: bool  # a polarity cue word appears (whatever the detector makes of it)
+    scoped: bool  # "except", "other than", 「以外」「除了」: the claim is about everything else
 
     @cached_property
     def verdict(self) -> str:
@@ -67,7 +69,10 @@ class Statement:
 
     @property
     def negative(self) -> bool:
-        return self.verdict == negation.CLAIM
+        """A negative statement: the detector's claim, or a cue word in a sentence that is not a
+        question or a directive. The detector asks for evidence that a lone sentence is about the
+        world; here the other record, which says the same thing plainly, is that evidence."""
+        return self.verdict == negation.CLAIM or (self.cued and self.verdict == negation.NONE)
 
     @property
     def positive(self) -> bool:
@@ -103,7 +108,6 @@ def statement(sentence: str) -> Statement:
     words = tokens(_CJK_CUE.sub(" ", normal))
     cued = cued or any(w in EN_CUES for w in tokens(normal))
     latin = frozenset(stem(w) for w in words if not is_cjk(w) and w not in EN_CUES and w not in EN_STOP and w not in UNITS and not has_digit(w))
-    cjk = frozenset(w for w in words if is_cjk(w) and w not in _CJK_GLUE and not _HIRAGANA.match(w))
     # CJK units (「15 分钟」) follow their number as characters: join a run of them for the unit test.
     joined = []
     for word in words:
@@ -111,8 +115,12 @@ def statement(sentence: str) -> Statement:
             joined[-1] += word
         else:
             joined.append(word)
-    values = _values([_unit_prefix(w) for w in joined])
-    return Statement(sentence, normal, latin, cjk, values, cued)
+    units = [_unit_prefix(w) for w in joined]
+    values = _values(units)
+    # A unit's characters are part of the amount, not of the content (「15 分钟」 against 「24 小时」).
+    unit_chars = {c for prev, w in zip([""] + units, units) if has_digit(prev) and w in UNITS for c in w}
+    cjk = frozenset(w for w in words if is_cjk(w) and w not in _CJK_GLUE and w not in unit_chars and not _HIRAGANA.match(w))
+    return Statement(sentence, normal, latin, cjk, values, cued, bool(_SCOPE.search(normal)))
 
 
 def _unit_prefix(word: str) -> str:
