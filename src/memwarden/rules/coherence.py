@@ -140,7 +140,8 @@ class NearDuplicate:
     severity=Severity.WARNING,
     scope=Scope.WORKSPACE,
     options={
-        "threshold": Option(0.7, float, "how similar two records' words (CJK: character pairs) must be, as a Jaccard index (0..1)"),
+        "threshold": Option(0.5, float, "how similar two records' content words (CJK: character pairs) must be, as a Jaccard index (0..1)"),
+        "containment": Option(0.8, float, "or how much of the shorter record's content the longer one must hold (0..1)"),
     },
 )
 def near_duplicate(ctx):
@@ -149,13 +150,15 @@ def near_duplicate(ctx):
     ## What it does
     Compares each live episode with the earlier episodes, and each note with
     the earlier notes (by their own dates, then their order), and reports the
-    later of two that share most of their words (Latin words, CJK character
-    pairs; width, case and Traditional/Simplified forms folded), naming the
-    earlier one's file and line. Two records with different numbers or
-    versions, or where one is negative and the other is not, are not repeats.
-    Candidates come from MinHash bands, so 100,000 episodes are never compared
-    pair by pair. The `threshold` (Jaccard index of the words, default 0.7)
-    sets how close counts as the same.
+    later of two that share most of their content words (Latin words, CJK
+    character pairs; function words left out; width, case and
+    Traditional/Simplified forms folded), naming the earlier one's file and
+    line. Two records with different numbers or versions, or where one is
+    negative and the other is not, are not repeats. Candidates come from
+    MinHash bands, so 100,000 episodes are never compared pair by pair.
+    `threshold` (Jaccard index of the content, default 0.5) and `containment`
+    (the share of the shorter record found in the longer, default 0.8) set how
+    close counts as the same.
 
     ## Why
     A lesson written down twice is read twice, costs its place in the budget
@@ -170,7 +173,7 @@ def near_duplicate(ctx):
     the author's call. The message says how to supersede one by the other.
     """
     records = [r for r in _records(ctx) if r.layer in ("episode", "note")]
-    for repeat in coherence.find_repeats(records, float(ctx.options["threshold"])):
+    for repeat in coherence.find_repeats(records, float(ctx.options["threshold"]), float(ctx.options["containment"])):
         earlier, later = repeat.earlier.place, repeat.later.place
         violation = NearDuplicate(repeat.later.layer, earlier.path, earlier.line, repeat.exact)
         yield Problem(later.line, later.column, violation.message, path=later.path)

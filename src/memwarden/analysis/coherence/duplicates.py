@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memwarden.analysis.coherence.normal import normalise, tokens
+from memwarden.analysis.coherence.normal import normalise
 from memwarden.analysis.coherence.records import MemoryRecord
 from memwarden.analysis.coherence.relations import repeats
-from memwarden.analysis.coherence.sketch import Buckets, shingles, signature
+from memwarden.analysis.coherence.sketch import Buckets, signature
 from memwarden.analysis.coherence.statements import statement
 
 
@@ -25,21 +25,21 @@ class Repeat:
     exact: bool  # the same text once width, case and spacing are folded
 
 
-def find_repeats(records: list[MemoryRecord], threshold: float) -> list[Repeat]:
+def find_repeats(records: list[MemoryRecord], threshold: float, containment: float) -> list[Repeat]:
     """Each record that repeats an earlier one of its own layer, with the earliest such record."""
     found: list[Repeat] = []
     by_layer: dict[str, list[MemoryRecord]] = {}
     for record in records:
         by_layer.setdefault(record.layer, []).append(record)
     for layer_records in by_layer.values():
-        found.extend(_repeats_in(sorted(layer_records, key=lambda r: r.when), threshold))
+        found.extend(_repeats_in(sorted(layer_records, key=lambda r: r.when), threshold, containment))
     found.sort(key=lambda r: (r.later.place.path, r.later.place.line))
     return found
 
 
-def _repeats_in(records: list[MemoryRecord], threshold: float) -> list[Repeat]:
+def _repeats_in(records: list[MemoryRecord], threshold: float, containment: float) -> list[Repeat]:
     first_of: dict[str, MemoryRecord] = {}
-    reduced: dict[int, tuple] = {}  # record order -> (statement, shingles), for the ones kept in buckets
+    reduced: dict[int, tuple] = {}  # record order -> (statement, record)
     buckets = Buckets()
     found = []
     for record in records:
@@ -52,14 +52,13 @@ def _repeats_in(records: list[MemoryRecord], threshold: float) -> list[Repeat]:
             continue
         first_of[normal] = record
         said = statement(text)
-        own = shingles(tokens(normal))
-        sig = signature(own)
+        sig = signature(said.shingles)
         if sig is None:
             continue
-        reduced[record.order] = (said, own, record)
+        reduced[record.order] = (said, record)
         for other in buckets.add(record.order, sig):
-            other_said, other_own, other_record = reduced[other]
-            if repeats(other_said, said, other_own, own, threshold):
+            other_said, other_record = reduced[other]
+            if repeats(other_said, said, threshold, containment):
                 found.append(Repeat(record, other_record, False))
                 break
     return found

@@ -13,8 +13,9 @@ conflict only when
   "expire after 60 minutes" is). A number with no unit is a version or a name ("Node 18",
   "MySQL 5.7") and is part of the content.
 
-Two records repeat each other when their shingles overlap past a threshold, their numbers are
-the same and neither carries a polarity cue the other lacks.
+Two records repeat each other when their content (Latin words, CJK character pairs; function
+words and cue words out) overlaps past a threshold, or the shorter one's content is nearly all in
+the longer one, their numbers are the same and neither carries a polarity cue the other lacks.
 """
 
 from __future__ import annotations
@@ -25,11 +26,15 @@ from memwarden.analysis.coherence.statements import Statement
 NEGATION = "negation"
 VALUE = "value"
 CJK_SAME = 0.8  # CJK wording varies a little (支援/支持): characters shared, of all used on both sides
-MIN_CONTENT = 2  # a statement with less content than this says too little to contradict anything
+MIN_CONTENT = 2
+REPEAT = 0.5  # Jaccard index of content words and CJK character pairs
+CONTAINED = 0.8  # share of the shorter record's content found in the longer one
+MIN_CONTAINED = 4  # containment says little about a record of three words
+SHORT = 4  # Latin words in a statement short enough that one swapped word changes its subject  # a statement with less content than this says too little to contradict anything
 
 
 def _same_content(a: Statement, b: Statement, similarity: float) -> bool:
-    if a.latin != b.latin or a.scoped != b.scoped:
+    if a.latin != b.latin or a.scoped != b.scoped or a.qualifiers != b.qualifiers:
         return False
     if a.cjk or b.cjk:
         return jaccard(set(a.cjk), set(b.cjk)) >= similarity
@@ -49,21 +54,27 @@ def conflict(a: Statement, b: Statement, similarity: float = CJK_SAME) -> str | 
     return None
 
 
-def repeats(a: Statement, b: Statement, shingles_a: set, shingles_b: set, threshold: float) -> bool:
-    """Whether b says what a says: shingles past the threshold, same numbers, same polarity cues."""
-    if a.numbers != b.numbers or a.cued != b.cued:
+def repeats(a: Statement, b: Statement, threshold: float = REPEAT, containment: float = CONTAINED) -> bool:
+    """Whether b says what a says: the same numbers and polarity cues, and content words shared past
+    the threshold (Jaccard), or the shorter one's content nearly all in the longer one."""
+    if a.numbers != b.numbers or a.cued != b.cued or a.scoped != b.scoped or a.qualifiers != b.qualifiers:
         return False
-    return jaccard(shingles_a, shingles_b) >= threshold
+    x, y = a.shingles, b.shingles
+    if not x or not y:
+        return False
+    if a.latin - b.latin and b.latin - a.latin and len(a.latin | b.latin) <= SHORT:
+        return False  # a short statement with one name swapped for another is about another thing
+    if jaccard(x, y) >= threshold:
+        return True
+    return len(x & y) / min(len(x), len(y)) >= containment and min(len(x), len(y)) >= MIN_CONTAINED
 
 
-def relate(text_a: str, text_b: str, threshold: float = 0.7, similarity: float = CJK_SAME) -> str | None:
+def relate(text_a: str, text_b: str, threshold: float = REPEAT, similarity: float = CJK_SAME) -> str | None:
     """How two records' texts relate, as the rules would see them: "conflict", "duplicate" or None.
 
     The rules reach the same verdicts through buckets; this compares one pair directly (tests and
     bench/coherence_accuracy.py).
     """
-    from memwarden.analysis.coherence.normal import normalise, tokens
-    from memwarden.analysis.coherence.sketch import shingles
     from memwarden.analysis.coherence.statements import statement
     from memwarden.analysis.negation import sentences
 
@@ -71,7 +82,6 @@ def relate(text_a: str, text_b: str, threshold: float = 0.7, similarity: float =
     said_b = [statement(text_b[s:e].strip()) for s, e in sentences(text_b) if text_b[s:e].strip()]
     if any(conflict(a, b, similarity) for a in said_a for b in said_b):
         return "conflict"
-    whole_a, whole_b = statement(text_a), statement(text_b)
-    if repeats(whole_a, whole_b, shingles(tokens(normalise(text_a))), shingles(tokens(normalise(text_b))), threshold):
+    if repeats(statement(text_a), statement(text_b), threshold):
         return "duplicate"
     return None

@@ -1,6 +1,6 @@
 """Finding similar records without comparing every pair: MinHash signatures and LSH bands.
 
-Each record is reduced to a set of shingles (Latin words, CJK character pairs). Its signature is a
+Each record is reduced to a set of shingles (Latin words, CJK character pairs: `statements.py`). Its signature is a
 one-permutation MinHash: every shingle is hashed once (CRC-32, stable across runs), falls into
 one of `BINS` bins by its hash, and each bin keeps its smallest hash. Two sets' signatures agree
 in a bin with a probability close to their Jaccard similarity. Signatures are cut into bands of
@@ -17,29 +17,10 @@ from __future__ import annotations
 import zlib
 from typing import Hashable, Iterable, Iterator
 
-from memwarden.analysis.coherence.normal import is_cjk
-
 BINS = 32
 ROWS = 2  # 16 bands of 2: pairs at Jaccard 0.5 meet with p ~ 0.99, at 0.2 with p ~ 0.5
 BUCKET_KEEP = 4
 EMPTY = 0xFFFFFFFF + 1
-
-
-def shingles(tokens: list[str]) -> set[str]:
-    """Latin tokens as they are, CJK characters in overlapping pairs (a lone character by itself)."""
-    found: set[str] = set()
-    run: list[str] = []
-    for token in tokens + [""]:
-        if token and is_cjk(token):
-            run.append(token)
-            continue
-        if len(run) == 1:
-            found.add(run[0])
-        found.update(run[i] + run[i + 1] for i in range(len(run) - 1))
-        run = []
-        if token:
-            found.add(token)
-    return found
 
 
 def signature(items: Iterable[str]) -> tuple[int, ...] | None:

@@ -48,6 +48,14 @@ UNITS = frozenset(
     "月 年 次 个 件 人 名 台 倍 时间 万".split()
 )
 _SCOPE = re.compile(r"\b(?:except|excluding|other than|besides|apart from)\b|以外|除了|除外|之外|を除")
+# Words that name an environment, plan, platform or object kind: two records that differ in one of
+# them are about different things ("staging" against "production", 免费版 against 专业版).
+_QUALIFIER = re.compile(
+    r"\b(?:staging|production|prod|dev|development|test|testing|local|ci|free|pro|plus|team|enterprise|"
+    r"business|premium|basic|ios|android|web|mobile|desktop|macos|mac|windows|linux|intel|arm|arm64|x86|"
+    r"us|eu|apac|beta|stable|nightly|legacy|access|refresh|read|write|public|private|internal|external)\b"
+    r"|测试|正式|生产|预发|开发|本番|検証|开発|開発|免费|付费|专业|企业|个人|安卓|网页|桌面|测试环境|国内|海外|内网|外网"
+)
 _HIRAGANA = re.compile(r"[\u3040-\u309f]")
 
 
@@ -62,6 +70,8 @@ class Statement:
     values: tuple  # (number, unit) pairs in order; unit "" when none follows
     cued: bool  # a polarity cue word appears (whatever the detector makes of it)
     scoped: bool  # "except", "other than", 「以外」「除了」: the claim is about everything else
+    pairs: frozenset  # CJK content characters that stand next to each other, as pairs
+    qualifiers: frozenset  # environment, plan, platform words (_QUALIFIER)
 
     @cached_property
     def verdict(self) -> str:
@@ -82,6 +92,11 @@ class Statement:
     @property
     def content(self) -> frozenset:
         return self.latin | self.cjk
+
+    @property
+    def shingles(self) -> frozenset:
+        """What two records are compared on for repeats: the Latin words and the CJK character pairs."""
+        return self.latin | self.pairs
 
     @property
     def numbers(self) -> frozenset:
@@ -119,8 +134,11 @@ def statement(sentence: str) -> Statement:
     values = _values(units)
     # A unit's characters are part of the amount, not of the content (「15 分钟」 against 「24 小时」).
     unit_chars = {c for prev, w in zip([""] + units, units) if has_digit(prev) and w in UNITS for c in w}
-    cjk = frozenset(w for w in words if is_cjk(w) and w not in _CJK_GLUE and w not in unit_chars and not _HIRAGANA.match(w))
-    return Statement(sentence, normal, latin, cjk, values, cued, bool(_SCOPE.search(normal)))
+    kept = [w if is_cjk(w) and w not in _CJK_GLUE and w not in unit_chars and not _HIRAGANA.match(w) else "" for w in words]
+    cjk = frozenset(w for w in kept if w)
+    pairs = frozenset(a + b for a, b in zip(kept, kept[1:]) if a and b)
+    qualifiers = frozenset(_QUALIFIER.findall(normal))
+    return Statement(sentence, normal, latin, cjk, values, cued, bool(_SCOPE.search(normal)), pairs, qualifiers)
 
 
 def _unit_prefix(word: str) -> str:
