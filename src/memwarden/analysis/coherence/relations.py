@@ -62,7 +62,7 @@ def repeats(a: Statement, b: Statement, threshold: float = REPEAT, containment: 
     x, y = a.shingles, b.shingles
     if not x or not y:
         return False
-    if a.latin - b.latin and b.latin - a.latin and len(a.latin | b.latin) <= SHORT:
+    if not (a.pairs or b.pairs) and a.latin - b.latin and b.latin - a.latin and len(a.latin | b.latin) <= SHORT:
         return False  # a short statement with one name swapped for another is about another thing
     if jaccard(x, y) >= threshold:
         return True
