@@ -51,11 +51,14 @@ def tokens(normal: str) -> list[str]:
 
 
 def is_cjk(token: str) -> bool:
-    return len(token) == 1 and _CJK.match(token) is not None
+    return len(token) == 1 and token >= "\u3040" and _CJK.match(token) is not None
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def has_digit(token: str) -> bool:
-    return any(c.isdigit() for c in token)
+    return _DIGIT.search(token) is not None
 
 
 def stem(word: str) -> str:

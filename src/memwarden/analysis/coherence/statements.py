@@ -103,18 +103,27 @@ class Statement:
         return frozenset(number for number, _ in self.values)
 
 
-def _values(words: list[str]) -> tuple:
+def _values(words: list[str]) -> tuple[tuple, set]:
+    """The (number, unit) pairs of a token list, and the CJK characters their units take."""
     found = []
+    unit_chars: set[str] = set()
     for index, word in enumerate(words):
-        if has_digit(word) and not is_cjk(word):
-            after = words[index + 1] if index + 1 < len(words) else ""
-            unit = after if after in UNITS else ""
-            if not unit:
-                split = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z%]+)", word)
-                if split and split.group(2) in UNITS:
-                    word, unit = split.group(1), split.group(2)
-            found.append((word, unit))
-    return tuple(found)
+        if not has_digit(word) or is_cjk(word):
+            continue
+        unit = ""
+        after = words[index + 1] if index + 1 < len(words) else ""
+        if is_cjk(after):  # 「15 分钟」: the unit is one or two characters
+            two = after + (words[index + 2] if index + 2 < len(words) else "")
+            unit = two if two in UNITS else after if after in UNITS else ""
+            unit_chars.update(unit)
+        elif after in UNITS:
+            unit = after
+        else:
+            split = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z%]+)", word)
+            if split and split.group(2) in UNITS:
+                word, unit = split.group(1), split.group(2)
+        found.append((word, unit))
+    return tuple(found), unit_chars
 
 
 def statement(sentence: str) -> Statement:
@@ -122,30 +131,15 @@ def statement(sentence: str) -> Statement:
     cued = bool(_CJK_CUE.search(normal))
     words = tokens(_CJK_CUE.sub(" ", normal))
     cued = cued or any(w in EN_CUES for w in tokens(normal))
-    latin = frozenset(stem(w) for w in words if not is_cjk(w) and w not in EN_CUES and w not in EN_STOP and w not in UNITS and not has_digit(w))
-    # CJK units (「15 分钟」) follow their number as characters: join a run of them for the unit test.
-    joined = []
-    for word in words:
-        if joined and is_cjk(word) and is_cjk(joined[-1][-1]) and joined[-1] not in UNITS:
-            joined[-1] += word
-        else:
-            joined.append(word)
-    units = [_unit_prefix(w) for w in joined]
-    values = _values(units)
+    cjk_words = [is_cjk(w) for w in words]
+    latin = frozenset(
+        stem(w) for w, cjk in zip(words, cjk_words)
+        if not cjk and w not in EN_CUES and w not in EN_STOP and w not in UNITS and not has_digit(w)
+    )
     # A unit's characters are part of the amount, not of the content (「15 分钟」 against 「24 小时」).
-    unit_chars = {c for prev, w in zip([""] + units, units) if has_digit(prev) and w in UNITS for c in w}
-    kept = [w if is_cjk(w) and w not in _CJK_GLUE and w not in unit_chars and not _HIRAGANA.match(w) else "" for w in words]
+    values, unit_chars = _values(words)
+    kept = [w if cjk and w not in _CJK_GLUE and w not in unit_chars and not _HIRAGANA.match(w) else "" for w, cjk in zip(words, cjk_words)]
     cjk = frozenset(w for w in kept if w)
     pairs = frozenset(a + b for a, b in zip(kept, kept[1:]) if a and b)
     qualifiers = frozenset(_QUALIFIER.findall(normal))
     return Statement(sentence, normal, latin, cjk, values, cued, bool(_SCOPE.search(normal)), pairs, qualifiers)
-
-
-def _unit_prefix(word: str) -> str:
-    """A CJK run after a number, cut to the unit it starts with (「分钟后过期」 -> 「分钟」)."""
-    if not word or not is_cjk(word[0]):
-        return word
-    for size in (2, 1):
-        if word[:size] in UNITS:
-            return word[:size]
-    return word
