@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memwarden.analysis.coherence.records import MemoryRecord, Place
+from memwarden.analysis.coherence.records import MemoryRecord, Piece, Place
 from memwarden.analysis.coherence.relations import CJK_SAME, conflict
 from memwarden.analysis.coherence.sketch import BINS, EMPTY, ROWS, signature
 from memwarden.analysis.coherence.statements import Statement, statement
@@ -23,8 +23,13 @@ KEEP = 4  # statements kept per band bucket and polarity class: enough to find o
 @dataclass(frozen=True)
 class Occurrence:
     record: MemoryRecord
-    place: Place
+    piece: Piece
+    start: int  # the sentence's offset in the piece
     sentence: str
+
+    @property
+    def place(self) -> Place:
+        return self.record.locate(self.piece, self.start)
 
 
 @dataclass(frozen=True)
@@ -43,13 +48,13 @@ def find_conflicts(records: list[MemoryRecord], similarity: float = CJK_SAME) ->
     statements: dict[str, Statement] = {}
     latest: dict[str, Occurrence] = {}
     for record in records:
-        for sentence, place in record.sentences():
+        for sentence, piece, start in record.sentences():
             found = statements.get(sentence)
             if found is None:
                 found = statements[sentence] = statement(sentence)
             seen = latest.get(found.normal)
             if seen is None or record.when >= seen.record.when:
-                latest[found.normal] = Occurrence(record, place, sentence)
+                latest[found.normal] = Occurrence(record, piece, start, sentence)
     distinct: dict[str, Statement] = {}
     for found in statements.values():
         if len(found.content) >= 2 and found.normal not in distinct:
@@ -83,5 +88,5 @@ def find_conflicts(records: list[MemoryRecord], similarity: float = CJK_SAME) ->
             continue  # a record that corrects itself in its own text ("not X; since v2, X") is one record
         newer, older = (first, second) if first.record.when > second.record.when else (second, first)
         result.append(Conflict(newer, older, how))
-    result.sort(key=lambda c: (c.newer.place.path, c.newer.place.line, c.newer.place.column))
+    result.sort(key=lambda c: (c.newer.record.place.path, c.newer.record.order, c.newer.start))
     return result

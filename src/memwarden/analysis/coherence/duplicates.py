@@ -51,7 +51,7 @@ def _repeats_in(records: list[MemoryRecord], threshold: float, containment: floa
             found.append(Repeat(record, first_of[normal], True))
             continue
         first_of[normal] = record
-        said = statement(text)
+        said = statement(text, normal)
         sig = signature(said.shingles)
         if sig is None:
             continue

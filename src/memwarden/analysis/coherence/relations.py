@@ -15,7 +15,8 @@ conflict only when
 
 Two records repeat each other when their content (Latin words, CJK character pairs; function
 words and cue words out) overlaps past a threshold, or the shorter one's content is nearly all in
-the longer one, their numbers are the same and neither carries a polarity cue the other lacks.
+the longer one, their numbers are the same (a record's own date aside: a copy a day later is still a
+copy) and neither carries a polarity cue the other lacks.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from memwarden.analysis.coherence.statements import Statement
 
 NEGATION = "negation"
 VALUE = "value"
+REMOVAL = "removal"
 CJK_SAME = 0.8  # CJK wording varies a little (支援/支持): characters shared, of all used on both sides
 MIN_CONTENT = 2
 REPEAT = 0.5  # Jaccard index of content words and CJK character pairs
@@ -42,7 +44,9 @@ def _same_content(a: Statement, b: Statement, similarity: float) -> bool:
 
 
 def conflict(a: Statement, b: Statement, similarity: float = CJK_SAME) -> str | None:
-    """NEGATION, VALUE, or None when the two do not contradict each other."""
+    """NEGATION, VALUE, REMOVAL, or None when the two do not contradict each other."""
+    if removal(a, b) or removal(b, a):
+        return REMOVAL
     if len(a.content) < MIN_CONTENT or len(b.content) < MIN_CONTENT or not _same_content(a, b, similarity):
         return None
     if a.numbers == b.numbers and ((a.negative and b.positive) or (b.negative and a.positive)):
@@ -54,10 +58,23 @@ def conflict(a: Statement, b: Statement, similarity: float = CJK_SAME) -> str | 
     return None
 
 
+def removal(gone: Statement, kept: Statement) -> bool:
+    """`gone` says a named thing was removed, retired or replaced; `kept` says plainly that it is in use.
+
+    They must share a name, be about the same environment, plan or platform, and not name different
+    versions; two accounts of one day's event ("switched to the new key" twice) are not a conflict.
+    """
+    if not gone.removal or kept.removal or not kept.positive or not gone.names & kept.names:
+        return False
+    if gone.qualifiers != kept.qualifiers or (gone.numbers and kept.numbers and gone.numbers.isdisjoint(kept.numbers)):
+        return False
+    return not (gone.day and gone.day == kept.day)
+
+
 def repeats(a: Statement, b: Statement, threshold: float = REPEAT, containment: float = CONTAINED) -> bool:
     """Whether b says what a says: the same numbers and polarity cues, and content words shared past
     the threshold (Jaccard), or the shorter one's content nearly all in the longer one."""
-    if a.numbers != b.numbers or a.cued != b.cued or a.scoped != b.scoped or a.qualifiers != b.qualifiers:
+    if a.numbers - a.dates != b.numbers - b.dates or a.cued != b.cued or a.scoped != b.scoped or a.qualifiers != b.qualifiers:
         return False
     x, y = a.shingles, b.shingles
     if not x or not y:

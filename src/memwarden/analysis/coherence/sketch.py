@@ -20,6 +20,7 @@ from typing import Hashable, Iterable, Iterator
 BINS = 32
 ROWS = 2  # 16 bands of 2: pairs at Jaccard 0.5 meet with p ~ 0.99, at 0.2 with p ~ 0.5
 BUCKET_KEEP = 4
+CHECK = 6  # candidates compared exactly per record: the ones that share the most bands
 EMPTY = 0xFFFFFFFF + 1
 
 
@@ -48,29 +49,16 @@ class Buckets:
     def __init__(self) -> None:
         self._bands: dict[tuple, list[Hashable]] = {}
 
-    def add(self, key: Hashable, sig: tuple[int, ...]) -> list[Hashable]:
-        candidates: list[Hashable] = []
-        seen: set = set()
+    def add(self, key: Hashable, sig: tuple[int, ...], best: int = CHECK) -> list[Hashable]:
+        """The earlier keys sharing a band with this one, those sharing the most bands first, at most `best`."""
+        shared: dict[Hashable, int] = {}
         for band in range(0, BINS, ROWS):
             values = sig[band : band + ROWS]
             if all(v == EMPTY for v in values):
                 continue  # an empty band says nothing about similarity
             members = self._bands.setdefault((band, values), [])
             for other in members:
-                if other not in seen:
-                    seen.add(other)
-                    candidates.append(other)
+                shared[other] = shared.get(other, 0) + 1
             if len(members) < BUCKET_KEEP:
                 members.append(key)
-        return candidates
-
-
-def similar_pairs(items: Iterable[tuple[Hashable, set[str]]]) -> Iterator[tuple[Hashable, Hashable]]:
-    """(earlier, later) keys whose shingle sets share a band: candidates, still to be compared exactly."""
-    buckets = Buckets()
-    for key, found in items:
-        sig = signature(found)
-        if sig is None:
-            continue
-        for other in buckets.add(key, sig):
-            yield other, key
+        return sorted(shared, key=shared.__getitem__, reverse=True)[:best]

@@ -13,11 +13,12 @@ for positive evidence before it calls a sentence a claim; only the cue words are
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
 from memwarden.analysis import negation
-from memwarden.analysis.coherence.normal import has_digit, is_cjk, normalise, stem, tokens
+from memwarden.analysis.coherence.normal import CJK_CHAR, has_digit, normalise, stem
 
 # Words that carry polarity, not content (lower case, after normalise()).
 EN_CUES = frozenset(
@@ -33,6 +34,18 @@ CJK_CUES = (
     "终了", "できな", "ない", "なく", "ません", "無効", "无效", "使えな", "エラー",
 )
 _CJK_CUE = re.compile("|".join(sorted(CJK_CUES, key=len, reverse=True)))
+_CUE_FIRST = frozenset(cue[0] for cue in CJK_CUES)  # no such character, no need to run the regex
+# Removal, retirement and replacement: what a record says when a thing it names is gone.
+_REMOVAL = re.compile(
+    r"\b(?:removed|retired|sunset|sunsetted|deprecated|dropped|shut down|phased out|pulled|switched off|turned off|"
+    r"disabled|discontinued|decommissioned|banned|no longer|ripped out|took out|taken out|killed|replaced)\b"
+    r"|下架|停用|下线|移除|弃用|废弃|结束服务|撤去|廃止|提供终了|外し|解约|解約|削除|回收|关掉|关了|去掉|拿掉|停掉|砍掉|缩容|"
+    r"搬到|迁到|换成|改走|改用|改成|移行|切り替え|置き換え|やめ|停止|下掉|关闭|退租"
+)
+# A name: a word with a capital past its first letter or a digit (GitHub, TiFlash, A800, gpt-4o),
+# a capitalised word (Sidekiq), or a path (/v1/export). Read before case folding.
+_NAME = re.compile(r"(?<![\w/.-])(?:[A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*|[A-Z][\w.+-]+|/[\w/.-]+)")
+_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 EN_STOP = frozenset(
     "a an the to of for in on at by with and or is are was were be been being do does did has have had it its "
     "this that these those we our us i you they them can could will would should may might must yet still any "
@@ -56,7 +69,6 @@ _QUALIFIER = re.compile(
     r"us|eu|apac|beta|stable|nightly|legacy|access|refresh|read|write|public|private|internal|external)\b"
     r"|测试|正式|生产|预发|开发|本番|検証|开発|開発|免费|付费|专业|企业|个人|安卓|网页|桌面|测试环境|国内|海外|内网|外网"
 )
-_HIRAGANA = re.compile(r"[\u3040-\u309f]")
 
 
 @dataclass(frozen=True)
@@ -72,6 +84,23 @@ class Statement:
     scoped: bool  # "except", "other than", 「以外」「除了」: the claim is about everything else
     pairs: frozenset  # CJK content characters that stand next to each other, as pairs
     qualifiers: frozenset  # environment, plan, platform words (_QUALIFIER)
+
+    # What only a conflict needs is read when a pair gets that far: repeats never ask for it.
+    @cached_property
+    def names(self) -> frozenset:
+        """Product and thing names, case folded (_NAME)."""
+        return _names(self.sentence)
+
+    @cached_property
+    def removal(self) -> bool:
+        """Whether it says that something was removed, retired or replaced."""
+        return _REMOVAL.search(self.normal) is not None
+
+    @cached_property
+    def day(self) -> str:
+        """The first ISO date the text carries, "" when none."""
+        found = _DAY.search(self.normal)
+        return found.group(0) if found else ""
 
     @cached_property
     def verdict(self) -> str:
@@ -102,44 +131,73 @@ class Statement:
     def numbers(self) -> frozenset:
         return frozenset(number for number, _ in self.values)
 
+    @property
+    def dates(self) -> frozenset:
+        """The numbers that are ISO dates or timestamps."""
+        return frozenset(number for number in self.numbers if _DAY.match(number))
 
-def _values(words: list[str]) -> tuple[tuple, set]:
-    """The (number, unit) pairs of a token list, and the CJK characters their units take."""
+
+_LATIN = re.compile(r"[a-z0-9_]+(?:[.:+#'/-][a-z0-9_]+)*")
+_NUMBER = re.compile(r"(?<![a-z0-9_])[a-z0-9_]*\d[a-z0-9_]*(?:[.:+#'/-][a-z0-9_]+)*")
+_AFTER = re.compile(rf" ?([a-z%]+|[{CJK_CHAR}]{{1,2}})")
+_SPLIT_UNIT = re.compile(r"(\d+(?:\.\d+)?)([a-z%]+)")
+_CJK_RUN = re.compile(rf"[{CJK_CHAR}ー]+")
+# Glue characters and hiragana (grammar, not content) become breaks in a CJK run; katakana words stay.
+_BREAKS = str.maketrans({c: " " for c in "".join(_CJK_GLUE) + "".join(chr(c) for c in range(0x3040, 0x30A0))})
+
+
+def _values(text: str) -> tuple[tuple, set]:
+    """The (number, unit) pairs of a normalised text, and the CJK characters their units take."""
     found = []
     unit_chars: set[str] = set()
-    for index, word in enumerate(words):
-        if not has_digit(word) or is_cjk(word):
-            continue
-        unit = ""
-        after = words[index + 1] if index + 1 < len(words) else ""
-        if is_cjk(after):  # 「15 分钟」: the unit is one or two characters
-            two = after + (words[index + 2] if index + 2 < len(words) else "")
-            unit = two if two in UNITS else after if after in UNITS else ""
-            unit_chars.update(unit)
-        elif after in UNITS:
-            unit = after
-        else:
-            split = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z%]+)", word)
+    for match in _NUMBER.finditer(text):
+        word, unit = match.group(), ""
+        after = _AFTER.match(text, match.end())
+        if after is not None:
+            following = after.group(1)
+            if following in UNITS:
+                unit = following
+            elif following[:1] in UNITS and not following.isascii():
+                unit = following[:1]
+            if unit and not unit.isascii():
+                unit_chars.update(unit)
+        if not unit:
+            split = _SPLIT_UNIT.fullmatch(word)
             if split and split.group(2) in UNITS:
                 word, unit = split.group(1), split.group(2)
         found.append((word, unit))
     return tuple(found), unit_chars
 
 
-def statement(sentence: str) -> Statement:
-    normal = normalise(sentence)
-    cued = bool(_CJK_CUE.search(normal))
-    words = tokens(_CJK_CUE.sub(" ", normal))
-    cued = cued or any(w in EN_CUES for w in tokens(normal))
-    cjk_words = [is_cjk(w) for w in words]
-    latin = frozenset(
-        stem(w) for w, cjk in zip(words, cjk_words)
-        if not cjk and w not in EN_CUES and w not in EN_STOP and w not in UNITS and not has_digit(w)
-    )
+def statement(sentence: str, normal: str | None = None) -> Statement:
+    """The sentence (or a whole record's text) reduced; `normal` is its normalise(), when known."""
+    if normal is None:
+        normal = normalise(sentence)
+    cued = not _CUE_FIRST.isdisjoint(normal) and _CJK_CUE.search(normal) is not None
+    stripped = _CJK_CUE.sub(" ", normal) if cued else normal
+    words = set(_LATIN.findall(normal))  # a CJK cue never touches a Latin word
+    cued = cued or not words.isdisjoint(EN_CUES)
+    words -= EN_CUES
+    words -= EN_STOP
+    words -= UNITS
+    latin = frozenset(map(stem, [w for w in words if w.isalpha() or not has_digit(w)]))
     # A unit's characters are part of the amount, not of the content (「15 分钟」 against 「24 小时」).
-    values, unit_chars = _values(words)
-    kept = [w if cjk and w not in _CJK_GLUE and w not in unit_chars and not _HIRAGANA.match(w) else "" for w, cjk in zip(words, cjk_words)]
-    cjk = frozenset(w for w in kept if w)
-    pairs = frozenset(a + b for a, b in zip(kept, kept[1:]) if a and b)
+    values, unit_chars = _values(stripped)
+    breaks = _BREAKS if not unit_chars else {**_BREAKS, **{ord(c): " " for c in unit_chars}}
+    pieces = _CJK_RUN.findall(stripped.translate(breaks))
+    cjk = set("".join(pieces))
+    pairs = {piece[i : i + 2] for piece in pieces for i in range(len(piece) - 1)}
     qualifiers = frozenset(_QUALIFIER.findall(normal))
-    return Statement(sentence, normal, latin, cjk, values, cued, bool(_SCOPE.search(normal)), pairs, qualifiers)
+    return Statement(
+        sentence, normal, latin, frozenset(cjk), values, cued, bool(_SCOPE.search(normal)), frozenset(pairs), qualifiers
+    )
+
+
+def _names(text: str) -> frozenset:
+    found = set()
+    for match in _NAME.finditer(unicodedata.normalize("NFKC", text)):
+        word = match.group()
+        if match.start() == 0 and word[1:].islower():
+            continue  # a sentence's first word, capitalised because it comes first
+        found.add(word.casefold().rstrip("."))
+    return frozenset(found) - EN_STOP
