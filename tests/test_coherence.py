@@ -169,3 +169,17 @@ def test_bad_input_gives_no_traceback(cli, workspace):
     result = cli("check", "--format", "json", "--select", "conflicting-records,near-duplicate,missing-provenance", ".", cwd=root)
     assert result.exit_code in (0, 1) and "Traceback" not in result.stdout + result.stderr
     assert {f["name"] for f in result.json()["findings"]} <= {"missing-provenance"}
+
+
+def test_removal_in_an_episode_against_a_fact(cli, workspace):
+    root = gish(workspace, {
+        "memory/fact.yml": "identity:\n  name: A\ntools:\n  warehouse: The analytics warehouse is BigQuery.\n  ci: CI runs on Node 20.\n",
+        "memory/episodic.jsonl": "\n".join([
+            episode(1, "2026-02-01 Analytics queries moved to Snowflake; BigQuery was phased out.", "2026-02-01T00:00:00Z"),
+            episode(2, "2026-02-02 Node 18 was retired from CI.", "2026-02-02T00:00:00Z"),
+        ]) + "\n",
+    })
+    found = [f for f in findings(cli, root) if f[0] == "conflicting-records"]
+    # the removal of another version (Node 18 against Node 20) is no conflict
+    assert [(f[1], f[2]) for f in found] == [("memory/episodic.jsonl", 1)]
+    assert "'memory/fact.yml' line 4" in found[0][3] and "BigQuery" in found[0][3]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memwarden.analysis.coherence.normal import normalise
-from memwarden.analysis.coherence.records import MemoryRecord
+from memwarden.analysis.coherence.records import MemoryRecord, bulk
 from memwarden.analysis.coherence.relations import repeats
 from memwarden.analysis.coherence.sketch import Buckets, signature
 from memwarden.analysis.coherence.statements import statement
@@ -27,6 +27,11 @@ class Repeat:
 
 def find_repeats(records: list[MemoryRecord], threshold: float, containment: float) -> list[Repeat]:
     """Each record that repeats an earlier one of its own layer, with the earliest such record."""
+    with bulk():
+        return _find_repeats(records, threshold, containment)
+
+
+def _find_repeats(records: list[MemoryRecord], threshold: float, containment: float) -> list[Repeat]:
     found: list[Repeat] = []
     by_layer: dict[str, list[MemoryRecord]] = {}
     for record in records:
@@ -55,8 +60,10 @@ def _repeats_in(records: list[MemoryRecord], threshold: float, containment: floa
         sig = signature(said.shingles)
         if sig is None:
             continue
-        reduced[record.order] = (said, record)
-        for other in buckets.add(record.order, sig):
+        candidates, kept = buckets.add(record.order, sig)
+        if kept:  # only a record some bucket keeps can be named by a later one: the rest are dropped
+            reduced[record.order] = (said, record)
+        for other in candidates:
             other_said, other_record = reduced[other]
             if repeats(other_said, said, threshold, containment):
                 found.append(Repeat(record, other_record, False))

@@ -22,17 +22,18 @@ copy) and neither carries a polarity cue the other lacks.
 from __future__ import annotations
 
 from memwarden.analysis.coherence.sketch import jaccard
-from memwarden.analysis.coherence.statements import Statement
+from memwarden.analysis.coherence.statements import Statement, sentences, statement
 
 NEGATION = "negation"
 VALUE = "value"
 REMOVAL = "removal"
 CJK_SAME = 0.8  # CJK wording varies a little (支援/支持): characters shared, of all used on both sides
-MIN_CONTENT = 2
+MIN_CONTENT = 2  # a statement with less content than this says too little to contradict anything
 REPEAT = 0.5  # Jaccard index of content words and CJK character pairs
 CONTAINED = 0.8  # share of the shorter record's content found in the longer one
 MIN_CONTAINED = 4  # containment says little about a record of three words
-SHORT = 4  # Latin words in a statement short enough that one swapped word changes its subject  # a statement with less content than this says too little to contradict anything
+SHORT = 4  # Latin words in a statement short enough that one swapped word changes its subject
+LONGEST = 240  # characters: a longer sentence is a narrative, with too many things in it to set against one
 
 
 def _same_content(a: Statement, b: Statement, similarity: float) -> bool:
@@ -61,11 +62,17 @@ def conflict(a: Statement, b: Statement, similarity: float = CJK_SAME) -> str | 
 def removal(gone: Statement, kept: Statement) -> bool:
     """`gone` says a named thing was removed, retired or replaced; `kept` says plainly that it is in use.
 
-    They must share a name, be about the same environment, plan or platform, and not name different
+    They must share a name (written as a name inside one of them at least, not only as a capitalised
+    first word) that stands in the clause saying what was removed, be short enough to be one claim
+    each (LONGEST), be about the same environment, plan or platform, and not name different
     versions; two accounts of one day's event ("switched to the new key" twice) are not a conflict.
     """
-    if not gone.removal or kept.removal or not kept.positive or not gone.names & kept.names:
+    if len(gone.sentence) > LONGEST or len(kept.sentence) > LONGEST or not gone.removal or kept.removal or not kept.positive:
         return False
+    shared = gone.names & kept.names & (gone.inner_names | kept.inner_names)  # not two capitalised first words
+    clause = gone.removed_clause
+    if not any(name in clause for name in shared):
+        return False  # the name is elsewhere in the sentence, not what was removed
     if gone.qualifiers != kept.qualifiers or (gone.numbers and kept.numbers and gone.numbers.isdisjoint(kept.numbers)):
         return False
     return not (gone.day and gone.day == kept.day)
@@ -92,11 +99,8 @@ def relate(text_a: str, text_b: str, threshold: float = REPEAT, similarity: floa
     The rules reach the same verdicts through buckets; this compares one pair directly (tests and
     bench/coherence_accuracy.py).
     """
-    from memwarden.analysis.coherence.statements import statement
-    from memwarden.analysis.negation import sentences
-
-    said_a = [statement(text_a[s:e].strip()) for s, e in sentences(text_a) if text_a[s:e].strip()]
-    said_b = [statement(text_b[s:e].strip()) for s, e in sentences(text_b) if text_b[s:e].strip()]
+    said_a = [statement(sentence) for sentence, _ in sentences(text_a)]
+    said_b = [statement(sentence) for sentence, _ in sentences(text_b)]
     if any(conflict(a, b, similarity) for a in said_a for b in said_b):
         return "conflict"
     if repeats(statement(text_a), statement(text_b), threshold):

@@ -49,9 +49,11 @@ class Buckets:
     def __init__(self) -> None:
         self._bands: dict[tuple, list[Hashable]] = {}
 
-    def add(self, key: Hashable, sig: tuple[int, ...], best: int = CHECK) -> list[Hashable]:
-        """The earlier keys sharing a band with this one, those sharing the most bands first, at most `best`."""
+    def add(self, key: Hashable, sig: tuple[int, ...], best: int = CHECK) -> tuple[list[Hashable], bool]:
+        """(the earlier keys sharing a band with this one, those sharing the most bands first, at most
+        `best`; whether this key was kept in a bucket, to be offered to later ones)."""
         shared: dict[Hashable, int] = {}
+        kept = False
         for band in range(0, BINS, ROWS):
             values = sig[band : band + ROWS]
             if all(v == EMPTY for v in values):
@@ -61,4 +63,5 @@ class Buckets:
                 shared[other] = shared.get(other, 0) + 1
             if len(members) < BUCKET_KEEP:
                 members.append(key)
-        return sorted(shared, key=shared.__getitem__, reverse=True)[:best]
+                kept = True
+        return sorted(shared, key=shared.__getitem__, reverse=True)[:best], kept

@@ -16,6 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Iterator
 
 from memwarden.analysis import negation
 from memwarden.analysis.coherence.normal import CJK_CHAR, has_digit, normalise, stem
@@ -36,15 +37,24 @@ CJK_CUES = (
 _CJK_CUE = re.compile("|".join(sorted(CJK_CUES, key=len, reverse=True)))
 _CUE_FIRST = frozenset(cue[0] for cue in CJK_CUES)  # no such character, no need to run the regex
 # Removal, retirement and replacement: what a record says when a thing it names is gone.
+_EN_GONE = (
+    r"removed|retired|sunset|sunsetted|deprecated|dropped|shut down|phased out|switched off|turned off|"
+    r"disabled|discontinued|decommissioned|banned|killed|uninstalled|pulled \S+(?: \S+)? out|taken down"
+)
 _REMOVAL = re.compile(
-    r"\b(?:removed|retired|sunset|sunsetted|deprecated|dropped|shut down|phased out|pulled|switched off|turned off|"
-    r"disabled|discontinued|decommissioned|banned|no longer|ripped out|took out|taken out|killed|replaced)\b"
+    # English verbs are removals only as a passive ("was retired"), as the first word of a logged
+    # action ("2026-06-18 Sunset /v1/export"), or after who did it ("security banned X"): "the
+    # deprecated overload" and "pulled in via" are not.
+    rf"\b(?:was|were|is|are|been|got|gets|now|since|has|have|had|we|they|team|security|ops)\s+(?:\w+\s+)?(?:{_EN_GONE})\b"
+    rf"|^(?:\d{{4}}-\d{{2}}-\d{{2}}\s+)?(?:{_EN_GONE})\b|\bno longer\b"
+    # CJK removal words say what is gone; "switched to" words (改成, 移行) name what came instead.
     r"|下架|停用|下线|移除|弃用|废弃|结束服务|撤去|廃止|提供终了|外し|解约|解約|削除|回收|关掉|关了|去掉|拿掉|停掉|砍掉|缩容|"
-    r"搬到|迁到|换成|改走|改用|改成|移行|切り替え|置き換え|やめ|停止|下掉|关闭|退租"
+    r"下掉|关闭|退租|やめ|停止"
 )
 # A name: a word with a capital past its first letter or a digit (GitHub, TiFlash, A800, gpt-4o),
 # a capitalised word (Sidekiq), or a path (/v1/export). Read before case folding.
 _NAME = re.compile(r"(?<![\w/.-])(?:[A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*|[A-Z][\w.+-]+|/[\w/.-]+)")
+_CLAUSE_ENDS = ",;:，；、。：!?！？()（）"
 _DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 EN_STOP = frozenset(
     "a an the to of for in on at by with and or is are was were be been being do does did has have had it its "
@@ -79,22 +89,50 @@ class Statement:
     normal: str
     latin: frozenset  # stemmed Latin words, cues and function words left out
     cjk: frozenset  # CJK content characters, cues and glue left out
-    values: tuple  # (number, unit) pairs in order; unit "" when none follows
-    cued: bool  # a polarity cue word appears (whatever the detector makes of it)
-    scoped: bool  # "except", "other than", 「以外」「除了」: the claim is about everything else
     pairs: frozenset  # CJK content characters that stand next to each other, as pairs
-    qualifiers: frozenset  # environment, plan, platform words (_QUALIFIER)
+    cued: bool  # a polarity cue word appears (whatever the detector makes of it)
+    stripped: str  # the normal form with CJK cue words blanked out
 
-    # What only a conflict needs is read when a pair gets that far: repeats never ask for it.
+    # The rest is read when a pair of statements gets that far: most statements are never asked.
+    @cached_property
+    def values(self) -> tuple:
+        """(number, unit) pairs in order; unit "" when none follows."""
+        return _values(self.stripped)[0]
+
+    @cached_property
+    def scoped(self) -> bool:
+        """"except", "other than", 「以外」「除了」: the claim is about everything else."""
+        return _SCOPE.search(self.normal) is not None
+
+    @cached_property
+    def qualifiers(self) -> frozenset:
+        """Environment, plan and platform words (_QUALIFIER)."""
+        return frozenset(_QUALIFIER.findall(self.normal))
+
     @cached_property
     def names(self) -> frozenset:
-        """Product and thing names, case folded (_NAME)."""
-        return _names(self.sentence)
+        """Product and thing names, case folded (_NAME), a sentence's capitalised first word included."""
+        return _names(self.sentence, True)
+
+    @cached_property
+    def inner_names(self) -> frozenset:
+        """The names not read from a sentence's first word, which any sentence capitalises."""
+        return _names(self.sentence, False)
 
     @cached_property
     def removal(self) -> bool:
         """Whether it says that something was removed, retired or replaced."""
         return _REMOVAL.search(self.normal) is not None
+
+    @cached_property
+    def removed_clause(self) -> str:
+        """The clause that says what was removed (between the delimiters around the first removal word)."""
+        found = _REMOVAL.search(self.normal)
+        if found is None:
+            return ""
+        start = max((self.normal.rfind(c, 0, found.start()) for c in _CLAUSE_ENDS), default=-1) + 1
+        ends = [i for i in (self.normal.find(c, found.end()) for c in _CLAUSE_ENDS) if i != -1]
+        return self.normal[start : min(ends, default=len(self.normal))]
 
     @cached_property
     def day(self) -> str:
@@ -137,11 +175,26 @@ class Statement:
         return frozenset(number for number in self.numbers if _DAY.match(number))
 
 
+# A sentence ends at 。！？, at . ! ? ; before a space or the end, or at a line break: one regex pass
+# (the negation detector's splitter also knows abbreviations, at several times the cost, and a
+# comparison of two sentences' content does not need them). "5.7", "Fly.io" and "a.b/c" stay whole.
+_SENTENCE = re.compile(r"(?:[^\n。！？!?.;；]|[.!?;](?![\s]|\Z))+[。！？!?.;；]*")
+
+
+def sentences(text: str) -> Iterator[tuple[str, int]]:
+    """(sentence, offset) for each sentence of a text, stripped, empty ones left out."""
+    for match in _SENTENCE.finditer(text):
+        sentence = match.group().strip()
+        if sentence:
+            yield sentence, match.start()
+
+
 _LATIN = re.compile(r"[a-z0-9_]+(?:[.:+#'/-][a-z0-9_]+)*")
 _NUMBER = re.compile(r"(?<![a-z0-9_])[a-z0-9_]*\d[a-z0-9_]*(?:[.:+#'/-][a-z0-9_]+)*")
 _AFTER = re.compile(rf" ?([a-z%]+|[{CJK_CHAR}]{{1,2}})")
 _SPLIT_UNIT = re.compile(r"(\d+(?:\.\d+)?)([a-z%]+)")
 _CJK_RUN = re.compile(rf"[{CJK_CHAR}ー]+")
+_DIGIT_CJK = re.compile(rf"\d ?[{CJK_CHAR}]")  # a number with a CJK unit after it
 # Glue characters and hiragana (grammar, not content) become breaks in a CJK run; katakana words stay.
 _BREAKS = str.maketrans({c: " " for c in "".join(_CJK_GLUE) + "".join(chr(c) for c in range(0x3040, 0x30A0))})
 
@@ -182,22 +235,18 @@ def statement(sentence: str, normal: str | None = None) -> Statement:
     words -= UNITS
     latin = frozenset(map(stem, [w for w in words if w.isalpha() or not has_digit(w)]))
     # A unit's characters are part of the amount, not of the content (「15 分钟」 against 「24 小时」).
-    values, unit_chars = _values(stripped)
+    unit_chars = _values(stripped)[1] if _DIGIT_CJK.search(stripped) else ()
     breaks = _BREAKS if not unit_chars else {**_BREAKS, **{ord(c): " " for c in unit_chars}}
     pieces = _CJK_RUN.findall(stripped.translate(breaks))
-    cjk = set("".join(pieces))
     pairs = {piece[i : i + 2] for piece in pieces for i in range(len(piece) - 1)}
-    qualifiers = frozenset(_QUALIFIER.findall(normal))
-    return Statement(
-        sentence, normal, latin, frozenset(cjk), values, cued, bool(_SCOPE.search(normal)), frozenset(pairs), qualifiers
-    )
+    return Statement(sentence, normal, latin, frozenset("".join(pieces)), frozenset(pairs), cued, stripped)
 
 
-def _names(text: str) -> frozenset:
+def _names(text: str, first: bool) -> frozenset:
     found = set()
     for match in _NAME.finditer(unicodedata.normalize("NFKC", text)):
         word = match.group()
-        if match.start() == 0 and word[1:].islower():
+        if not first and match.start() == 0 and word[1:].islower():
             continue  # a sentence's first word, capitalised because it comes first
         found.add(word.casefold().rstrip("."))
     return frozenset(found) - EN_STOP
