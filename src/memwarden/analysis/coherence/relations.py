@@ -15,8 +15,9 @@ conflict only when
 
 Two records repeat each other when their content (Latin words, CJK character pairs; function
 words and cue words out) overlaps past a threshold, or the shorter one's content is nearly all in
-the longer one, their numbers are the same (a record's own date aside: a copy a day later is still a
-copy) and neither carries a polarity cue the other lacks.
+the longer one, or they name the same things with the same amounts and share some content; their
+numbers must be the same (a record's own date aside: a copy a day later is still a copy) and
+neither may carry a polarity cue the other lacks.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ REPEAT = 0.5  # Jaccard index of content words and CJK character pairs
 CONTAINED = 0.8  # share of the shorter record's content found in the longer one
 MIN_CONTAINED = 4  # containment says little about a record of three words
 SHORT = 4  # Latin words in a statement short enough that one swapped word changes its subject
+NAMED = 0.1  # content shared by two records that name the same things with the same amounts
+SHORT_RECORD = 300  # characters: a fact or a one-line episode, where names and amounts are most of what it says
 LONGEST = 240  # characters: a longer sentence is a narrative, with too many things in it to set against one
 
 
@@ -88,9 +91,15 @@ def repeats(a: Statement, b: Statement, threshold: float = REPEAT, containment: 
         return False
     if not (a.pairs or b.pairs) and a.latin - b.latin and b.latin - a.latin and len(a.latin | b.latin) <= SHORT:
         return False  # a short statement with one name swapped for another is about another thing
-    if jaccard(x, y) >= threshold:
+    similar = jaccard(x, y)
+    if similar >= threshold:
         return True
-    return len(x & y) / min(len(x), len(y)) >= containment and min(len(x), len(y)) >= MIN_CONTAINED
+    if len(x & y) / min(len(x), len(y)) >= containment and min(len(x), len(y)) >= MIN_CONTAINED:
+        return True
+    # A short record reworded, naming the same things with the same amounts: "bge-large-zh (1024 dims)".
+    if similar < NAMED or len(a.sentence) > SHORT_RECORD or len(b.sentence) > SHORT_RECORD:
+        return False
+    return bool(a.numbers - a.dates) and bool(a.names) and a.names == b.names
 
 
 def relate(text_a: str, text_b: str, threshold: float = REPEAT, similarity: float = CJK_SAME) -> str | None:
