@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from blind_accuracy import BLIND, ratio  # noqa: E402
-
-import hashlib  # noqa: E402
 
 LANGUAGES = ("en", "zh-Hant", "zh-Hans", "ja", "mixed")
 CLASSES = ("conflict", "duplicate")

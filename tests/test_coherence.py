@@ -50,6 +50,11 @@ def findings(cli, root, *args, rules="conflicting-records,near-duplicate,missing
     return [(f["name"], f["path"], f["line"], f["message"]) for f in result.json()["findings"]]
 
 
+def only(cli, root, name):
+    """The findings of one rule, as (name, path, line, message)."""
+    return [f for f in findings(cli, root) if f[0] == name]
+
+
 def test_fact_contradicted_by_a_later_episode(cli, workspace):
     root = gish(workspace, {
         "memory/fact.yml": "identity:\n  name: A\ntools:\n  vercel: Vercel Edge Functions support WebSockets.\n",
@@ -58,7 +63,7 @@ def test_fact_contradicted_by_a_later_episode(cli, workspace):
             episode(2, "Vercel Edge Functions do not support WebSockets.", "2026-03-01T00:00:00Z"),
         ]) + "\n",
     })
-    found = [f for f in findings(cli, root) if f[0] == "conflicting-records"]
+    found = only(cli, root, "conflicting-records")
     assert len(found) == 1
     name, path, line, message = found[0]
     assert (path, line) == ("memory/episodic.jsonl", 2)  # at the newer record
@@ -70,7 +75,7 @@ def test_traditional_note_against_simplified_note_reported_at_the_newer(cli, wor
         "memory/knowledge/references/ecpay-old.md": note("ecpay-old", "綠界金流支援信用卡分期。", "2026-02-01"),
         "memory/knowledge/references/ecpay-new.md": note("ecpay-new", "绿界金流不支持信用卡分期。", "2026-05-01"),
     })
-    found = [f for f in findings(cli, root) if f[0] == "conflicting-records"]
+    found = only(cli, root, "conflicting-records")
     assert [(f[1], f[2]) for f in found] == [("memory/knowledge/references/ecpay-new.md", 11)]
     assert "ecpay-old.md' line 11" in found[0][3]
 
@@ -84,7 +89,7 @@ def test_other_version_plan_or_archived_record_is_no_conflict(cli, workspace):
         ]) + "\n",
         "memory/_archive/episodic_consolidated.jsonl": episode(3, "MySQL 5.7 does not support JSON columns.", "2026-04-01T00:00:00Z") + "\n",
     })
-    assert [f for f in findings(cli, root) if f[0] == "conflicting-records"] == []
+    assert only(cli, root, "conflicting-records") == []
 
 
 def test_one_fact_key_with_two_values_across_fact_files(cli, workspace):
@@ -95,7 +100,7 @@ def test_one_fact_key_with_two_values_across_fact_files(cli, workspace):
         "memory/fact.yml": "ci:\n  node: \"20\"\n  runner: ubuntu-latest\n",
         "memory/fact_ci.yml": "ci:\n  node: \"18\"\n  runner: Ubuntu-Latest\n  updated: 2026-04-01\n",
     })
-    found = [f for f in findings(cli, root) if f[0] == "conflicting-records"]
+    found = only(cli, root, "conflicting-records")
     assert [(f[1], f[2]) for f in found] == [("memory/fact_ci.yml", 2)]  # the runner differs only in case
     assert "'ci.node'" in found[0][3] and "'18' here but '20'" in found[0][3] and "'memory/fact.yml' line 2" in found[0][3]
 
@@ -108,12 +113,12 @@ def test_near_duplicate_episodes_named_at_the_later_with_how_to_supersede(cli, w
             episode(3, "The CI cache is keyed on the lockfile hash, so any lockfile edit rebuilds it.", "2026-01-03T00:00:00Z"),
         ]) + "\n",
     })
-    found = [f for f in findings(cli, root) if f[0] == "near-duplicate"]
+    found = only(cli, root, "near-duplicate")
     assert [(f[1], f[2]) for f in found] == [("memory/episodic.jsonl", 3)]
     assert "'memory/episodic.jsonl' line 1" in found[0][3] and "archive the earlier episode" in found[0][3]
     # the threshold is in config: at 1.0 only word-for-word copies count, and containment off
     (root / ".memwarden.toml").write_text("[rules.near-duplicate]\nthreshold = 1.0\ncontainment = 1.01\n")
-    assert [f for f in findings(cli, root) if f[0] == "near-duplicate"] == []
+    assert only(cli, root, "near-duplicate") == []
 
 
 def test_near_duplicate_notes_and_suppression(cli, workspace):
@@ -122,18 +127,18 @@ def test_near_duplicate_notes_and_suppression(cli, workspace):
         "memory/knowledge/feedback/migrate.md": note("migrate", body, "2026-01-01"),
         "memory/knowledge/feedback/migrate-again.md": note("migrate-again", "部署之前要先跑資料庫遷移，否則新欄位會找不到。", "2026-02-01"),
     })
-    found = [f for f in findings(cli, root) if f[0] == "near-duplicate"]
+    found = only(cli, root, "near-duplicate")
     assert [(f[1], f[2]) for f in found] == [("memory/knowledge/feedback/migrate-again.md", 1)]
     assert "supersedes: migrate.md" in found[0][3]
     path = root / "memory/knowledge/feedback/migrate-again.md"
     path.write_text(path.read_text(encoding="utf-8") + "<!-- memwarden: disable-file=near-duplicate -->\n", encoding="utf-8")
-    assert [f for f in findings(cli, root) if f[0] == "near-duplicate"] == []
+    assert only(cli, root, "near-duplicate") == []
 
 
 def test_many_repeated_episodes_each_named_once(cli, workspace):
     lines = [episode(i, f"Nightly backup of the orders database finished in {i % 3 + 1} minutes.") for i in range(300)]
     root = gish(workspace, {"memory/episodic.jsonl": "\n".join(lines) + "\n"})
-    found = [f for f in findings(cli, root) if f[0] == "near-duplicate"]
+    found = only(cli, root, "near-duplicate")
     # three distinct texts: every later copy names the first of its own three
     assert len(found) == 297 and {f[3].split("line ")[1].split(":")[0] for f in found} == {"1", "2", "3"}
 
@@ -143,7 +148,7 @@ def test_missing_provenance_per_profile(cli, workspace):
         "memory/knowledge/references/ok.md": note("ok", "Fine."),
         "memory/knowledge/references/bare.md": note("bare", "No source.", extra=""),
     })
-    found = [f for f in findings(cli, root) if f[0] == "missing-provenance"]
+    found = only(cli, root, "missing-provenance")
     assert [(f[1], f[2]) for f in found] == [("memory/knowledge/references/bare.md", 1)]
     assert "no source or evidence, no confidence" in found[0][3] and "no date" not in found[0][3]
 
@@ -154,9 +159,9 @@ def test_missing_provenance_off_for_claude_code_unless_configured(cli, workspace
         "deploy.md": "---\nname: deploy\ndescription: how we deploy\ntype: reference\n---\nRun make deploy.\n",
     }
     root = workspace(files)
-    assert [f for f in findings(cli, root) if f[0] == "missing-provenance"] == []
+    assert only(cli, root, "missing-provenance") == []
     (root / ".memwarden.toml").write_text('[rules.missing-provenance]\nprofiles = ["claude-code"]\nrequire = ["date"]\n')
-    found = [f for f in findings(cli, root) if f[0] == "missing-provenance"]
+    found = only(cli, root, "missing-provenance")
     assert [(f[1], f[3]) for f in found] == [("deploy.md", "long-term record with no date: add `updated` so it can be checked and reviewed")]
 
 
@@ -179,7 +184,7 @@ def test_removal_in_an_episode_against_a_fact(cli, workspace):
             episode(2, "2026-02-02 Node 18 was retired from CI.", "2026-02-02T00:00:00Z"),
         ]) + "\n",
     })
-    found = [f for f in findings(cli, root) if f[0] == "conflicting-records"]
+    found = only(cli, root, "conflicting-records")
     # the removal of another version (Node 18 against Node 20) is no conflict
     assert [(f[1], f[2]) for f in found] == [("memory/episodic.jsonl", 1)]
     assert "'memory/fact.yml' line 4" in found[0][3] and "BigQuery" in found[0][3]

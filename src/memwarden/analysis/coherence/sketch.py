@@ -15,7 +15,7 @@ earliest ones, which is all a "later copy of an earlier record" needs.
 from __future__ import annotations
 
 import zlib
-from typing import Hashable, Iterable, Iterator
+from typing import Hashable, Iterable
 
 BINS = 32
 ROWS = 2  # 16 bands of 2: pairs at Jaccard 0.5 meet with p ~ 0.99, at 0.2 with p ~ 0.5
