@@ -39,7 +39,9 @@ def _missing(mappings: list[dict], required: list[str], keys: dict[str, list[str
 
 
 def lacks(doc, required: list[str], keys: dict[str, list[str]]) -> list[Lack]:
-    """The records of a note or facts file that lack a required aspect."""
+    """The records of a note or facts file that lack a required aspect (an empty file holds no record)."""
+    if not doc.text.strip():
+        return []
     if isinstance(doc, MarkdownDocument) and doc.kind.name == "note":
         front = doc.front_matter if isinstance(doc.front_matter, dict) else {}
         metadata = front.get("metadata")
