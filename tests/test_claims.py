@@ -23,6 +23,8 @@ from memwarden.discover.profiles import Kind
 
 BOM = b"\xef\xbb\xbf"
 TODAY = "2026-04-01"
+# The claims rules; MW305-MW307 (coherence) share the MW3 prefix and are tested in test_coherence.py.
+CLAIM_RULES = "MW301,MW302,MW303,MW304"
 IN_90_DAYS = "2026-06-30"
 FINGERPRINT = "0" * 64
 
@@ -49,11 +51,11 @@ def front_matter(data: bytes) -> dict:
 
 def fix_twice(cli, root: Path, relpath: str, *extra: str) -> bytes:
     """Run --fix, return the new bytes, and check that a second run leaves them alone."""
-    first = cli("check", "--select", "MW3", "--today", TODAY, "--fix", *extra, ".", cwd=root)
+    first = cli("check", "--select", CLAIM_RULES, "--today", TODAY, "--fix", *extra, ".", cwd=root)
     assert first.exit_code in (0, 1), first
     assert f"Fixing {relpath}" in first.stderr
     after = (root / relpath).read_bytes()
-    second = cli("check", "--select", "MW3", "--today", TODAY, "--fix", *extra, ".", cwd=root)
+    second = cli("check", "--select", CLAIM_RULES, "--today", TODAY, "--fix", *extra, ".", cwd=root)
     assert "Fixing" not in second.stderr, second
     assert (root / relpath).read_bytes() == after
     return after
@@ -97,7 +99,7 @@ GISH_NOTE = (
 def test_gish_note_gets_metadata_expires_and_nothing_else_changes(workspace, cli):
     before = BOM + GISH_NOTE.encode()
     root = workspace({"memory/knowledge/references/gh-drafts.md": before})
-    result = cli("check", "--select", "MW3", "--today", TODAY, "--format", "json", ".", cwd=root)
+    result = cli("check", "--select", CLAIM_RULES, "--today", TODAY, "--format", "json", ".", cwd=root)
     [finding] = findings(result)
     assert finding["name"] == "negative-claim-without-expiry"
     assert finding["message"].startswith('negative claim with no expiry date: "gh does not support listing draft releases;')
@@ -110,7 +112,7 @@ def test_gish_note_gets_metadata_expires_and_nothing_else_changes(workspace, cli
     # The sibling `updated` is double-quoted, so the new date is too; indentation is the siblings' four spaces.
     assert changes(before, after) == [("insert", [], [f'    expires: "{IN_90_DAYS}"\r\n'.encode()])]
     assert front_matter(after)["metadata"]["expires"] == IN_90_DAYS
-    assert cli("check", "--select", "MW3", "--today", TODAY, ".", cwd=root).exit_code == 0
+    assert cli("check", "--select", CLAIM_RULES, "--today", TODAY, ".", cwd=root).exit_code == 0
 
 
 def test_gish_note_with_a_flow_mapping(workspace, cli):
@@ -143,7 +145,7 @@ def test_gish_note_claim_in_the_body_is_located_on_its_line(workspace, cli):
 def test_top_level_expires_in_a_gish_note_counts_but_is_reported_as_misplaced(workspace, cli):
     note = "---\nname: n\ndescription: gh does not support drafts\nexpires: 2026-05-01\nmetadata:\n  type: reference\n  updated: 2026-03-01\n---\n"
     root = workspace({"memory/knowledge/references/n.md": note})
-    result = cli("check", "--select", "MW3", "--today", TODAY, "--format", "json", ".", cwd=root)
+    result = cli("check", "--select", CLAIM_RULES, "--today", TODAY, "--format", "json", ".", cwd=root)
     assert [f["name"] for f in findings(result)] == ["invalid-expiry"]
     [finding] = findings(result)
     assert "gish reads `metadata.expires`" in finding["message"] and finding["line"] == 4
@@ -169,7 +171,7 @@ def test_three_layer_note_gets_a_top_level_expires_after_its_last_key(workspace,
         "```\r\n"
     )
     root = workspace({"memory/notes/deploy-flags.md": note, "memory/fact.yml": "user:\n  name: A\n"})
-    result = cli("check", "--select", "MW3", "--format", "json", ".", cwd=root)
+    result = cli("check", "--select", CLAIM_RULES, "--format", "json", ".", cwd=root)
     assert result.json()["summary"]["workspaces"][0]["profile"] == "three-layer"
     assert [f["line"] for f in findings(result)] == [9]  # the code block's "does not" is not prose
     after = fix_twice(cli, root, "memory/notes/deploy-flags.md")
@@ -210,7 +212,7 @@ CC_METADATA_NOTE = (
 
 def test_claude_code_note_in_the_metadata_layout_gets_metadata_expires(workspace, cli):
     root = workspace({"MEMORY.md": "- [Batch API](batch-api.md) — regions\n", "batch-api.md": CC_METADATA_NOTE})
-    result = cli("check", "--select", "MW3", "--today", TODAY, "--format", "json", ".", cwd=root)
+    result = cli("check", "--select", CLAIM_RULES, "--today", TODAY, "--format", "json", ".", cwd=root)
     [finding] = findings(result)
     assert finding["line"] == 10
     assert "add `metadata.expires`" in finding["message"]
@@ -248,7 +250,7 @@ def test_claude_code_expires_is_read_at_the_top_or_under_metadata(workspace, cli
         f"metadata:\n  type: reference\n{inner_line}---\n\nThe batch API isn't offered in the EU region.\n"
     )
     root = workspace({"MEMORY.md": "- [N](n.md) — gh\n", "n.md": note})
-    result = cli("check", "--select", "MW3", "--today", TODAY, "--format", "json", ".", cwd=root)
+    result = cli("check", "--select", CLAIM_RULES, "--today", TODAY, "--format", "json", ".", cwd=root)
     # Dated in either place: no negative-claim finding, no complaint about where the date is; it has passed.
     assert [(f["name"], f["line"]) for f in findings(result)] == [("expired-claim", 4 if where == "top" else 6)]
     path = "$.expires" if where == "top" else "$.metadata.expires"
@@ -290,7 +292,7 @@ def test_prose_only_code_urls_and_keys_are_not_read(workspace, cli):
 def test_a_note_with_an_expiry_is_not_reported(workspace, cli):
     note = "---\nname: n\ndescription: gh does not support drafts\nmetadata:\n  type: reference\n  updated: 2026-03-01\n  expires: 2026-05-01\n---\n"
     root = workspace({"memory/knowledge/references/n.md": note})
-    assert cli("check", "--select", "MW3", "--today", TODAY, ".", cwd=root).exit_code == 0
+    assert cli("check", "--select", CLAIM_RULES, "--today", TODAY, ".", cwd=root).exit_code == 0
 
 
 # -- episodes -------------------------------------------------------------------------------
@@ -407,14 +409,14 @@ def test_expired_claim_is_a_warning_pinned_by_today(workspace, cli):
     note = "---\nname: n\ndescription: gh does not support drafts\nmetadata:\n  type: reference\n  updated: 2026-01-01\n  expires: 2026-03-01\n---\n"
     archived = json.dumps(episode(1, title="No ARM build", expires="2026-03-15", decay_status="archived"))
     root = workspace({"memory/knowledge/references/n.md": note, "memory/episodic.jsonl": archived + "\n"})
-    early = cli("check", "--select", "MW3", "--today", "2026-03-01", ".", cwd=root)
+    early = cli("check", "--select", CLAIM_RULES, "--today", "2026-03-01", ".", cwd=root)
     assert early.exit_code == 0 and "expired-claim" not in early.stdout
-    late = cli("check", "--select", "MW3", "--today", "2026-03-31", "--format", "json", ".", cwd=root)
+    late = cli("check", "--select", CLAIM_RULES, "--today", "2026-03-31", "--format", "json", ".", cwd=root)
     assert late.exit_code == 0  # a warning
     [finding] = findings(late)
     assert finding["name"] == "expired-claim" and finding["severity"] == "warning"
     assert finding["message"].startswith("expired on 2026-03-01, 30 days ago") and finding["line"] == 7
-    assert cli("check", "--select", "MW3", "--today", "2026-03-31", "--strict", ".", cwd=root).exit_code == 1
+    assert cli("check", "--select", CLAIM_RULES, "--today", "2026-03-31", "--strict", ".", cwd=root).exit_code == 1
 
 
 @pytest.mark.parametrize(
@@ -439,7 +441,7 @@ def test_max_ttl_and_default_ttl_are_configurable_and_the_fix_respects_max_ttl(w
     note = "---\nname: n\ndescription: gh does not support drafts\nmetadata:\n  type: reference\n  updated: 2026-03-01\n{expires}---\n"
     root = workspace({"memory/knowledge/references/n.md": note.format(expires="  expires: 2026-06-01\n")})
     (root / ".memwarden.toml").write_text("[rules.invalid-expiry]\nmax_ttl = 30\n")
-    result = cli("check", "--select", "MW3", "--today", TODAY, "--format", "json", ".", cwd=root)
+    result = cli("check", "--select", CLAIM_RULES, "--today", TODAY, "--format", "json", ".", cwd=root)
     assert [f["message"] for f in findings(result)] == [
         "$.metadata.expires 2026-06-01 is 61 days ahead; at most 30 are allowed (max_ttl)"
     ]
@@ -452,7 +454,7 @@ def test_max_ttl_and_default_ttl_are_configurable_and_the_fix_respects_max_ttl(w
     fix_twice(cli, root, "memory/knowledge/references/n.md")
     text = (root / "memory/knowledge/references/n.md").read_text()
     assert "expires: 2027-04-01" in text  # 365 days, invalid-expiry's max_ttl, not 400
-    assert cli("check", "--select", "MW3", "--today", TODAY, ".", cwd=root).exit_code == 0
+    assert cli("check", "--select", CLAIM_RULES, "--today", TODAY, ".", cwd=root).exit_code == 0
 
 
 def test_long_claims_are_quoted_on_one_line_and_cut(workspace, cli):
@@ -466,7 +468,7 @@ def test_long_claims_are_quoted_on_one_line_and_cut(workspace, cli):
 def test_diff_shows_the_fix_and_writes_nothing(workspace, cli):
     before = BOM + GISH_NOTE.encode()
     root = workspace({"memory/knowledge/references/gh-drafts.md": before})
-    result = cli("check", "--select", "MW3", "--today", TODAY, "--diff", ".", cwd=root)
+    result = cli("check", "--select", CLAIM_RULES, "--today", TODAY, "--diff", ".", cwd=root)
     assert result.exit_code == 1
     assert f'+    expires: "{IN_90_DAYS}"' in result.stdout
     assert (root / "memory/knowledge/references/gh-drafts.md").read_bytes() == before
@@ -476,7 +478,7 @@ def test_diff_shows_the_fix_and_writes_nothing(workspace, cli):
 def test_claim_rules_appear_in_every_output_format(workspace, cli, output_format):
     records = [episode(1, title="No ARM build exists"), episode(2, title="old", expires="2026-01-01"), episode(3, expires="x")]
     root = workspace({"memory/episodic.jsonl": "".join(json.dumps(r) + "\n" for r in records)})
-    result = cli("check", "--select", "MW3", "--today", TODAY, "--format", output_format, ".", cwd=root)
+    result = cli("check", "--select", CLAIM_RULES, "--today", TODAY, "--format", output_format, ".", cwd=root)
     assert result.exit_code == 1
     names = {"negative-claim-without-expiry", "expired-claim", "invalid-expiry"}
     if output_format == "sarif":
@@ -496,7 +498,7 @@ def test_every_rule_runs_together_on_the_real_gish_sample(cli, tmp_path):
     root = tmp_path / "multi_cli"
     shutil.copytree(CORPUS / "examples" / "multi_cli", root)
     result = cli("check", "--today", TODAY, "--format", "json", ".", cwd=root)
-    assert not [f for f in result.json()["findings"] if f["code"].startswith(("MW2", "MW3"))]
+    assert not [f for f in result.json()["findings"] if f["code"].startswith(("MW2", *CLAIM_RULES.split(",")))]
 
 
 # -- the mapping helper ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@ RULE_MODULES = (
     "memwarden.rules.recognition",
     "memwarden.rules.tags",
     "memwarden.rules.claims",
+    "memwarden.rules.coherence",
     "memwarden.rules.index",
     "memwarden.rules.index_targets",
     "memwarden.rules.notes",

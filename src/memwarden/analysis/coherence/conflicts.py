@@ -1,0 +1,132 @@
+"""Pairs of records that say opposite things: the sentences of every record, bucketed, then compared.
+
+Every sentence of every live record is reduced to a statement (`statements.py`). Sentences
+with the same normal form are one statement, read once, however many records repeat them.
+Statements are bucketed by their content (MinHash bands, `sketch.py`), so a sentence is compared
+only with sentences about the same things; within a bucket a pair is compared only when it can
+be a conflict at all (one side with a polarity cue and one without, or two plain statements
+with amounts), and only then is the negative-claim detector asked for its verdict. Removals
+("BigQuery was phased out") share a name, not wording, with what they contradict: they are
+bucketed by the names they remove.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Iterable
+
+from memwarden.analysis.coherence.records import MemoryRecord, Piece, Place, bulk
+from memwarden.analysis.coherence.relations import CJK_SAME, REMOVAL, conflict, removal
+from memwarden.analysis.coherence.sketch import BINS, EMPTY, ROWS, signature
+from memwarden.analysis.coherence.statements import Statement, statement
+
+KEEP = 4  # statements kept per band bucket and polarity class: enough to find one counterpart
+NAME_KEEP = 200  # plain statements a removal is compared with, through its rarest name
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    record: MemoryRecord
+    piece: Piece
+    start: int  # the sentence's offset in the piece
+    sentence: str
+
+    @property
+    def place(self) -> Place:
+        return self.record.locate(self.piece, self.start)
+
+
+@dataclass(frozen=True)
+class Conflict:
+    newer: Occurrence
+    older: Occurrence
+    how: str  # relations.NEGATION or relations.VALUE
+
+
+def _comparable(a: Statement, b: Statement) -> bool:
+    return a.cued != b.cued or (not a.cued and not b.cued and bool(a.values) and bool(b.values))
+
+
+def _removals(found: Iterable[Statement], known: set[tuple[str, str]]) -> list[tuple[Statement, Statement, str]]:
+    """Removals against plain statements that name the same thing, bucketed by the names removed.
+
+    Only the names of removal statements make buckets, and a removal is compared with at most
+    NAME_KEEP plain statements, those of its rarest names first: a name that hundreds of plain
+    records use ("GitHub") is a platform, not what one removal is about.
+    """
+    gone = [s for s in found if s.removal]
+    if not gone:
+        return []
+    wanted = {name for s in gone for name in s.names}
+    users: dict[str, list[Statement]] = {}
+    for s in found:
+        if not s.removal and not s.cued:
+            for name in s.names & wanted:
+                users.setdefault(name, []).append(s)
+    pairs = []
+    for removed in gone:
+        buckets = sorted((users[name] for name in removed.names if name in users), key=len)
+        seen: set[str] = set()
+        for kept in itertools.islice(itertools.chain.from_iterable(buckets), NAME_KEEP):
+            if kept.normal in seen or (kept.normal, removed.normal) in known or (removed.normal, kept.normal) in known:
+                continue
+            seen.add(kept.normal)
+            if removal(removed, kept):
+                pairs.append((kept, removed, REMOVAL))
+    return pairs
+
+
+def find_conflicts(records: list[MemoryRecord], similarity: float = CJK_SAME) -> list[Conflict]:
+    """Each pair of records with opposite statements, the newer one first."""
+    with bulk():
+        return _find_conflicts(records, similarity)
+
+
+def _find_conflicts(records: list[MemoryRecord], similarity: float) -> list[Conflict]:
+    statements: dict[str, Statement] = {}
+    latest: dict[str, Occurrence] = {}
+    for record in records:
+        for sentence, piece, start in record.sentences():
+            found = statements.get(sentence)
+            if found is None:
+                found = statements[sentence] = statement(sentence)
+            seen = latest.get(found.normal)
+            if seen is None or record.when >= seen.record.when:
+                latest[found.normal] = Occurrence(record, piece, start, sentence)
+    distinct: dict[str, Statement] = {}
+    for found in statements.values():
+        if len(found.content) >= 2 and found.normal not in distinct:
+            distinct[found.normal] = found
+    bands: dict[tuple, list[Statement]] = {}
+    pairs: list[tuple[Statement, Statement, str]] = []
+    for found in distinct.values():
+        sig = signature(found.content)
+        if sig is None:
+            continue
+        compared: set[str] = set()
+        for band in range(0, BINS, ROWS):
+            values = sig[band : band + ROWS]
+            if all(v == EMPTY for v in values):
+                continue  # an empty band says nothing about similarity
+            for cls in (True, False):
+                for other in bands.get((band, values, cls), ()):
+                    if other.normal in compared or not _comparable(found, other):
+                        continue
+                    compared.add(other.normal)
+                    how = conflict(other, found, similarity)
+                    if how:
+                        pairs.append((other, found, how))
+            members = bands.setdefault((band, values, found.cued), [])
+            if len(members) < KEEP:
+                members.append(found)
+    pairs.extend(_removals(distinct.values(), {(a.normal, b.normal) for a, b, _ in pairs}))
+    result = []
+    for a, b, how in pairs:
+        first, second = latest[a.normal], latest[b.normal]
+        if first.record is second.record:
+            continue  # a record that corrects itself in its own text ("not X; since v2, X") is one record
+        newer, older = (first, second) if first.record.when > second.record.when else (second, first)
+        result.append(Conflict(newer, older, how))
+    result.sort(key=lambda c: (c.newer.record.place.path, c.newer.record.order, c.newer.start))
+    return result

@@ -1,0 +1,298 @@
+"""The long-term records of a workspace, as the coherence rules compare them.
+
+A record is an episode, a note or one mapping of a facts file, with its layer, its date and its
+place. Archived episodes and facts, and notes marked superseded, are left out: a replaced belief
+that says the opposite of its replacement is the history working as it should.
+
+Reading is built for 100,000 episodes and tens of thousands of notes in one process: an
+episode's prose comes from its parsed record (its position inside the line is looked up only
+for a record that is reported); a note is read from its bytes (front matter through libyaml's
+C loader, no positions, and the body as text with code blocks and HTML comments blanked out),
+so a workspace rule never holds every note's parsed document. Facts files are few and small:
+they go through `expiry.claim_records` as the claims rules read them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import gc
+import re
+from dataclasses import dataclass
+from typing import Iterator, Protocol
+
+from memwarden.analysis.expiry import (
+    EPISODE_TEXT_FIELDS,
+    NOTE_DATE_KEYS,
+    claim_records,
+    date_prefix,
+    parse_date,
+)
+from memwarden.analysis.coherence.statements import sentences
+from memwarden.analysis.superseded import superseded_notes
+from memwarden.decoding import decode
+from memwarden.discover.profiles import EPISODE_KINDS
+from memwarden.documents import JsonlDocument
+from memwarden.documents.scan import comment_spans, front_matter_end
+
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)[^\n]*\n.*?(?:^[ \t]{0,3}\1[^\n]*$|\Z)", re.M | re.S)
+
+
+class Piece(Protocol):
+    """Prose of a record (expiry.TextPiece, an episode's field, a note's text): text, JSON path, locate."""
+
+    text: str
+    json_path: str | None
+
+    def locate(self, offset: int, sentence: str) -> tuple[int, int]: ...
+
+
+@dataclass(frozen=True)
+class Place:
+    path: str
+    line: int
+    column: int
+    json_path: str | None
+
+
+@dataclass
+class MemoryRecord:
+    """One record: where it is, its layer ("fact", "note", "episode"), its date, its prose."""
+
+    layer: str
+    place: Place
+    date: dt.date | None
+    order: int  # reading order across the workspace: files sorted, records in file order
+    pieces: list[Piece]
+
+    @property
+    def when(self) -> tuple:
+        """Sort key for "newer": the record's own date, then reading order (a log is appended to)."""
+        return (self.date or dt.date.min, self.order)
+
+    def text(self) -> str:
+        return "\n".join(piece.text for piece in self.pieces)
+
+    def sentences(self) -> Iterator[tuple[str, Piece, int]]:
+        """(sentence, piece, offset in the piece) for each sentence of the record's prose."""
+        for piece in self.pieces:
+            for sentence, start in sentences(piece.text):
+                yield sentence, piece, start
+
+    def locate(self, piece: Piece, start: int) -> Place:
+        line, column = piece.locate(start, piece.text[start:])
+        return Place(self.place.path, line, column, piece.json_path)
+
+
+@contextlib.contextmanager
+def bulk() -> Iterator[None]:
+    """No cyclic garbage collection while hundreds of thousands of small acyclic objects are built.
+
+    CPython's collector walks every live object each time enough new ones pile up; building the
+    records of 100,000 episodes set it off hundreds of times and doubled the time to read them.
+    The previous setting is restored on the way out, whatever happens.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def memory_records(ws) -> list[MemoryRecord]:
+    """Every live fact, note and episode of the workspace, in reading order."""
+    with bulk():
+        return _memory_records(ws)
+
+
+def _memory_records(ws) -> list[MemoryRecord]:
+    superseded = superseded_notes(ws)
+    found: list[MemoryRecord] = []
+    for relpath, kind in sorted(ws.files.items()):
+        if kind.name == "note":
+            if relpath not in superseded:
+                record = _note(ws, relpath, len(found))
+                if record is not None:
+                    found.append(record)
+        elif kind.name in EPISODE_KINDS or kind.name == "facts":
+            doc = ws.document(relpath)
+            if doc is None or not doc.ok:
+                continue
+            if isinstance(doc, JsonlDocument) and kind.name in EPISODE_KINDS:
+                found.extend(_episodes(doc, len(found)))
+            elif kind.name == "facts":
+                found.extend(_facts(doc, ws.profile.name, len(found)))
+    return found
+
+
+# -- episodes -------------------------------------------------------------------------------
+
+
+class _EpisodeField:
+    """One text field of an episode; its line and column are looked up only when asked (a reported record)."""
+
+    __slots__ = ("text", "json_path", "_doc", "_record", "_name")
+
+    def __init__(self, text: str, doc: JsonlDocument, record, name: str):
+        self.text, self.json_path, self._doc, self._record, self._name = text, f"$.{name}", doc, record, name
+
+    def locate(self, offset: int, sentence: str) -> tuple[int, int]:
+        span = self._doc.value_span(self._record, (self._name,))
+        if span is None:
+            return self._record.line, self._record.column
+        source = self._doc.text[span[0] : span[1]]
+        at = source.find(sentence[:16], offset) if sentence[:16] else -1
+        return self._doc.line_col(span[0] + (at if at != -1 else 0))
+
+
+def _episodes(doc: JsonlDocument, order: int) -> list[MemoryRecord]:
+    found = []
+    for record in doc.records:
+        data = record.data
+        if not record.ok or not isinstance(data, dict):
+            continue
+        if doc.kind.name == "episode-archive" or data.get("decay_status") == "archived" or data.get("archived") is True:
+            continue
+        pieces = [
+            _EpisodeField(data[name], doc, record, name)
+            for name in EPISODE_TEXT_FIELDS
+            if isinstance(data.get(name), str) and data[name].strip()
+        ]
+        if pieces:
+            date = date_prefix(data.get("ts")) or date_prefix(data.get("date"))
+            place = Place(doc.relpath, record.line, record.column, None)
+            found.append(MemoryRecord("episode", place, date, order + len(found), pieces))
+    return found
+
+
+# -- notes --------------------------------------------------------------------------------
+
+
+# The few front-matter values a note's record needs, read line by line: building every scalar of
+# 57,000 front matters through the YAML constructor costs more than the rest of the rule. A value this
+# cannot read plainly (quoted, a block scalar, a flow collection, continued on the next line) sends
+# the whole front matter to the YAML loader.
+_FRONT_LINE = re.compile(r"^( {0,8})(description|updated|date|created)[ \t]*:[ \t]*(.*?)[ \t]*\r?$", re.M)
+_PLAIN_DATE = re.compile(r"['\"]?(\d{4}-\d{2}-\d{2})")
+_NOT_PLAIN = tuple("\"'|>&*![{%@`")
+
+
+def _front_matter(text: str) -> tuple[dict | None, int]:
+    """(the description and dates of a note's front matter, where the front matter ends)."""
+    end = front_matter_end(text)
+    if not end:
+        return {}, 0
+    inner = text[text.index("\n") + 1 : end]
+    inner = inner[: inner.rstrip("\r\n").rfind("\n") + 1]  # without the closing '---'
+    found: dict = {}
+    for match in _FRONT_LINE.finditer(inner):
+        indent, key, value = match.groups()
+        if key == "description":
+            following = inner[match.end() + 1 : inner.find("\n", match.end() + 1)]
+            continued = following[: len(indent) + 1].strip() == "" and following.strip() != ""
+            if indent or not value or value.startswith(_NOT_PLAIN) or continued:
+                return _yaml_front_matter(inner), end
+            found["description"] = value.split(" #", 1)[0].rstrip()
+        else:
+            date = _PLAIN_DATE.match(value)
+            if date:
+                found.setdefault(key, date.group(1))
+    return found, end
+
+
+def _yaml_front_matter(inner: str) -> dict | None:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        front = yaml.load(inner, Loader=loader)
+    except (yaml.YAMLError, ValueError, RecursionError):
+        return None  # unparsable-file's to report
+    if not isinstance(front, dict):
+        return {}
+    metadata = front.get("metadata") if isinstance(front.get("metadata"), dict) else {}
+    flat = {key: value for key, value in metadata.items() if key in NOTE_DATE_KEYS}
+    flat.update((key, value) for key, value in front.items() if key in (*NOTE_DATE_KEYS, "description"))
+    return flat
+
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with each span's characters but its line breaks turned to spaces: offsets and lines stay."""
+    parts, at = [], 0
+    for start, end in sorted(spans):
+        if start < at:
+            start = at
+        parts.append(text[at:start])
+        parts.append(_NOT_NEWLINE.sub(" ", text[start:end]))
+        at = max(at, end)
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+class _NoteText:
+    """A note's description or body: offsets into the note's text, lines counted only when asked."""
+
+    __slots__ = ("text", "json_path", "_whole", "_base")
+
+    def __init__(self, text: str, json_path: str | None, whole: str, base: int):
+        self.text, self.json_path, self._whole, self._base = text, json_path, whole, base
+
+    def locate(self, offset: int, sentence: str) -> tuple[int, int]:
+        at = self._base + offset
+        line_start = self._whole.rfind("\n", 0, at) + 1
+        return self._whole.count("\n", 0, at) + 1, at - line_start + 1
+
+
+def _note(ws, relpath: str, order: int) -> MemoryRecord | None:
+    raw = ws.current_bytes(relpath)
+    if raw is None:
+        return None
+    text, _, _, error = decode(raw)
+    if text is None or error is not None:
+        return None
+    front, end = _front_matter(text)
+    if front is None:
+        return None
+    hidden = [m.span() for m in _FENCE.finditer(text, end)]
+    hidden += [(start, stop) for start, stop in comment_spans(text) if start >= end]
+    body = _blank(text, hidden) if hidden else text
+    pieces = []
+    description = front.get("description")
+    if isinstance(description, str) and description.strip():
+        at = text.find(description[:16], 0, end) if end else -1
+        pieces.append(_NoteText(description, "$.description", text, max(at, 0)))
+    if body[end:].strip():
+        pieces.append(_NoteText(body[end:], None, text, end))
+    if not pieces:
+        return None
+    date = next((_date(front.get(k)) for k in NOTE_DATE_KEYS if _date(front.get(k))), None)
+    return MemoryRecord("note", Place(relpath, 1, 1, None), date, order, pieces)
+
+
+def _date(value) -> dt.date | None:
+    """A front-matter date: libyaml's loader reads `2026-05-01` as a date already."""
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    return parse_date(value)
+
+
+# -- facts --------------------------------------------------------------------------------
+
+
+def _facts(doc, profile: str, order: int) -> list[MemoryRecord]:
+    found = []
+    for record in claim_records(doc, profile):
+        if record.place.archived or not record.pieces:
+            continue
+        first = record.pieces[0]
+        line, column = first.locate(0, first.text)
+        place = Place(doc.relpath, line, column, first.json_path)
+        found.append(MemoryRecord("fact", place, record.place.record_date, order + len(found), record.pieces))
+    return found

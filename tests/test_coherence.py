@@ -1,0 +1,190 @@
+"""conflicting-records, near-duplicate and missing-provenance: the pair table, then real workspaces through the CLI."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from memwarden.analysis.coherence.relations import relate
+
+TABLE = Path(__file__).parent / "data" / "coherence_pairs.tsv"
+FP = "0" * 64
+
+
+def _rows():
+    with TABLE.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+@pytest.mark.parametrize("row", _rows(), ids=lambda r: f"{r['language']}-{r['label']}-{r['text_a'][:16]}")
+def test_pair_table(row):
+    expected = row["label"] if row["label"] in ("conflict", "duplicate") else None
+    assert relate(row["text_a"], row["text_b"]) == expected
+    assert relate(row["text_b"], row["text_a"]) == expected  # order never decides
+
+
+def episode(i: int, content: str, ts: str = "2026-01-01T00:00:00Z", **extra) -> str:
+    record = {
+        "id": f"ep_{i}", "ts": ts, "type": "insight", "title": content[:30], "content": content,
+        "tags": ["alpha", "beta"], "importance": 5, "fingerprint": FP, "decay_status": "active",
+        "retrieval": {"count": 0},
+    }
+    record.update(extra)
+    return json.dumps(record, ensure_ascii=False)
+
+
+def note(name: str, body: str, updated: str = "2026-01-01", extra: str = "  evidence: [session]\n  confidence: 0.8\n") -> str:
+    return f"---\nname: {name}\ndescription: {name}\nmetadata:\n  type: reference\n  updated: {updated}\n{extra}---\n\n{body}\n"
+
+
+def gish(workspace, files):
+    return workspace({"MEMORY.md": "# Memory\n", "memory/fact.yml": "identity:\n  name: A\n", **files})
+
+
+def findings(cli, root, *args, rules="conflicting-records,near-duplicate,missing-provenance"):
+    result = cli("check", "--format", "json", "--select", rules, *args, ".", cwd=root)
+    assert result.exit_code in (0, 1), result
+    return [(f["name"], f["path"], f["line"], f["message"]) for f in result.json()["findings"]]
+
+
+def only(cli, root, name):
+    """The findings of one rule, as (name, path, line, message)."""
+    return [f for f in findings(cli, root) if f[0] == name]
+
+
+def test_fact_contradicted_by_a_later_episode(cli, workspace):
+    root = gish(workspace, {
+        "memory/fact.yml": "identity:\n  name: A\ntools:\n  vercel: Vercel Edge Functions support WebSockets.\n",
+        "memory/episodic.jsonl": "\n".join([
+            episode(1, "Deployed the docs site.", "2026-01-01T00:00:00Z"),
+            episode(2, "Vercel Edge Functions do not support WebSockets.", "2026-03-01T00:00:00Z"),
+        ]) + "\n",
+    })
+    found = only(cli, root, "conflicting-records")
+    assert len(found) == 1
+    name, path, line, message = found[0]
+    assert (path, line) == ("memory/episodic.jsonl", 2)  # at the newer record
+    assert "'memory/fact.yml' line 4" in message and "Vercel Edge Functions support WebSockets." in message
+
+
+def test_traditional_note_against_simplified_note_reported_at_the_newer(cli, workspace):
+    root = gish(workspace, {
+        "memory/knowledge/references/ecpay-old.md": note("ecpay-old", "綠界金流支援信用卡分期。", "2026-02-01"),
+        "memory/knowledge/references/ecpay-new.md": note("ecpay-new", "绿界金流不支持信用卡分期。", "2026-05-01"),
+    })
+    found = only(cli, root, "conflicting-records")
+    assert [(f[1], f[2]) for f in found] == [("memory/knowledge/references/ecpay-new.md", 11)]
+    assert "ecpay-old.md' line 11" in found[0][3]
+
+
+def test_other_version_plan_or_archived_record_is_no_conflict(cli, workspace):
+    root = gish(workspace, {
+        "memory/knowledge/references/db.md": note("db", "MySQL 5.7 supports JSON columns. The free plan supports custom domains."),
+        "memory/episodic.jsonl": "\n".join([
+            episode(1, "MySQL 8.0 does not support JSON columns.", "2026-03-01T00:00:00Z"),
+            episode(2, "The Pro plan does not support custom domains.", "2026-03-02T00:00:00Z"),
+        ]) + "\n",
+        "memory/_archive/episodic_consolidated.jsonl": episode(3, "MySQL 5.7 does not support JSON columns.", "2026-04-01T00:00:00Z") + "\n",
+    })
+    assert only(cli, root, "conflicting-records") == []
+
+
+def test_one_fact_key_with_two_values_across_fact_files(cli, workspace):
+    root = workspace({
+        "CLAUDE.md": "Memory lives in memory/.\n",
+        "memory/scratchpad.md": "# Scratch\n",
+        "memory/episodic.jsonl": "",
+        "memory/fact.yml": "ci:\n  node: \"20\"\n  runner: ubuntu-latest\n",
+        "memory/fact_ci.yml": "ci:\n  node: \"18\"\n  runner: Ubuntu-Latest\n  updated: 2026-04-01\n",
+    })
+    found = only(cli, root, "conflicting-records")
+    assert [(f[1], f[2]) for f in found] == [("memory/fact_ci.yml", 2)]  # the runner differs only in case
+    assert "'ci.node'" in found[0][3] and "'18' here but '20'" in found[0][3] and "'memory/fact.yml' line 2" in found[0][3]
+
+
+def test_near_duplicate_episodes_named_at_the_later_with_how_to_supersede(cli, workspace):
+    root = gish(workspace, {
+        "memory/episodic.jsonl": "\n".join([
+            episode(1, "The CI cache is keyed on the lockfile hash, so a lockfile change rebuilds it.", "2026-01-01T00:00:00Z"),
+            episode(2, "Deploys to staging run from the release branch every night.", "2026-01-02T00:00:00Z"),
+            episode(3, "The CI cache is keyed on the lockfile hash, so any lockfile edit rebuilds it.", "2026-01-03T00:00:00Z"),
+        ]) + "\n",
+    })
+    found = only(cli, root, "near-duplicate")
+    assert [(f[1], f[2]) for f in found] == [("memory/episodic.jsonl", 3)]
+    assert "'memory/episodic.jsonl' line 1" in found[0][3] and "archive the earlier episode" in found[0][3]
+    # the threshold is in config: at 1.0 only word-for-word copies count, and containment off
+    (root / ".memwarden.toml").write_text("[rules.near-duplicate]\nthreshold = 1.0\ncontainment = 1.01\n")
+    assert only(cli, root, "near-duplicate") == []
+
+
+def test_near_duplicate_notes_and_suppression(cli, workspace):
+    body = "部署前要先跑資料庫遷移，否則新欄位會找不到。"
+    root = gish(workspace, {
+        "memory/knowledge/feedback/migrate.md": note("migrate", body, "2026-01-01"),
+        "memory/knowledge/feedback/migrate-again.md": note("migrate-again", "部署之前要先跑資料庫遷移，否則新欄位會找不到。", "2026-02-01"),
+    })
+    found = only(cli, root, "near-duplicate")
+    assert [(f[1], f[2]) for f in found] == [("memory/knowledge/feedback/migrate-again.md", 1)]
+    assert "supersedes: migrate.md" in found[0][3]
+    path = root / "memory/knowledge/feedback/migrate-again.md"
+    path.write_text(path.read_text(encoding="utf-8") + "<!-- memwarden: disable-file=near-duplicate -->\n", encoding="utf-8")
+    assert only(cli, root, "near-duplicate") == []
+
+
+def test_many_repeated_episodes_each_named_once(cli, workspace):
+    lines = [episode(i, f"Nightly backup of the orders database finished in {i % 3 + 1} minutes.") for i in range(300)]
+    root = gish(workspace, {"memory/episodic.jsonl": "\n".join(lines) + "\n"})
+    found = only(cli, root, "near-duplicate")
+    # three distinct texts: every later copy names the first of its own three
+    assert len(found) == 297 and {f[3].split("line ")[1].split(":")[0] for f in found} == {"1", "2", "3"}
+
+
+def test_missing_provenance_per_profile(cli, workspace):
+    root = gish(workspace, {
+        "memory/knowledge/references/ok.md": note("ok", "Fine."),
+        "memory/knowledge/references/bare.md": note("bare", "No source.", extra=""),
+    })
+    found = only(cli, root, "missing-provenance")
+    assert [(f[1], f[2]) for f in found] == [("memory/knowledge/references/bare.md", 1)]
+    assert "no source or evidence, no confidence" in found[0][3] and "no date" not in found[0][3]
+
+
+def test_missing_provenance_off_for_claude_code_unless_configured(cli, workspace):
+    files = {
+        "MEMORY.md": "- [Deploy](deploy.md) — how we deploy\n",
+        "deploy.md": "---\nname: deploy\ndescription: how we deploy\ntype: reference\n---\nRun make deploy.\n",
+    }
+    root = workspace(files)
+    assert only(cli, root, "missing-provenance") == []
+    (root / ".memwarden.toml").write_text('[rules.missing-provenance]\nprofiles = ["claude-code"]\nrequire = ["date"]\n')
+    found = only(cli, root, "missing-provenance")
+    assert [(f[1], f[3]) for f in found] == [("deploy.md", "long-term record with no date: add `updated` so it can be checked and reviewed")]
+
+
+def test_bad_input_gives_no_traceback(cli, workspace):
+    root = gish(workspace, {
+        "memory/fact.yml": "identity: [unclosed\n",
+        "memory/episodic.jsonl": '{"id": 1, "content": 5}\nnot json\n' + episode(2, "") + "\n",
+        "memory/knowledge/references/x.md": "---\nname: [\n---\nbody\n",
+    })
+    result = cli("check", "--format", "json", "--select", "conflicting-records,near-duplicate,missing-provenance", ".", cwd=root)
+    assert result.exit_code in (0, 1) and "Traceback" not in result.stdout + result.stderr
+    assert {f["name"] for f in result.json()["findings"]} <= {"missing-provenance"}
+
+
+def test_removal_in_an_episode_against_a_fact(cli, workspace):
+    root = gish(workspace, {
+        "memory/fact.yml": "identity:\n  name: A\ntools:\n  warehouse: The analytics warehouse is BigQuery.\n  ci: CI runs on Node 20.\n",
+        "memory/episodic.jsonl": "\n".join([
+            episode(1, "2026-02-01 Analytics queries moved to Snowflake; BigQuery was phased out.", "2026-02-01T00:00:00Z"),
+            episode(2, "2026-02-02 Node 18 was retired from CI.", "2026-02-02T00:00:00Z"),
+        ]) + "\n",
+    })
+    found = only(cli, root, "conflicting-records")
+    # the removal of another version (Node 18 against Node 20) is no conflict
+    assert [(f[1], f[2]) for f in found] == [("memory/episodic.jsonl", 1)]
+    assert "'memory/fact.yml' line 4" in found[0][3] and "BigQuery" in found[0][3]
