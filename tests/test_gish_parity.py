@@ -142,7 +142,10 @@ def _gish_lint(root):
 def _probe(tmp_path, cli):
     root = tmp_path / "gish_probe"
     shutil.copytree(PROBE, root)
-    data = cli("check", "--no-cache", "--today", TODAY.isoformat(), "--format", "json", str(root), cwd=root).json()
+    # The coherence rules are beyond the parity this probe measures: missing-provenance asks for evidence
+    # gish's lint never asks for, and the probe's notes are one template, so near-duplicate rightly pairs them.
+    data = cli("check", "--no-cache", "--today", TODAY.isoformat(), "--ignore", "missing-provenance,near-duplicate",
+               "--format", "json", str(root), cwd=root).json()
     return root, data["findings"]
 
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from memwarden.decoding import decode
 from memwarden.documents.scan import comment_spans, front_matter_end
 from memwarden.errors import UsageError
 from memwarden.text import excerpt
@@ -190,6 +191,15 @@ class Source:
     index: object | None = None  # an IndexDocument when the file is read as an index
     decoded: bool = True
     bom: bool = False  # the file starts with a UTF-8 byte order mark (text has it removed)
+
+
+def read_source(relpath: str, raw: bytes) -> Source:
+    """A file's bytes as the agent reads them: decoded (replacing what is not text), its BOM noted."""
+    text, _, bom, _ = decode(raw)
+    decoded = text is not None
+    if text is None:
+        text = raw.decode("utf-8", "replace")
+    return Source(relpath, text, None, decoded, bom=bom == b"\xef\xbb\xbf")
 
 
 @dataclass(frozen=True)

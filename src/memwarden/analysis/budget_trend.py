@@ -21,8 +21,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from memwarden.analysis.budget import Limit, Settings, Source, gauges
-from memwarden.decoding import decode
+from memwarden.analysis.budget import Limit, Settings, gauges, read_source
 
 RECENT_COMMITS = 10  # how many of the newest index-changing commits the growth rate is fitted over
 _DAY = 86_400
@@ -83,15 +82,12 @@ def history(repo, paths: list[str], settings: Settings, limit: Limit, since: str
             points.append(Point(change.sha, change.timestamp, None))
             continue
         if present not in sizes:
-            sources = [Source(path, _text(blobs[sha])) for path, sha in present]
+            sources = [read_source(path, blobs[sha]) for path, sha in present]
             sizes[present] = gauges(one_limit, sources)[0].used
         points.append(Point(change.sha, change.timestamp, sizes[present]))
     return points
 
 
-def _text(raw: bytes) -> str:
-    text = decode(raw)[0]
-    return text if text is not None else raw.decode("utf-8", "replace")
 
 
 def growth_rate(points: list[Point]) -> tuple[float | None, int]:

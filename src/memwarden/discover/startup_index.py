@@ -15,7 +15,6 @@ from memwarden.analysis import budget
 from memwarden.analysis.budget import Limit, Measurement, Settings, Source
 from memwarden.discover.profiles import Kind
 from memwarden.documents import IndexDocument, load
-from memwarden.documents.base import decode
 
 # In a folder Codex reads the first of these; Agents.md is AGENTS.md as spelled in some repositories
 # (the same file on a case-insensitive file system).
@@ -200,11 +199,7 @@ def _read(ws, path: Path) -> Source:
     raw = ws.overlay.get(relpath)
     if raw is None:
         raw = path.read_bytes()
-    text, _, bom, _ = decode(raw)
-    decoded = text is not None
-    if text is None:
-        text = raw.decode("utf-8", "replace")
-    return Source(relpath, text, None, decoded, bom=bom == b"\xef\xbb\xbf")
+    return budget.read_source(relpath, raw)
 
 
 def _as_index(ws, source: Source) -> IndexDocument | None:
