@@ -42,7 +42,8 @@ def under(folder: str, files: dict[str, str]) -> dict[str, str]:
 
 
 def check(cli, root: Path, *args):
-    result = cli("check", "--format", "json", "--no-cache", "--today", "2026-11-30", *args, cwd=root)
+    # The notes here are one template with the name swapped: near-duplicate pairs them, which is not what these tests are about.
+    result = cli("check", "--format", "json", "--no-cache", "--today", "2026-11-30", "--ignore", "near-duplicate", *args, cwd=root)
     assert result.exit_code in (0, 1), result
     return result, result.json()
 
