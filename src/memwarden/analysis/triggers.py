@@ -55,7 +55,7 @@ Feature = Union[str, Callable[[str], bool]]
 
 @dataclass(frozen=True)
 class Evidence:
-    side: str  # "symptom", or the kind of cause: "rule", "diagnosis"
+    side: str  # "symptom", or the kind of cause: "rule", "diagnosis", "topic"
     weight: float
     why: str
 
@@ -102,6 +102,17 @@ _EN: list[tuple[Feature, str, float, str]] = [
     (r"\b(?:this|it|yesterday|last night|just now|today)\b|\bthat$|\b(?:do|does|did|done|support|supports|handle)\s+that\b",
      "symptom", 0.5, "points at the thing at hand"),
     (r"\b(?:was|were|got|has been|have been)\s+\w+(?:ed|en)\b", "symptom", 1.0, "reports what happened"),
+    # issue #14: kinds of symptom a blind set showed (what it is about to do, what it remembers, a puzzled
+    # "why here but not there", an error or a screen quoted as seen)
+    (r"^(?:about to|going to|gonna|planning to|time to)\b", "symptom", 3.0, "says what it is about to do"),
+    (r"\b(?:pretty sure|i'm sure|sure that|i remember|remember(?:ed)? that|iirc|i thought|thought that)\b",
+     "symptom", 2.0, "recalls a belief"),
+    (r"^why\b.*\b(?:but|yet|while|only|and not)\b", "symptom", 3.5, "is puzzled by what it sees here and not there"),
+    (r"^`[^`]+`|\b(?:err!?|error|denied|unable to|exception|not found|timed out|backoff|killed)\b", "symptom", 1.5,
+     "quotes an error it saw"),
+    (r"^(?:empty|blank|no)\s+(?:response|output|page|screen|result|results|rows|body)\b|\b[45]\d\ds?\b",
+     "symptom", 1.5, "describes what it sees on screen"),
+    (r"\bshould have\b|\bby now\b", "symptom", 2.5, "expects something to have happened"),
     # the other side
     (r"^(?:never|always|don't|do not|avoid|prefer|make sure|remember|ensure|verify|measure|treat|archive|confirm|"
      r"before\b)", "rule", 3.0, "starts with an instruction"),
@@ -110,18 +121,27 @@ _EN: list[tuple[Feature, str, float, str]] = [
     (r"\b(?:must|should|(?<!no )need to|needs to|have to|has to|ought to)\b(?!\s+be\b)", "rule", 2.0,
      "states a rule (must, should)"),
     (r"\bshould\s+be\s+\w+ed\b|\bmust\s+be\s+\w+ed\b", "rule", 2.0, "states a rule (must be done)"),
-    (r"\b(?:unreliable|untrustworthy|flaky|issues?|problems?|pitfalls?|gotchas?|caveats?|bugs?|race conditions?|"
-     r"hygiene|workflow|process|procedure|policy|policies|rules?|conventions?|guidelines?|best practices?|tips|"
-     r"overview|checklist|lessons?|claims?|evidence|proof|dead code|logic|strategy|architecture|handling|misleading|"
+    (r"\b(?:unreliable|untrustworthy|flaky|bugs?|race conditions?|claims?|evidence|proof|dead code|misleading|"
      r"deceptive|lie|lies)\b",
-     "diagnosis", 1.5, "names a diagnosis or a topic"),
+     "diagnosis", 1.5, "names a diagnosis"),
+    (r"\b(?:issues?|problems?|pitfalls?|gotchas?|caveats?|hygiene|workflow|process|procedure|policy|policies|rules?|"
+     r"conventions?|guidelines?|best practices?|tips|overview|checklist|lessons?|logic|strategy|architecture|handling)\b",
+     "topic", 1.5, "names a topic"),
     (r"\b(?:can|may|might|could|does not|doesn't|do not|don't)\s+(?:mean|imply|prove)\b", "diagnosis", 2.5,
      "explains what something means"),
     (r"\b(?:means|implies|proves)\b", "diagnosis", 1.5, "explains what something means"),
-    (r"\bhow to\b|\binstead of\b|\bvs\.?\b|\bversus\b", "diagnosis", 1.5, "names a topic"),
+    (r"\bhow to\b|\binstead of\b|\bvs\.?\b|\bversus\b", "topic", 1.5, "names a topic"),
     (lambda t: re.match(r"(?:how|why|what|when|where|which)\b", t) is not None and "?" not in t,
-     "diagnosis", 1.5, "names a topic ('why X', 'when Y')"),
+     "topic", 1.5, "names a topic ('why X', 'when Y')"),
     (r"\bbefore\s+\w+ing\b", "rule", 1.0, "states an order of steps"),
+    # issue #14: kinds of cause a blind set showed (a post-mortem, a mechanism, a general question)
+    (r"\b(?:because|came from|comes from|caused by|root cause|due to|turned out|culprit|the reason)\b",
+     "diagnosis", 2.5, "gives the cause"),
+    (r"\b(?:in|since|last|back in)\s+(?:january|february|march|april|may|june|july|august|september|october|"
+     r"november|december|q[1-4]|20\d\d|week|month|year|sprint|quarter)\b|\bsilently\b",
+     "diagnosis", 2.0, "tells a past incident"),
+    (r"^(?:can|could|should|is|are|does|do|when is|when does|how (?:\w+ )?(?:can|should|is|does|do|far|much|long|stale|old))"
+     r"\b.*\b(?:an?|any|ever)\b.*\?$|\b(?:be trusted|trustworthy)\b", "diagnosis", 3.5, "asks a general question"),
 ]
 
 _ZH: list[tuple[Feature, str, float, str]] = [
@@ -139,16 +159,27 @@ _ZH: list[tuple[Feature, str, float, str]] = [
     (r"了", "symptom", 1.0, "reports an event that just happened (了)"),
     (r"這|这|它|他們|他们|那個|那个|剛剛|刚刚|剛才|刚才|昨晚|昨天|今天|現在|现在", "symptom", 0.5, "points at the thing at hand"),
     (r"再說|再说|晚點|晚点|回頭|回头|先這樣|先这样", "symptom", 1.5, "puts something off"),
+    # issue #14
+    (r"^(?:準備|准备|正要|正在|打算|要不要|先)", "symptom", 3.0, "says what it is about to do"),
+    (r"我記得|我记得|印象中|記得好像|记得好像", "symptom", 3.0, "recalls a belief"),
+    (r"(?:為什麼|为什么).*(?:卻|却|但|就不|不行|正常|、|，|,|只有|只在|差了|失敗|失败|閃退|闪退)", "symptom", 3.5,
+     "is puzzled by what it sees here and not there"),
+    (r"(?<!回)報(?!表|告)|(?<!回)报(?!表|告)|回 ?\d{3}|超時|超时|看不到|看到|出現|出现|白屏|白畫面|閃退|闪退|沒反應|没反应|打不開|打不开|"
+     r"收不到|一直|馬上|马上|突然|卻|却|但", "symptom", 1.5, "describes what it sees"),
     # the other side
-    (r"不要(?!緊|紧)|不准|不可以|(?:^|，|,)(?:別|别)|永遠|永远|必須|必须|務必|务必|一定要|切勿|禁止|記得|记得|應先|应先|"
+    (r"不要(?!緊|紧)|不准|不可以|(?:^|，|,)(?:別|别)|永遠|永远|必須|必须|務必|务必|一定要|切勿|禁止|(?<![我得])記得|(?<![我得])记得|應先|应先|"
      r"前先|先.{0,6}再(?!說|说)|只能|只(?:歸檔|归档)|不刪除|不删除|"
      r"要(?:看|先|寫|写|用|確認|确认|檢查|检查|驗證|验证|備份|备份)", "rule", 3.0, "states a rule"),
-    (r"不可靠|不穩定|不稳定|(?<![沒没])問題|(?<![沒没])问题|陷阱|坑|宣稱|聲明|声明|證據|证据|快照|死碼|死代码|"
-     r"也可能|機制|机制", "diagnosis", 2.0, "names a diagnosis"),
-    (r"注意事項|注意事项|原則|原则|規範|规范|流程|參數|参数|策略|指南|須知|须知|為什麼|为什么|如何|怎樣|怎样",
-     "diagnosis", 2.0, "names a topic"),
+    (r"不可靠|不穩定|不稳定|宣稱|聲明|声明|證據|证据|快照|死碼|死代码|也可能|機制|机制", "diagnosis", 2.0,
+     "names a diagnosis"),
+    (r"(?<![沒没])問題|(?<![沒没])问题|陷阱|坑|注意事項|注意事项|原則|原则|規範|规范|流程|參數|参数|策略|指南|須知|须知|"
+     r"為什麼|为什么|如何|怎樣|怎样", "topic", 2.0, "names a topic"),
     (r"不等於|不等于|不代表|代表(?!沒事|没事|沒問題|没问题|成功了|好了)|表示(?!成功)|就是|只是|不是", "diagnosis", 2.0,
      "explains what something means"),
+    (r"根本原因|根因|原因是|原因在|起因|導致|导致|放大了|不具|冪等|幂等|靜默|静默|那次|當時|当时|上次|月份|月時|月时",
+     "diagnosis", 3.0, "tells a past incident or its cause"),
+    (r"什麼才算|什么才算|什么才叫|什麼才叫|多久會|多久会|能相信嗎|能相信吗|能信嗎|能信吗|可信嗎|可信吗|會說謊|会说谎",
+     "diagnosis", 3.5, "asks a general question"),
 ]
 
 
@@ -169,13 +200,20 @@ _JA: list[tuple[Feature, str, float, str]] = [
     (r"この|その|今回|今", "symptom", 0.5, "points at the thing at hand"),
     (r"もう|まだ|また|さっき|全部|何も", "symptom", 1.0, "speaks of this moment"),
     (r"\?|かな", "symptom", 1.5, "asks itself a question"),
+    # issue #14
+    (r"なぜ.*(?:のに|だけ|では|だと|でも)", "symptom", 3.5, "is puzzled by what it sees here and not there"),
+    (r"(?:され|てこ|届か|来|動か|見え|映ら)ない$|空配列|が空|エラー$|エラーが出|と[^、。]{0,12}エラー",
+     "symptom", 2.5, "describes what it sees"),
     # the other side
     (r"必ず|常に|絶対に|禁止|べき|こと$|ないこと|ように$|ようにする", "rule", 3.0, "states a rule"),
     (_ja_rule_ending, "rule", 2.0, "states a rule or a general fact (～ない)"),
     (r"前に|せず|てから", "rule", 1.5, "states an order of steps"),
-    (r"信用できない|信頼できない|(?<!の)問題(?!な)|の問題|注意点|注意事項|手順|ルール|運用|原則|方針|方法|仕組み|証拠|"
-     r"可能性|とは限らない|意味する|意味しない|スナップショット|デッドコード|漏れ|不安定|なぜ|どうやって|主張",
-     "diagnosis", 2.0, "names a diagnosis or a topic"),
+    (r"信用できない|信頼できない|証拠|可能性|とは限らない|意味する|意味しない|スナップショット|デッドコード|漏れ|不安定|"
+     r"仕組み|主張", "diagnosis", 2.0, "names a diagnosis"),
+    (r"(?<!の)問題(?!な)|の問題|注意点|注意事項|手順|ルール|運用|原則|方針|方法|なぜ|どうやって", "topic", 2.0, "names a topic"),
+    (r"前回|前の|以前|あの時|その時|当時|月に|原因は|根本原因|が原因|のせいで|させた|拡大|ていた$|でいた$|ていました$",
+     "diagnosis", 3.0, "tells a past incident or its cause"),
+    (r"とは何か|とは何|どこまで|何をもって|信頼できるか|信用できるか", "diagnosis", 3.5, "asks a general question"),
 ]
 
 _TABLES = {"en": _EN, "zh-Hant": _ZH, "zh-Hans": _ZH, "ja": _JA}
@@ -226,7 +264,7 @@ def classify(text: str, language: str | None = None) -> Verdict:
     probe = clean.lower()
     score = 0.0
     reasons: list[str] = []
-    against: dict[str, float] = {"rule": 0.0, "diagnosis": 0.0}
+    against: dict[str, float] = {"rule": 0.0, "diagnosis": 0.0, "topic": 0.0}
     for test, evidence in _compiled(language):
         if not test(probe):
             continue
@@ -239,11 +277,10 @@ def classify(text: str, language: str | None = None) -> Verdict:
             reasons.append(f"-{evidence.weight:g} {evidence.why}")
     if score > 0:
         return Verdict(SYMPTOM, SYMPTOM, language, score, tuple(reasons), "")
-    if against["rule"] >= against["diagnosis"] and against["rule"] > 0:
-        kind = "rule"
-    elif against["diagnosis"] > 0:
-        kind = "diagnosis"
-    else:
+    # The strongest kind of evidence names the kind; a tie goes to a rule, then a cause; no evidence
+    # at all is a bare noun phrase, a topic.
+    kind = max(("rule", "diagnosis", "topic"), key=lambda side: against[side])
+    if against[kind] == 0:
         kind = "topic"
     return Verdict(CAUSE, kind, language, score, tuple(reasons), advice(clean, kind, language))
 
@@ -253,14 +290,11 @@ def is_cause(text: str, language: str | None = None) -> bool:
 
 
 # -- advice --------------------------------------------------------------------
+# Written for the trigger at hand (issue #13): a rule is turned into the thought that skips or breaks
+# it; a cause is named as the cause the agent does not yet know; a topic is named as a topic, with the
+# moment it goes wrong to write instead.
 
-EXAMPLES = {
-    "en": '"the tool said it succeeded, so it is done"',
-    "zh-Hant": "「工具說成功了，應該好了吧」",
-    "zh-Hans": "「工具说成功了，应该好了吧」",
-    "ja": "「ツールが成功と言ったから、もう大丈夫」",
-}
-
+_SEEN = {"en": "<what it sees>", "zh-Hant": "（看到的情況）", "zh-Hans": "（看到的情况）", "ja": "（見えたこと）"}
 _EN_DONT = re.compile(r"^(?:never|don't|do not|avoid)\s+([^,.;:]{3,80})", re.I)
 _EN_DO = re.compile(
     r"^(?:always|make sure to|make sure|remember to|ensure)\s+([^,.;:]{3,80})"
@@ -270,22 +304,41 @@ _EN_DO = re.compile(
 _EN_MODAL = re.compile(r"\b(?:must|should|need to|needs to|have to|has to)\s+(?:always\s+)?([^,.;:]{3,80})", re.I)
 _ZH_DONT = re.compile(r"^(?:不要|別|别|切勿|禁止)([^，,。]{2,40})")
 _ZH_DO = re.compile(r"^(?:永遠|永远|必須|必须|務必|务必|一定要|記得|记得)([^，,。]{2,40})")
+_JA_DONT = re.compile(r"^(.{2,40}?)(?:しない|しないこと|してはいけない)$")
+_JA_DO = re.compile(r"^(?:必ず|常に)(.{2,40}?)(?:こと|する)?$")
+# The example of each kind, in the trigger's language: {seen} is where what the agent sees goes.
+_EXAMPLES = {  # language: (cause, topic, rule)
+    "en": ('"{seen}, so it must be fine"', '"{seen} in {t}, so it must be fine"', '"{seen}, so I\'ll skip it this once"'),
+    "zh-Hant": ("「{seen}，應該沒問題吧」", "「{t}那邊{seen}，應該沒問題吧」", "「{seen}，這次先跳過吧」"),
+    "zh-Hans": ("「{seen}，应该没问题吧」", "「{t}那边{seen}，应该没问题吧」", "「{seen}，这次先跳过吧」"),
+    "ja": ("「{seen}から、たぶん大丈夫」", "「{t}で{seen}けど、たぶん大丈夫」", "「{seen}から、今回は省略でいい」"),
+}
 
 
 def advice(text: str, kind: str, language: str) -> str:
     """How to rewrite a cause-style trigger as the thought the agent has at the moment of the mistake."""
-    example = EXAMPLES[language]
-    seen = {"en": "<what it sees>", "zh-Hant": "（看到的情況）", "zh-Hans": "（看到的情况）", "ja": "（見えたこと）"}[language]
-    topic = "put a topic on a shelf index; here, " if kind == "topic" else ""
+    seen = _SEEN[language]
+    short = text if len(text) <= 60 else text[:59].rstrip() + "…"
+    named = f'"{short}"' if language == "en" else f"「{short}」"
+    cause, topic, rule = (example.format(seen=seen, t=short) for example in _EXAMPLES[language])
+    if kind == "rule":
+        return _rule_rewrite(text, language, seen) or f"write the thought that breaks this rule, e.g. {rule}"
+    if kind == "topic":
+        return f"a topic belongs on a shelf index; here write the moment {named} goes wrong, e.g. {topic}"
+    return f"the agent does not know this cause yet when it errs; write what it sees or thinks then, e.g. {cause}"
+
+
+def _rule_rewrite(text: str, language: str, seen: str) -> str:
+    """For a rule: the thought that breaks it ("..., so I'll just X") or skips it ("..., so no need to X")."""
     if language == "en":
         dont = _EN_DONT.match(text)
         if dont:
             return f'say what the agent thinks just before it does this, e.g. "{seen}, so I\'ll just {dont.group(1).strip()}"'
-        do = (_EN_DO.match(text) or _EN_MODAL.search(text)) if kind == "rule" else None
+        do = _EN_DO.match(text) or _EN_MODAL.search(text)
         if do:
             step = (do.group(1) or do.group(do.lastindex)).strip()
             return f'say what the agent thinks when it skips this, e.g. "{seen}, so no need to {step}"'
-        return f"{topic}say what the agent sees or thinks when this bites, e.g. {example}"
+        return ""
     if language in ("zh-Hant", "zh-Hans"):
         dont = _ZH_DONT.match(text)
         if dont:
@@ -294,4 +347,12 @@ def advice(text: str, kind: str, language: str) -> str:
         if do:
             skip = "應該不用" if language == "zh-Hant" else "应该不用"
             return f"say what the agent thinks when it skips this, e.g. 「{seen}，{skip}{do.group(1)}吧」"
-    return f"{topic}say what the agent sees or thinks when this bites, e.g. {example}"
+        return ""
+    if language == "ja":
+        dont = _JA_DONT.match(text.rstrip("。"))
+        if dont:
+            return f"say what the agent thinks just before it does this, e.g. 「{seen}から、{dont.group(1)}してしまおう」"
+        do = _JA_DO.match(text.rstrip("。"))
+        if do:
+            return f"say what the agent thinks when it skips this, e.g. 「{seen}から、{do.group(1)}のは省略でいい」"
+    return ""
