@@ -107,7 +107,7 @@ def _zh_verdict(text, sentence, cue, start, end):
         return NONE
     before_char = text[start - 1] if start > 0 else ""
     after_char = text[end] if end < len(text) else ""
-    if cue[0] in "不沒没" and before_char and before_char == text[start + 1 : start + 2]:
+    if cue[0] in "不沒没" and before_char and not before_char.isspace() and before_char == text[start + 1 : start + 2]:
         return NONE  # 是不是, 有沒有, 能不能: a question form, not a negation
     if cue == "不" and text[start + 1 : start + 3] in ("支援", "支持") and before_char == "支":
         return NONE  # 支不支援

@@ -77,6 +77,14 @@ _ENGLISH_WORDS = {
 }
 
 
+def _mostly_english(sentence: str) -> bool:
+    """An English sentence with a CJK term in it: English function words, and more Latin letters than CJK."""
+    words = [w.lower() for w in _LATIN_WORD.findall(sentence[:2000]) if w.isascii()]
+    function_words = sum(1 for w in words if w in _ENGLISH_WORDS)
+    cjk = len(CJK.findall(sentence[:2000]))
+    return function_words >= 2 and sum(map(len, words)) > 3 * cjk
+
+
 def language_of(sentence: str) -> str:
     """"ja", "zh", "en", or "other" for a language the detector does not read (Korean, Russian, Spanish...)."""
     if _OTHER_SCRIPT.search(sentence):
@@ -84,7 +92,9 @@ def language_of(sentence: str) -> str:
     if KANA.search(sentence):
         return "ja"
     if CJK.search(sentence):
-        return "zh"
+        if not _mostly_english(sentence):
+            return "zh"
+        return "en"  # "The 測試機 has no outbound access": an English sentence around a Chinese term
     words = [w.lower() for w in _LATIN_WORD.findall(sentence[:2000])]
     foreign = sum(1 for w in words if w in _FOREIGN_WORDS)
     if foreign >= 2 and foreign > sum(1 for w in words if w in _ENGLISH_WORDS):

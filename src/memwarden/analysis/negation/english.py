@@ -16,7 +16,7 @@ _NEXT_WORD = re.compile(r"\s+([A-Za-z][A-Za-z-]{0,40})")
 _EN_NEGATIVE = {
     "not", "never", "no", "nothing", "nobody", "none", "neither", "nor", "nowhere", "cannot",
     "unsupported", "unavailable", "unable", "impossible", "lack", "lacks", "lacking", "nonexistent",
-    "incompatible", "unreachable", "missing", "zero",
+    "incompatible", "unreachable", "missing", "zero", "cant",
 }
 _EN_FILLERS = {"please", "so", "and", "but", "then", "also", "just", "still", "simply", "you", "or", "thus", "again",
                "therefore", "instead", "otherwise", "now", "first", "finally", "always"}

@@ -90,6 +90,13 @@ _EN_LOWER_NAMES = {
     "dotnet", "unity", "godot", "ios", "android", "windows", "macos", "ubuntu", "debian", "alpine", "centos",
     "wsl", "wsl2", "chrome", "firefox", "safari", "edge", "vscode", "vim", "neovim", "emacs", "tmux", "codex",
     "claude", "gemini", "copilot", "openai", "anthropic", "devcontainer", "pypi", "crates", "homebrew",
+    # Services and products a sentence often starts with, where a capital letter proves nothing (issue #14).
+    "vercel", "supabase", "netlify", "heroku", "stripe", "slack", "github", "gitlab", "bitbucket", "aws", "gcp",
+    "azure", "cloudflare", "firebase", "unity", "unreal", "sentry", "datadog", "twilio", "sendgrid", "shopify",
+    "notion", "jira", "confluence", "figma", "okta", "auth0", "kafka", "s3", "ec2", "bigquery", "snowflake",
+    "databricks", "huggingface", "xcode", "kubernetes", "k8s", "react", "django", "rails", "flask", "fastapi",
+    "pytorch", "tensorflow", "cuda", "nvidia", "safari", "testflight", "mongodb", "elasticsearch", "grafana",
+    "prometheus", "jenkins", "circleci", "airflow", "spark", "dbt", "redshift", "dynamodb", "lambda", "fargate",
 }
 # What a vendor decides: "on this plan", "the free tier", "a personal account", "in this region".
 _EN_VENDOR_NOUNS = {
@@ -98,9 +105,12 @@ _EN_VENDOR_NOUNS = {
     "endpoint", "endpoints", "runner", "runners", "registry", "mirror", "firewall", "proxy", "tenant", "os",
     "version", "versions", "release", "build", "builds", "image", "distro", "driver", "firmware", "app", "apps",
     "plugin", "extension", "library", "package", "marketplace", "store", "cloud", "instance", "cluster",
+    "internet", "network", "vpn", "docs", "documentation", "service", "services", "server", "servers", "gateway",
+    "bucket", "database", "webhook", "webhooks", "token", "tokens", "permission", "permissions", "scope", "port",
 }
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#]*(?:[.'’-][A-Za-z0-9+#]+)*")
 _VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){1,3}(?![\w.]*\d{4})|\b(?:version|release|v)\s?\d+\b", re.I)
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+")
 _DOMAIN = re.compile(r"\b[\w-]+\.(?:com|org|io|co|net|dev|app|ai|sh|cloud)\b")
 _STARTS = re.compile(r"(?:^|[:;—–(\[\"“→⇒=|]|\s-\s|[.!?]\s)\s*[*_]*$")
 _CONDITION_OPENER = re.compile(r"^[\s*_>(-]*(?:if|when|whenever|once|unless|in case|as long as|until)\b", re.I)
@@ -129,6 +139,7 @@ def en_names(text: str) -> tuple[tuple[int, int], ...]:
     Sorted by start, and cached: every negative word of a long sentence asks about the same sentence.
     """
     found = [m.span() for m in _VERSION.finditer(text)] + [m.span() for m in _DOMAIN.finditer(text)]
+    found += [m.span() for m in _CJK_RUN.finditer(text)]  # "The 測試機 has no ...": a term from another language
     for match in _EN_WORD.finditer(text):
         word = match.group()
         lower = word.lower()
@@ -241,12 +252,24 @@ def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -
         if "there" in before or "there's" in before:
             names = en_names(text)
             return bool(names) and not _subject_is_self(lowered, first, index, names, tokens)
+    following = lowered[index + 1] if index + 1 < len(lowered) else ""
+    if index == first and lowered[index] in _EN_STRONG and following and following not in _EN_AUX and \
+            following not in _EN_SKIP and following not in ("for", "with", "since", "from", "as", "here", "there"):
+        return False  # "Nonexistent SKUs are skipped": the word picks out what the sentence is about
     if not _en_predicate(text, tokens, lowered, index, first):
         return False
     names = en_names(text)
-    if not names:
+    if not names and not _en_unsupported(lowered, index):
         return False
     return not _subject_is_self(lowered, first, index, names, tokens)
+
+
+def _en_unsupported(lowered: list[str], index: int) -> bool:
+    """'is not supported', 'unsupported', 'unavailable': missing support is a claim about the world, named or not."""
+    word = lowered[index]
+    if word in ("unsupported", "unavailable", "incompatible"):
+        return True
+    return word in ("not", "isn't", "aren't") and _next_words(lowered, index, 1) == ["supported"]
 
 
 # -- Chinese and Japanese ----------------------------------------------------------
@@ -258,7 +281,12 @@ _CJK_VENDOR_NOUNS = re.compile(
     "插件|外掛|套件|驅動|驱动|系統|系统|伺服器|服务器|主機|主机|叢集|集群|容器|映像|镜像|"
     "プラン|アカウント|バージョン|版|プラットフォーム|ブラウザ|リージョン|ベンダー|無料|有料|ライセンス|"
     "ドライバ|サーバー|サーバ|クラスタ|コンテナ|イメージ|OS|ストア|防火牆|防火墙|ファイアウォール|ランナー|レジストリ|"
-    "ミラー|プロキシ|代理伺服器|鏡像站|镜像站"
+    "ミラー|プロキシ|代理伺服器|鏡像站|镜像站|"
+    # issue #14: services, networks, stores, permissions and documents outside the project
+    "服務|服务|サービス|網路|网络|ネットワーク|公網|公网|外網|外网|內網|内网|辦公網|办公网|端口|連接埠|ポート|安全組|安全组|"
+    "雲|云|權限|权限|権限|機器人|机器人|ボット|目錄|目录|資料夾|文件夹|ディレクトリ|フォルダ|日誌|日志|ログ|"
+    "資料庫|数据库|データベース|文件|文檔|文档|ドキュメント|官網|官网|公式|ゲートウェイ|閘道|网关|儲存桶|存储桶|バケット|"
+    "真機|真机|実機|模擬器|模拟器|裝置|设备|端末|手機|手机"
 )
 _LATIN_COMMON = {"CODE", "ok", "OK", "PR", "TODO", "WIP", "a", "b", "c", "x", "y"}
 
@@ -278,7 +306,7 @@ _CJK_SELF = re.compile(
 )
 # Chinese: what comes right after the negation, or the negation inside a potential complement (找不到).
 _ZH_PREDICATE_AFTER = re.compile(
-    r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"
+    r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:supp|work|allo|帶|带|支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"
     r"信任|生效|管用|理會|理会|處理|处理|讀取|读取|載入|加载|顯示|显示|適用|适用|有|辦法|办法|法|權|权|能|可以|可用|可能|到|了|動|动|上|行|得)"
 )
 _ZH_CLAIM_CUES = ("無法", "无法", "缺少", "缺乏", "查無", "查无", "未")
@@ -295,6 +323,8 @@ def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
     subject = text[clause_start:start]
     if _cjk_self_subject(subject):
         return False
+    if _world_without_name(text, start, end):
+        return True
     if cue in ("不", "没", "沒") and start > 0 and _ZH_POTENTIAL.match(after) and not text[start - 1].isspace():
         pass  # 找不到, 連不上, 跑不動: cannot
     elif cue in ("無法", "无法", "缺少", "缺乏", "查無", "查无", "不能", "不可"):
@@ -305,7 +335,7 @@ def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
         pass
     else:
         return False
-    return cjk_names(text)
+    return cjk_names(text) or _world_without_name(text, start, end)
 
 
 _JA_PREDICATE_BEFORE = re.compile(
@@ -321,6 +351,8 @@ def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
     before = text[max(clause_start, start - 14) : start]
     if _cjk_self_subject(text[clause_start:start]):
         return False
+    if _world_without_name(text, start, end) and cue != "ず":
+        return True
     if cue in _JA_CLAIM_CUES:
         pass
     elif cue in ("ない", "無い", "ません", "なかっ", "なくなっ") and (_JA_PREDICATE_BEFORE.search(before) or _JA_EXISTENCE.search(before)):
@@ -332,7 +364,21 @@ def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
         pass
     else:
         return False
-    return cjk_names(text)
+    return cjk_names(text) or _world_without_name(text, start, end)
+
+
+# A search that came back empty, or support that is missing, is a claim about the world whatever it
+# names: 「找不到相關資料」「查無結果」「見つからなかった」「何も出てこなかった」「嵌入式檢視器不支援深色模式」.
+_CJK_WORLD = re.compile(
+    r"找不到|沒找到|没找到|搜不到|查不到|查無|查无|沒有任何結果|没有任何结果|沒有結果|没有结果|"
+    r"見つから|見当たら|結果が(?:なかっ|ない|ありませ)|何も(?:出てこ|ヒットし|見つから)|一件も(?:なかっ|ない|ありませ)|"
+    r"不支援|不支持|尚未支援|尚未支持|非対応|未対応|未実装|対応していな|サポートされていな"
+)
+
+
+def _world_without_name(text: str, start: int, end: int) -> bool:
+    match = _CJK_WORLD.search(text, max(0, start - 12), end + 8)
+    return match is not None and match.start() <= end and start <= match.end()
 
 
 # -- claims with no negative word ----------------------------------------------------
@@ -343,10 +389,13 @@ def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
 _EN_GONE = re.compile(
     r"\b(?:was|were|has been|have been|had been|is|are|got|now)\s+(?:\w+ly\s+)?(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
     r"(?P<cue>removed|retired|deprecated|discontinued|decommissioned|sunset|sunsetted|shut down|taken down|"
-    r"ripped out|end-of-lifed|blocked|disabled|empty)\b"
+    r"ripped out|end-of-lifed|blocked|disabled|empty|deleted|dropped|purged|wiped)\b"
     r"|\b(?P<cue2>came back empty|comes back empty|returns? empty|returned empty)\b"
     r"|\b(?:accepts?|allows?|returns?|takes?|supports?|keeps?|holds?|stores?)\s+(?P<cue3>at most|no more than|up to a maximum of)\s+\d"
-    r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d|\b(?P<cue5>limited to|capped at|times? out after)\s+\d",
+    r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d|\b(?P<cue5>limited to|capped at|times? out after)\s+\d"
+    r"|\b(?P<cue6>prevents|blocks|forbids|disallows|denies|rejects|strips|drops)\s+(?!on\b|by\b|until\b)\w"
+    r"|\b(?P<cue7>(?:built|compiled|shipped|packaged|installed) without)\b"
+    r"|\b(?P<cue8>returns?|answers?|responds? with|gives?)\s+(?:a\s+|an?\s+)?(?:0 rows|zero rows|an empty)\b",
     re.I,
 )
 _EN_SUBJECT_BREAK = re.compile(r"[;:—–(]|,\s|\.\s")
@@ -365,10 +414,12 @@ def en_positive_claim(text: str) -> str:
         subject = text[breaks[-1] if breaks else window : match.start()]
         words = [w.lower() for w in _EN_WORD.findall(subject)]
         names = en_names(subject)
-        if not names or any(w in _EN_SELF and w not in _EN_POSSESSIVE for w in words):
+        if any(w in _EN_SELF and w not in _EN_POSSESSIVE for w in words):
+            continue
+        if not names and match.lastgroup != "cue2":  # an empty result is a claim whatever came back empty
             continue
         content = [w for w in words if w not in _EN_AUX and w not in _EN_SKIP]
-        if content and content[-1] in _EN_OWN_NOUNS:
+        if match.lastgroup == "cue" and content and content[-1] in _EN_OWN_NOUNS:
             # "The old PhysX code was removed", "the legacy_tax module was deleted": what the project
             # removes from itself is a change it made, whatever the thing was named after.
             continue
@@ -380,13 +431,16 @@ _ZH_GONE = re.compile(
     r"(?:已經|已经|已|被)[^，。；,;]{0,10}?(?P<cue>下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|"
     r"關閉|关闭|關掉|关掉|除役|移除|拿掉|刪掉|删掉|刪除|删除|廢棄|废弃|淘汰|終止|终止|鎖掉|锁掉|封鎖|封锁|封掉|擋掉|挡掉|"
     r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档)"
-    r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除)了)"
-    r"|(?P<cue3>最多|上限|最長只能|最长只能)[^，。；,;]{0,8}\d|(?P<cue4>只有)\s*(?:大約|大约)?\s*\d"
+    r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
+    r"|(?P<cue3>最多|上限|最長只能|最长只能|最大|最長|最长)[^，。；,;]{0,8}\d|(?P<cue4>只有)\s*(?:大約|大约)?\s*\d"
+    r"|(?P<cue5>編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
+    r"|(?P<cue6>(?:返回|回傳|回传|回)\s*(?:0|空|null|404))(?![\d.])"
 )
 _JA_GONE = re.compile(
     r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
     r"sunset|deprecated|not supported|遮断され|拒否され|禁止されている|止まっている|壊れている)"
     r"|(?P<cue2>は空|が空|結果は空)(?:。|$|だった|です)"
+    r"|(?P<cue4>(?:404|410|0 件|空配列)\s*を返す|ビルドされていない|build without|動かなくなった)"
     r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)"
 )
 _CJK_CONDITION = re.compile("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば")
