@@ -111,8 +111,11 @@ _EN: list[tuple[Feature, str, float, str]] = [
     (r"^`[^`]+`|\b(?:err!?|error|denied|unable to|exception|not found|timed out|backoff|killed)\b", "symptom", 1.5,
      "quotes an error it saw"),
     (r"^(?:empty|blank|no)\s+(?:response|output|page|screen|result|results|rows|body)\b|\b[45]\d\ds?\b",
-     "symptom", 1.5, "describes what it sees on screen"),
+     "symptom", 1.5, "describes an empty result or a status it sees"),
     (r"\bshould have\b|\bby now\b", "symptom", 2.5, "expects something to have happened"),
+    (r"\b(?:blank|greyed out|grayed out|spinning|spins|stuck|frozen|freezes|hangs?|flickers?|never (?:stops|loads|ends|finishes)|"
+     r"keeps? \w+ing|disappears?|vanish(?:es|ed)?|white screen|black screen|red banner|red x)\b", "symptom", 1.5,
+     "describes what it sees on screen"),
     # the other side
     (r"^(?:never|always|don't|do not|avoid|prefer|make sure|remember|ensure|verify|measure|treat|archive|confirm|"
      r"before\b)", "rule", 3.0, "starts with an instruction"),
@@ -165,7 +168,8 @@ _ZH: list[tuple[Feature, str, float, str]] = [
     (r"(?:為什麼|为什么).*(?:卻|却|但|就不|不行|正常|、|，|,|只有|只在|差了|失敗|失败|閃退|闪退)", "symptom", 3.5,
      "is puzzled by what it sees here and not there"),
     (r"(?<!回)報(?!表|告)|(?<!回)报(?!表|告)|回 ?\d{3}|超時|超时|看不到|看到|出現|出现|白屏|白畫面|閃退|闪退|沒反應|没反应|打不開|打不开|"
-     r"收不到|一直|馬上|马上|突然|卻|却|但", "symptom", 1.5, "describes what it sees"),
+     r"收不到|一直|馬上|马上|突然|卻|却|但|空白|轉圈|转圈|卡住|卡在|凍結|冻结|閃爍|闪烁|跳出|彈出|弹出|不見了|不见了|消失",
+     "symptom", 1.5, "describes what it sees"),
     # the other side
     (r"不要(?!緊|紧)|不准|不可以|(?:^|，|,)(?:別|别)|永遠|永远|必須|必须|務必|务必|一定要|切勿|禁止|(?<![我得])記得|(?<![我得])记得|應先|应先|"
      r"前先|先.{0,6}再(?!說|说)|只能|只(?:歸檔|归档)|不刪除|不删除|"
@@ -204,6 +208,8 @@ _JA: list[tuple[Feature, str, float, str]] = [
     (r"なぜ.*(?:のに|だけ|では|だと|でも)", "symptom", 3.5, "is puzzled by what it sees here and not there"),
     (r"(?:され|てこ|届か|来|動か|見え|映ら)ない$|空配列|が空|エラー$|エラーが出|と[^、。]{0,12}エラー",
      "symptom", 2.5, "describes what it sees"),
+    (r"(?<!い)(?:せ|け|え|め|べ|れ|げ|ね)ない$|真っ白|真っ黒|固まる|固まった|くるくる|消えた|点滅", "symptom", 2.5,
+     "describes what it sees on screen (押せない, 真っ白)"),
     # the other side
     (r"必ず|常に|絶対に|禁止|べき|こと$|ないこと|ように$|ようにする", "rule", 3.0, "states a rule"),
     (_ja_rule_ending, "rule", 2.0, "states a rule or a general fact (～ない)"),
