@@ -16,6 +16,10 @@ halves of a claim worth re-checking:
 
 And the subject of the negation must not be the project itself: "we", "I", "you", a rule, a
 policy, a test, an issue, "this column". Missing a claim costs less trust than a false alarm.
+
+Two kinds need no name (issue #14): a search that came back empty (「找不到」「見つからなかった」)
+and missing support ("is not supported", 「不支援」「非対応」). A CJK term inside an English
+sentence is a name ("the 測試機 has no outbound access").
 """
 
 from __future__ import annotations
