@@ -101,6 +101,7 @@ _EN_LOWER_NAMES = {
     "databricks", "huggingface", "xcode", "kubernetes", "k8s", "react", "django", "rails", "flask", "fastapi",
     "pytorch", "tensorflow", "cuda", "nvidia", "safari", "testflight", "mongodb", "elasticsearch", "grafana",
     "prometheus", "jenkins", "circleci", "airflow", "spark", "dbt", "redshift", "dynamodb", "lambda", "fargate",
+    "google", "apple", "microsoft", "amazon", "oracle", "adobe", "atlassian", "salesforce", "mailgun", "travis",
 }
 # What a vendor decides: "on this plan", "the free tier", "a personal account", "in this region".
 _EN_VENDOR_NOUNS = {
@@ -290,7 +291,7 @@ _CJK_VENDOR_NOUNS = re.compile(
     "服務|服务|サービス|網路|网络|ネットワーク|公網|公网|外網|外网|內網|内网|辦公網|办公网|端口|連接埠|ポート|安全組|安全组|"
     "雲|云|權限|权限|権限|機器人|机器人|ボット|目錄|目录|資料夾|文件夹|ディレクトリ|フォルダ|日誌|日志|ログ|"
     "資料庫|数据库|データベース|文件|文檔|文档|ドキュメント|官網|官网|公式|ゲートウェイ|閘道|网关|儲存桶|存储桶|バケット|"
-    "真機|真机|実機|模擬器|模拟器|裝置|设备|端末|手機|手机"
+    "真機|真机|実機|模擬器|模拟器|裝置|设备|端末|手機|手机|請求|请求|リクエスト|域名|網域|ドメイン"
 )
 _LATIN_COMMON = {"CODE", "ok", "OK", "PR", "TODO", "WIP", "a", "b", "c", "x", "y"}
 
@@ -345,7 +346,7 @@ def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
 _JA_PREDICATE_BEFORE = re.compile(
     r"(?:対応|サポート|提供|存在|利用|使用|使え|使わ|動作|動か|動い|でき|インストール|導入|入って|入っ|有効|許可|接続|到達|"
     r"見つから|見つかり|見当たら|表示さ|読み込ま|読ま|扱え|公開|実装|記載|含ま|含まれて|受け付け|配信|参照|保持|実行|"
-    r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット)[^、。]{0,6}$|られ$"
+    r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット|配布|販売|提供され|公開され|更新され)[^、。]{0,6}$|られ$"
 )
 _JA_EXISTENCE = re.compile(r"(?:が|は|も|には|では|に|の)(?:あり|い)?$")
 _JA_CLAIM_CUES = ("非対応", "未対応", "未実装", "未サポート", "不可", "なし", "無し")
@@ -391,17 +392,25 @@ def _world_without_name(text: str, start: int, end: int) -> bool:
 # 「最多 10 次」「150 リクエストまで」: a limit. Each needs a name in its subject, as above.
 
 _EN_GONE = re.compile(
-    r"\b(?:was|were|has been|have been|had been|is|are|got|now)\s+(?:\w+ly\s+)?(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
+    r"\b(?:was|were|has been|have been|had been|is|are|got|now)\s+(?:being\s+)?(?:\w+ly\s+)?"
+    r"(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
     r"(?P<cue>removed|retired|deprecated|discontinued|decommissioned|sunset|sunsetted|shut down|taken down|"
-    r"ripped out|end-of-lifed|blocked|disabled|empty|deleted|dropped|purged|wiped)\b"
-    r"|\b(?P<cue2>came back empty|comes back empty|returns? empty|returned empty)\b"
-    r"|\b(?:accepts?|allows?|returns?|takes?|supports?|keeps?|holds?|stores?)\s+(?P<cue3>at most|no more than|up to a maximum of)\s+\d"
+    r"ripped out|end-of-lifed|blocked|disabled|empty|deleted|dropped|purged|wiped|turned off|switched off|killed|"
+    r"archived|end-of-life|end of life|eol|firewalled|yanked|unpublished|revoked)\b"
+    r"|\b(?P<cue2>came back empty|comes back empty|returns? empty|returned empty|"
+    r"(?:returned|returns|came back with|found|shows?|showed|lists?|listed)\s+(?:zero|0|no)\s+"
+    r"(?:results?|events?|rows?|records?|hits?|matches|items?|entries|pods?|objects?|files?))\b"
+    r"|\b(?:accepts?|allows?|returns?|takes?|supports?|keeps?|holds?|stores?|sends?)\s+"
+    r"(?P<cue3>at most|no more than|up to a maximum of|only)\s+\d"
+    r"|\b(?P<cue9>deprecated|removed|retired|discontinued|sunset)\s+"
+    r"(?:the|its|their|support|a|an)\b"
     r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d|\b(?P<cue5>limited to|capped at|times? out after)\s+\d"
     r"|\b(?P<cue6>prevents|blocks|forbids|disallows|denies|rejects|strips|drops)\s+(?!on\b|by\b|until\b)\w"
     r"|\b(?P<cue7>(?:built|compiled|shipped|packaged|installed) without)\b"
     r"|\b(?P<cue8>returns?|answers?|responds? with|gives?)\s+(?:a\s+|an?\s+)?(?:0 rows|zero rows|an empty)\b",
     re.I,
 )
+_EN_AGENTS = {"claude", "codex", "gemini", "copilot", "cursor", "agent", "assistant", "bot", "aider"}
 _EN_SUBJECT_BREAK = re.compile(r"[;:—–(]|,\s|\.\s")
 _EN_NOT_A_LIMIT_SUBJECT = re.compile(r"\b(?:blocked|blocks)\s+(?:on|by)\s+(?:#|PR\b|issue\b|[\w-]+/[\w-]+#)", re.I)
 
@@ -423,6 +432,8 @@ def en_positive_claim(text: str) -> str:
         if not names and match.lastgroup != "cue2":  # an empty result is a claim whatever came back empty
             continue
         content = [w for w in words if w not in _EN_AUX and w not in _EN_SKIP]
+        if match.lastgroup == "cue9" and (not content or content[-1] in _EN_AGENTS or content[-1] in _EN_OWN_NOUNS):
+            continue  # "Claude removed the old tests", "the PR dropped the column": the project's own change
         if match.lastgroup == "cue" and content and content[-1] in _EN_OWN_NOUNS:
             # "The old PhysX code was removed", "the legacy_tax module was deleted": what the project
             # removes from itself is a change it made, whatever the thing was named after.
@@ -434,16 +445,17 @@ def en_positive_claim(text: str) -> str:
 _ZH_GONE = re.compile(
     r"(?:已經|已经|已|被)[^，。；,;]{0,10}?(?P<cue>下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|"
     r"關閉|关闭|關掉|关掉|除役|移除|拿掉|刪掉|删掉|刪除|删除|廢棄|废弃|淘汰|終止|终止|鎖掉|锁掉|封鎖|封锁|封掉|擋掉|挡掉|"
-    r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档)"
-    r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
+    r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止)"
+    r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|屏蔽了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
     r"|(?P<cue3>最多|上限|最長只能|最长只能|最大|最長|最长)[^，。；,;]{0,8}\d|(?P<cue4>只有)\s*(?:大約|大约)?\s*\d"
     r"|(?P<cue5>編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
     r"|(?P<cue6>(?:返回|回傳|回传|回)\s*(?:0|空|null|404))(?![\d.])"
 )
 _JA_GONE = re.compile(
     r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
-    r"sunset|deprecated|not supported|遮断され|拒否され|禁止されている|止まっている|壊れている)"
-    r"|(?P<cue2>は空|が空|結果は空)(?:。|$|だった|です)"
+    r"sunset|deprecated|not supported|遮断され|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
+    r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ)"
+    r"|(?P<cue2>は空|が空|結果は空|は空っぽ|が空っぽ)(?:。|$|だった|です)"
     r"|(?P<cue4>(?:404|410|0 件|空配列)\s*を返す|ビルドされていない|build without|動かなくなった)"
     r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)"
 )
