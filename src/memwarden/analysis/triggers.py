@@ -107,7 +107,10 @@ _EN: list[tuple[Feature, str, float, str]] = [
     (r"^(?:about to|going to|gonna|planning to|time to)\b", "symptom", 3.0, "says what it is about to do"),
     (r"\b(?:pretty sure|i'm sure|sure that|i remember|remember(?:ed)? that|iirc|i thought|thought that)\b",
      "symptom", 2.0, "recalls a belief"),
-    (r"^why\b.*\b(?:but|yet|while|only|and not)\b", "symptom", 3.5, "is puzzled by what it sees here and not there"),
+    (r"^why\b.*\b(?:but|yet|while|only|and not|locally|in prod|in production|on ci|in ci|on staging|on my machine|"
+     r"here|there)\b", "symptom", 3.5, "is puzzled by what it sees here and not there"),
+    (r"\b(?:every (?:few |other )?(?:minutes?|hours?|days?|time|run|deploy)|intermittently|randomly|sometimes|"
+     r"again and again|over and over)\b", "symptom", 1.5, "describes what keeps happening"),
     (r"^`[^`]+`|\b(?:err!?|error|denied|unable to|exception|not found|timed out|backoff|killed)\b", "symptom", 1.5,
      "quotes an error it saw"),
     (r"^(?:empty|blank|no)\s+(?:response|output|page|screen|result|results|rows|body)\b|\b[45]\d\ds?\b",
@@ -150,7 +153,7 @@ _EN: list[tuple[Feature, str, float, str]] = [
 _ZH: list[tuple[Feature, str, float, str]] = [
     (r"我|咱", "symptom", 2.0, "speaks as the agent"),
     (r"所以|因此|那就|就好|就行|就會|就会|應該|应该|大概|肯定|一定是|看起來|看起来|看來|看来|好像|似乎|看著|看着|明明|"
-     r"(?:說明|说明)(?!$|文件|書|书)", "symptom", 1.5, "draws a conclusion"),
+     r"(?:說明|说明)(?!$|文件|書|书|什)", "symptom", 1.5, "draws a conclusion"),
     (r"沒問題|没问题|沒事|没事|搞定|收工|好了|完成|可以(?:刪|删|收工|合併|合并|直接|了)|不用|無所謂|无所谓|算了",
      "symptom", 1.5, "declares it done"),
     (r"吧|啦|嘛", "symptom", 1.5, "a spoken particle (吧)"),
@@ -168,7 +171,8 @@ _ZH: list[tuple[Feature, str, float, str]] = [
     (r"(?:為什麼|为什么).*(?:卻|却|但|就不|不行|正常|、|，|,|只有|只在|差了|失敗|失败|閃退|闪退)", "symptom", 3.5,
      "is puzzled by what it sees here and not there"),
     (r"(?<!回)報(?!表|告)|(?<!回)报(?!表|告)|回 ?\d{3}|超時|超时|看不到|看到|出現|出现|白屏|白畫面|閃退|闪退|沒反應|没反应|打不開|打不开|"
-     r"收不到|一直|馬上|马上|突然|卻|却|但|空白|轉圈|转圈|卡住|卡在|凍結|冻结|閃爍|闪烁|跳出|彈出|弹出|不見了|不见了|消失",
+     r"收不到|一直|馬上|马上|突然|卻|却|但|空白|轉圈|转圈|卡住|卡在|凍結|冻结|閃爍|闪烁|跳出|彈出|弹出|不見了|不见了|消失|"
+     r"一堆|好多|滿滿|满屏|timeout|error|exception|failed|denied|killed",
      "symptom", 1.5, "describes what it sees"),
     # the other side
     (r"不要(?!緊|紧)|不准|不可以|(?:^|，|,)(?:別|别)|永遠|永远|必須|必须|務必|务必|一定要|切勿|禁止|(?<![我得])記得|(?<![我得])记得|應先|应先|"
@@ -182,7 +186,8 @@ _ZH: list[tuple[Feature, str, float, str]] = [
      "explains what something means"),
     (r"根本原因|根因|原因是|原因在|起因|導致|导致|放大了|不具|冪等|幂等|靜默|静默|那次|當時|当时|上次|月份|月時|月时",
      "diagnosis", 3.0, "tells a past incident or its cause"),
-    (r"什麼才算|什么才算|什么才叫|什麼才叫|多久會|多久会|能相信嗎|能相信吗|能信嗎|能信吗|可信嗎|可信吗|會說謊|会说谎",
+    (r"什麼才算|什么才算|什么才叫|什麼才叫|多久會|多久会|能相信嗎|能相信吗|能信嗎|能信吗|可信嗎|可信吗|會說謊|会说谎|"
+     r"能說明什麼|能说明什么|意味著什麼|意味着什么|代表什麼|代表什么|算不算|可以當證據|可以当证据",
      "diagnosis", 3.5, "asks a general question"),
 ]
 
@@ -208,7 +213,8 @@ _JA: list[tuple[Feature, str, float, str]] = [
     (r"なぜ.*(?:のに|だけ|では|だと|でも)", "symptom", 3.5, "is puzzled by what it sees here and not there"),
     (r"(?:され|てこ|届か|来|動か|見え|映ら)ない$|空配列|が空|エラー$|エラーが出|と[^、。]{0,12}エラー",
      "symptom", 2.5, "describes what it sees"),
-    (r"(?<!い)(?:せ|け|え|め|べ|れ|げ|ね)ない$|真っ白|真っ黒|固まる|固まった|くるくる|消えた|点滅", "symptom", 2.5,
+    (r"(?<!い)(?:せ|け|え|め|べ|れ|げ|ね)ない$|真っ白|真っ黒|固まる|固まった|くるくる|消えた|点滅|止まる|止まった|落ちる|"
+     r"落ちた|赤い|赤く|遅い|重い|消える", "symptom", 2.5,
      "describes what it sees on screen (押せない, 真っ白)"),
     # the other side
     (r"必ず|常に|絶対に|禁止|べき|こと$|ないこと|ように$|ようにする", "rule", 3.0, "states a rule"),
@@ -219,7 +225,8 @@ _JA: list[tuple[Feature, str, float, str]] = [
     (r"(?<!の)問題(?!な)|の問題|注意点|注意事項|手順|ルール|運用|原則|方針|方法|なぜ|どうやって", "topic", 2.0, "names a topic"),
     (r"前回|前の|以前|あの時|その時|当時|月に|原因は|根本原因|が原因|のせいで|させた|拡大|ていた$|でいた$|ていました$",
      "diagnosis", 3.0, "tells a past incident or its cause"),
-    (r"とは何か|とは何|どこまで|何をもって|信頼できるか|信用できるか", "diagnosis", 3.5, "asks a general question"),
+    (r"とは何か|とは何|どこまで|何をもって|(?:信頼|信用)できるの?か|意味するのか|証拠になるか|証拠になるのか", "diagnosis", 3.5,
+     "asks a general question"),
 ]
 
 _TABLES = {"en": _EN, "zh-Hant": _ZH, "zh-Hans": _ZH, "ja": _JA}
