@@ -129,6 +129,9 @@ def _zh_verdict(text, sentence, cue, start, end):
         return DIRECTIVE
     if cue == "不" and text[start + 1 : start + 2] == "得":
         return NONE
+    if text[max(0, start - 2) : start] in ("並非", "并非", "不是", "絕非", "绝非", "並不", "并不") or (
+            cue in ("並非", "并非", "絕非", "绝非", "不") and text[end : end + 1] in "不無无沒没"):
+        return NONE  # 並非不可能, 不是不支援: a double negative asserts
     if text[max(0, start - 1) : start] == "而" or (cue in ("不", "並非", "并非") and "而是" in text[end : end + 60]):
         return NONE  # 而不是, 而非, 不是 A 而是 B: a contrast, not a claim
     # Conditions and hedges around the negation.

@@ -257,6 +257,8 @@ def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -
         if "there" in before or "there's" in before:
             names = en_names(text)
             return bool(names) and not _subject_is_self(lowered, first, index, names, tokens)
+    if lowered[index] in _EN_STRONG and index > first and (lowered[index - 1] in ("not", "never") or lowered[index - 1].endswith("n't")):
+        return False  # "not impossible", "isn't unsupported": a double negative asserts
     following = lowered[index + 1] if index + 1 < len(lowered) else ""
     if index == first and lowered[index] in _EN_STRONG and following and following not in _EN_AUX and \
             following not in _EN_SKIP and following not in ("for", "with", "since", "from", "as", "here", "there"):

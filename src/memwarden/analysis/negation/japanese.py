@@ -19,7 +19,7 @@ _JA_DIRECTIVE_END = re.compile(
 )
 JA_QUESTION_END = re.compile(r"(?:か|かな|かね|かい|でしょうか|のでは|では)$")
 _JA_NOT_AFTER = ("ことは", "ことも", "少", "危", "幼", "汚", "違い", "もったい", "つまら", "仕方", "仕方が", "構わ", "問題", "問題は", "問題が",
-                 "間違い", "悪く", "限ら", "かもしれ", "だけで", "のみで", "切れ", "たまら", "くだら", "さりげ", "何気", "はか")
+                 "間違い", "悪く", "なくは", "なくも", "わけでは", "わけじゃ", "限ら", "かもしれ", "だけで", "のみで", "切れ", "たまら", "くだら", "さりげ", "何気", "はか")
 _JA_DIRECTIVE_BEFORE = re.compile(r"(?:ては|では|ちゃ|じゃ|ければ|くては|いと|なきゃ|なくちゃ)(?:いけ|なら|なり|だめ)$|べきで(?:は)?$")
 # After the negation: a condition (場合, なら, ければ), "without" (ずに is not here: it is asserted), or an
 # embedded question (落ちていないか確認した).
@@ -84,6 +84,8 @@ def _ja_verdict(text, sentence, cue, start, end):
             return NONE  # しか…ない: "only"
         if _JA_DIRECTIVE_BEFORE.search(before):
             return DIRECTIVE  # てはいけない, べきではない, なければならない
+    if cue in ("ない", "無い") and after.startswith(("わけでは", "わけじゃ", "ことはない", "こともない")):
+        return NONE  # 「ないわけではない」: a double negative asserts
     if cue == "なくて" and after[:1] in ("も", "は"):
         return NONE  # しなくてもいい
     if "かどうか" in clause_before:
