@@ -314,7 +314,7 @@ _CJK_SELF = re.compile(
 # Chinese: what comes right after the negation, or the negation inside a potential complement (找不到).
 _ZH_PREDICATE_AFTER = re.compile(
     r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:supp|work|allo|帶|带|支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"
-    r"信任|生效|管用|理會|理会|處理|处理|讀取|读取|載入|加载|顯示|显示|適用|适用|有|辦法|办法|法|權|权|能|可以|可用|可能|到|了|動|动|上|行|得)"
+    r"觸發|触发|自動|自动|同步|信任|生效|管用|理會|理会|處理|处理|讀取|读取|載入|加载|顯示|显示|適用|适用|有|辦法|办法|法|權|权|能|可以|可用|可能|到|了|動|动|上|行|得)"
 )
 _ZH_CLAIM_CUES = ("無法", "无法", "缺少", "缺乏", "查無", "查无", "未")
 _ZH_POTENTIAL = re.compile(r"^[到了動动上起下進进]")
@@ -348,7 +348,7 @@ def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
 _JA_PREDICATE_BEFORE = re.compile(
     r"(?:対応|サポート|提供|存在|利用|使用|使え|使わ|動作|動か|動い|でき|インストール|導入|入って|入っ|有効|許可|接続|到達|"
     r"見つから|見つかり|見当たら|表示さ|読み込ま|読ま|扱え|公開|実装|記載|含ま|含まれて|受け付け|配信|参照|保持|実行|"
-    r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット|配布|販売|提供され|公開され|更新され)[^、。]{0,6}$|られ$"
+    r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット|配布|販売|提供され|公開され|更新され|更新し|同期し|発火し|発火|反映し|自動)[^、。]{0,6}$|られ$"
 )
 _JA_EXISTENCE = re.compile(r"(?:が|は|も|には|では|に|の)(?:あり|い)?$")
 _JA_CLAIM_CUES = ("非対応", "未対応", "未実装", "未サポート", "不可", "なし", "無し")
@@ -379,7 +379,8 @@ def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
 _CJK_WORLD = re.compile(
     r"找不到|沒找到|没找到|搜不到|查不到|查無|查无|沒有任何結果|没有任何结果|沒有結果|没有结果|"
     r"見つから|見当たら|結果が(?:なかっ|ない|ありませ)|何も(?:出てこ|ヒットし|見つから)|一件も(?:なかっ|ない|ありませ)|"
-    r"不支援|不支持|尚未支援|尚未支持|非対応|未対応|未実装|対応していな|サポートされていな"
+    r"不支援|不支持|尚未支援|尚未支持|非対応|未対応|未実装|対応していな|サポートされていな|"
+    r"(?:設定|変更|利用|使用|選択|指定|編集)不可"
 )
 
 
@@ -409,6 +410,7 @@ _EN_GONE = re.compile(
     r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d|\b(?P<cue5>limited to|capped at|times? out after)\s+\d"
     r"|\b(?P<cue6>prevents|blocks|forbids|disallows|denies|rejects|strips|drops)\s+(?!on\b|by\b|until\b)\w"
     r"|\b(?P<cue7>(?:built|compiled|shipped|packaged|installed) without)\b"
+    r"|\b(?P<cue10>ignores|silently ignores|silently drops)\b"
     r"|\b(?P<cue8>returns?|answers?|responds? with|gives?)\s+(?:a\s+|an?\s+)?(?:0 rows|zero rows|an empty)\b",
     re.I,
 )
@@ -450,17 +452,18 @@ _ZH_GONE = re.compile(
     r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止)"
     r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|屏蔽了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
     r"|(?P<cue3>最多|上限|最長只能|最长只能|最大|最長|最长)[^，。；,;]{0,8}\d|(?P<cue4>只有)\s*(?:大約|大约)?\s*\d"
-    r"|(?P<cue5>編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
+    r"|(?P<cue5>會忽略|会忽略|編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
     r"|(?P<cue6>(?:返回|回傳|回传|回)\s*(?:0|空|null|404))(?![\d.])"
 )
 _JA_GONE = re.compile(
     r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
     r"sunset|deprecated|not supported|遮断され|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
-    r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ)"
+    r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ|無視する|無視される)"
     r"|(?P<cue2>は空|が空|結果は空|は空っぽ|が空っぽ)(?:。|$|だった|です)"
     r"|(?P<cue4>(?:404|410|0 件|空配列)\s*を返す|ビルドされていない|build without|動かなくなった)"
     r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)"
 )
+_CJK_NEGATED_NOUN = re.compile(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
 _CJK_CONDITION = re.compile("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば")
 
 
@@ -476,4 +479,6 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""
     if not cjk_names(text):
         return ""
+    if _CJK_NEGATED_NOUN.search(text[: match.start()]):
+        return ""  # 「不存在的 SKU 會被忽略」「在庫のない商品は…」: what happens to a kind of thing, a positive
     return match.group(match.lastgroup)
