@@ -116,6 +116,10 @@ _EN: list[tuple[Feature, str, float, str]] = [
     (r"^(?:empty|blank|no)\s+(?:response|output|page|screen|result|results|rows|body)\b|\b[45]\d\ds?\b",
      "symptom", 1.5, "describes an empty result or a status it sees"),
     (r"\bshould have\b|\bby now\b", "symptom", 2.5, "expects something to have happened"),
+    (r"\b(?:is|are|was|were|came back|comes back|looks?)\s+empty\b|\b(?:has|have|had)\s+no\b", "symptom", 1.5,
+     "sees something empty or missing"),
+    (r"^why\s+(?:is|are|was|were)\b.*\b\w+ing\b|^why\b.*\b(?:twice|again|suddenly|still)\b", "symptom", 3.5,
+     "is puzzled by what is happening"),
     (r"\b(?:blank|greyed out|grayed out|spinning|spins|stuck|frozen|freezes|hangs?|flickers?|never (?:stops|loads|ends|finishes)|"
      r"keeps? \w+ing|disappears?|vanish(?:es|ed)?|white screen|black screen|red banner|red x)\b", "symptom", 1.5,
      "describes what it sees on screen"),
@@ -136,6 +140,7 @@ _EN: list[tuple[Feature, str, float, str]] = [
     (r"\b(?:can|may|might|could|does not|doesn't|do not|don't)\s+(?:mean|imply|prove)\b", "diagnosis", 2.5,
      "explains what something means"),
     (r"\b(?:means|implies|proves)\b", "diagnosis", 1.5, "explains what something means"),
+    (r"^what\s+(?:does|do|is|counts)\b.*\b(?:mean|as)\b", "diagnosis", 3.5, "asks a general question"),
     (r"\bhow to\b|\binstead of\b|\bvs\.?\b|\bversus\b", "topic", 1.5, "names a topic"),
     (lambda t: re.match(r"(?:how|why|what|when|where|which)\b", t) is not None and "?" not in t,
      "topic", 1.5, "names a topic ('why X', 'when Y')"),
@@ -158,7 +163,7 @@ _ZH: list[tuple[Feature, str, float, str]] = [
      "symptom", 1.5, "declares it done"),
     (r"吧|啦|嘛", "symptom", 1.5, "a spoken particle (吧)"),
     (r"嗎|吗|呢|\?|怎麼|怎么", "symptom", 1.5, "asks itself a question"),
-    (r"說|说|回報|回报|顯示|显示|寫著|写着|返回|報錯|报错|過了|过了|通過|通过|成功了|成功$|失敗了|失败了|擋|挡|攔|拦|"
+    (r"(?<![來来])說|(?<![來来])说|回報|回报|顯示|显示|寫著|写着|返回|報錯|报错|過了|过了|通過|通过|成功了|成功$|失敗了|失败了|擋|挡|攔|拦|"
      r"沒找到|没找到|找不到|交回|還是|还是|又|沒在|没在|跑完|全綠|全绿|是 ?0|為 ?0|为 ?0|回傳|回传|輸出|输出|印出", "symptom", 1.0,
      "reports what it saw"),
     (r"^來|^来|我來|我来|再試|再试|再跑|重跑|直接|一下", "symptom", 1.5, "proposes the next step"),
@@ -172,7 +177,7 @@ _ZH: list[tuple[Feature, str, float, str]] = [
      "is puzzled by what it sees here and not there"),
     (r"(?<!回)報(?!表|告)|(?<!回)报(?!表|告)|回 ?\d{3}|超時|超时|看不到|看到|出現|出现|白屏|白畫面|閃退|闪退|沒反應|没反应|打不開|打不开|"
      r"收不到|一直|馬上|马上|突然|卻|却|但|空白|轉圈|转圈|卡住|卡在|凍結|冻结|閃爍|闪烁|跳出|彈出|弹出|不見了|不见了|消失|"
-     r"一堆|好多|滿滿|满屏|timeout|error|exception|failed|denied|killed",
+     r"一堆|好多|滿滿|满屏|timeout|error|exception|failed|denied|killed|是空的|為空|为空",
      "symptom", 1.5, "describes what it sees"),
     # the other side
     (r"不要(?!緊|紧)|不准|不可以|(?:^|，|,)(?:別|别)|永遠|永远|必須|必须|務必|务必|一定要|切勿|禁止|(?<![我得])記得|(?<![我得])记得|應先|应先|"
@@ -187,7 +192,8 @@ _ZH: list[tuple[Feature, str, float, str]] = [
     (r"根本原因|根因|原因是|原因在|起因|導致|导致|放大了|不具|冪等|幂等|靜默|静默|那次|當時|当时|上次|月份|月時|月时",
      "diagnosis", 3.0, "tells a past incident or its cause"),
     (r"什麼才算|什么才算|什么才叫|什麼才叫|多久會|多久会|能相信嗎|能相信吗|能信嗎|能信吗|可信嗎|可信吗|會說謊|会说谎|"
-     r"能說明什麼|能说明什么|意味著什麼|意味着什么|代表什麼|代表什么|算不算|可以當證據|可以当证据",
+     r"能說明什麼|能说明什么|意味著什麼|意味着什么|代表什麼|代表什么|算不算|可以當證據|可以当证据|是什麼意思|是什么意思|"
+     r"對.{1,12}來說|对.{1,12}来说",
      "diagnosis", 3.5, "asks a general question"),
 ]
 
