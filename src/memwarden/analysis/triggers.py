@@ -17,6 +17,13 @@ which is a topic, which is a cause. Every pattern is a plain alternation
 without nested quantifiers, and the text is cut to ``MAX_CHARS`` first, so a
 call is linear in its input and bounded.
 
+Issue #14 added the kinds a blind set showed: on the symptom side what the
+agent is about to do, a belief it remembers, a puzzled "why here but not there",
+an error, an empty result or a screen it quotes; on the cause side a post-mortem
+or root cause, a past incident, a general question ("can a cached 200 be
+trusted?"). A cause is a rule, a diagnosis or a topic (a label, a topic word or
+a bare noun phrase), and the advice is written for the trigger at hand.
+
 English, Traditional Chinese, Simplified Chinese and Japanese are covered.
 ``bench/triggers_accuracy.py`` measures it against ``tests/data/triggers_table.tsv``.
 """
