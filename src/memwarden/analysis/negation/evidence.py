@@ -348,7 +348,7 @@ def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
 _JA_PREDICATE_BEFORE = re.compile(
     r"(?:対応|サポート|提供|存在|利用|使用|使え|使わ|動作|動か|動い|でき|インストール|導入|入って|入っ|有効|許可|接続|到達|"
     r"見つから|見つかり|見当たら|表示さ|読み込ま|読ま|扱え|公開|実装|記載|含ま|含まれて|受け付け|配信|参照|保持|実行|"
-    r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット|配布|販売|提供され|公開され|更新され|更新し|同期し|発火し|発火|反映し|自動)[^、。]{0,6}$|られ$"
+    r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット|配布|販売|提供され|公開され|更新され|更新し|同期し|発火し|発火|反映し|自動|効か|効い)[^、。]{0,6}$|られ$"
 )
 _JA_EXISTENCE = re.compile(r"(?:が|は|も|には|では|に|の)(?:あり|い)?$")
 _JA_CLAIM_CUES = ("非対応", "未対応", "未実装", "未サポート", "不可", "なし", "無し")
@@ -399,7 +399,8 @@ _EN_GONE = re.compile(
     r"(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
     r"(?P<cue>removed|retired|deprecated|discontinued|decommissioned|sunset|sunsetted|shut down|taken down|"
     r"ripped out|end-of-lifed|blocked|disabled|empty|deleted|dropped|purged|wiped|turned off|switched off|killed|"
-    r"archived|end-of-life|end of life|eol|firewalled|yanked|unpublished|revoked)\b"
+    r"archived|end-of-life|end of life|eol|firewalled|yanked|unpublished|revoked|broken|failing|crashing)\b"
+    r"|\b(?P<cue11>(?:crash(?:es)?|fails?|breaks|hangs|segfaults?|times? out)\s+(?:on|in|under|with|inside))\b"
     r"|\b(?P<cue2>came back empty|comes back empty|returns? empty|returned empty|"
     r"(?:returned|returns|came back with|found|shows?|showed|lists?|listed)\s+(?:zero|0|no)\s+"
     r"(?:results?|events?|rows?|records?|hits?|matches|items?|entries|pods?|objects?|files?))\b"
@@ -438,7 +439,7 @@ def en_positive_claim(text: str) -> str:
         content = [w for w in words if w not in _EN_AUX and w not in _EN_SKIP]
         if match.lastgroup == "cue9" and (not content or content[-1] in _EN_AGENTS or content[-1] in _EN_OWN_NOUNS):
             continue  # "Claude removed the old tests", "the PR dropped the column": the project's own change
-        if match.lastgroup == "cue" and content and content[-1] in _EN_OWN_NOUNS:
+        if match.lastgroup in ("cue", "cue11") and content and content[-1] in _EN_OWN_NOUNS:
             # "The old PhysX code was removed", "the legacy_tax module was deleted": what the project
             # removes from itself is a change it made, whatever the thing was named after.
             continue
@@ -452,18 +453,20 @@ _ZH_GONE = re.compile(
     r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止)"
     r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|屏蔽了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
     r"|(?P<cue3>最多|上限|最長只能|最长只能|最大|最長|最长)[^，。；,;]{0,8}\d|(?P<cue4>只有)\s*(?:大約|大约)?\s*\d"
-    r"|(?P<cue5>會忽略|会忽略|編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
+    r"|(?P<cue5>會忽略|会忽略|會失敗|会失败|一直失敗|一直失败|壞掉了|坏掉了|失效(?=。|$)|編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
     r"|(?P<cue6>(?:返回|回傳|回传|回)\s*(?:0|空|null|404))(?![\d.])"
 )
 _JA_GONE = re.compile(
     r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
     r"sunset|deprecated|not supported|遮断され|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
-    r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ|無視する|無視される)"
+    r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ|無視する|無視される|"
+    r"失敗する(?=。|$)|失敗している|クラッシュする|落ちる(?=。|$))"
     r"|(?P<cue2>は空|が空|結果は空|は空っぽ|が空っぽ)(?:。|$|だった|です)"
     r"|(?P<cue4>(?:404|410|0 件|空配列)\s*を返す|ビルドされていない|build without|動かなくなった)"
     r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)"
 )
 _CJK_NEGATED_NOUN = re.compile(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
+_ZH_PAST_EVENT = re.compile(r"結果|结果|之前|後來|后来|搞|弄|導致|导致|差點|差点|上次|那次")
 _CJK_CONDITION = re.compile("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば")
 
 
@@ -479,6 +482,8 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""
     if not cjk_names(text):
         return ""
+    if match.lastgroup == "cue5" and _ZH_PAST_EVENT.search(text):
+        return ""  # 「之前用 sudo pip 裝包，把 yum 搞壞了」: a post-mortem, not a standing fact
     if _CJK_NEGATED_NOUN.search(text[: match.start()]):
         return ""  # 「不存在的 SKU 會被忽略」「在庫のない商品は…」: what happens to a kind of thing, a positive
     return match.group(match.lastgroup)
