@@ -69,7 +69,8 @@ _EN_POSSESSIVE = {"our", "my", "your"}
 _EN_OWN_NOUNS = {
     "rule", "rules", "policy", "policies", "process", "step", "steps", "test", "tests", "issue", "issues", "pr",
     "prs", "ticket", "tickets", "column", "columns", "field", "fields", "function", "functions", "method",
-    "methods", "module", "modules", "class", "classes", "hook", "hooks", "table", "tables", "schema", "note",
+    "methods", "module", "modules", "class", "classes", "hook", "hooks", "handler", "handlers", "importer",
+    "wrapper", "helper", "helpers", "middleware", "table", "tables", "schema", "note",
     "notes", "memory", "project", "codebase", "code", "team", "user", "users", "decision", "convention",
     "discipline", "gate", "gates", "default", "design", "state", "scope", "script", "scripts", "repo", "fix",
     "change", "changes", "commit", "commits", "branch", "workflow", "task", "tasks", "phase", "plan's",
@@ -400,7 +401,8 @@ _EN_GONE = re.compile(
     r"(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
     r"(?P<cue>removed|retired|deprecated|discontinued|decommissioned|sunset|sunsetted|shut down|taken down|"
     r"ripped out|end-of-lifed|blocked|disabled|empty|deleted|dropped|purged|wiped|turned off|switched off|killed|"
-    r"archived|end-of-life|end of life|eol|firewalled|yanked|unpublished|revoked|broken|failing|crashing)\b"
+    r"archived|end-of-life|end of life|eol|firewalled|yanked|unpublished|revoked)\b"
+    r"|\b(?:is|are|has been|have been|now)\s+(?:\w+ly\s+)?(?P<cue15>broken|failing|crashing)\b"
     r"|\b(?P<cue11>(?:crash(?:es)?|fails?|breaks|hangs|segfaults?|times? out)\s+(?:on|in|under|with|inside))\b"
     r"|\b(?P<cue2>came back empty|comes back empty|returns? empty|returned empty|"
     r"(?:returned|returns|came back with|comes back with|found|shows?|showed|lists?|listed)\s+(?:zero|0|no)\s+"
@@ -425,9 +427,16 @@ _EN_SUBJECT_BREAK = re.compile(r"[;:—–(]|,\s|\.\s")
 _EN_NOT_A_LIMIT_SUBJECT = re.compile(r"\b(?:blocked|blocks)\s+(?:on|by)\s+(?:#|PR\b|issue\b|[\w-]+/[\w-]+#)", re.I)
 
 
+# What the project did or decided: a narrated event ("last week ... until we fixed"), a change made in
+# a PR, a design ("by design", "we wrote").
+_EN_OWN_DOING = re.compile(
+    r"\b(?:last (?:week|month|night|time|sprint)|yesterday|this morning|all (?:morning|day|night|week)|until we|"
+    r"by design|we wrote|we built|in-house|(?:in|by|via) (?:PR|pull request|commit)\b|in #\d)", re.I)
+
+
 def en_positive_claim(text: str) -> str:
     """The words of a removal, block, empty result or limit said of a named thing, else ""."""
-    if _CONDITION_OPENER.match(text):
+    if _CONDITION_OPENER.match(text) or _EN_OWN_DOING.search(text):
         return ""
     for match in _EN_GONE.finditer(text):
         if _EN_NOT_A_LIMIT_SUBJECT.match(text, match.start(match.lastgroup)):
@@ -444,7 +453,10 @@ def en_positive_claim(text: str) -> str:
         content = [w for w in words if w not in _EN_AUX and w not in _EN_SKIP]
         if match.lastgroup == "cue9" and (not content or content[-1] in _EN_AGENTS or content[-1] in _EN_OWN_NOUNS):
             continue  # "Claude removed the old tests", "the PR dropped the column": the project's own change
-        if match.lastgroup in ("cue", "cue11") and content and content[-1] in _EN_OWN_NOUNS:
+        if any(w in _EN_POSSESSIVE for w in words) and not any(
+                subject[a:b].lower() not in _EN_VENDOR_NOUNS for a, b in names):
+            continue  # "Our API accepts at most 100 ids": our own design; "our Auth0 tenant" names a vendor
+        if match.lastgroup in ("cue", "cue6", "cue11", "cue15") and content and content[-1] in _EN_OWN_NOUNS:
             # "The old PhysX code was removed", "the legacy_tax module was deleted": what the project
             # removes from itself is a change it made, whatever the thing was named after.
             continue
@@ -472,6 +484,7 @@ _JA_GONE = re.compile(
     r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)"
 )
 _CJK_NEGATED_NOUN = re.compile(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
+_CJK_SELF_DESIGN = re.compile(r"我們|我们|咱們|咱们|自前|自社|うちの|我々|私たち")
 _ZH_PAST_EVENT = re.compile(r"結果|结果|之前|後來|后来|搞|弄|導致|导致|差點|差点|上次|那次")
 _CJK_CONDITION = re.compile("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば")
 
@@ -488,6 +501,8 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""
     if not cjk_names(text):
         return ""
+    if match.lastgroup in ("cue3", "cue4") and _CJK_SELF_DESIGN.search(text):
+        return ""  # 「我們的 API 每次最多 100 個」「這是我們定的」: a limit of our own design
     if match.lastgroup == "cue5" and _ZH_PAST_EVENT.search(text):
         return ""  # 「之前用 sudo pip 裝包，把 yum 搞壞了」: a post-mortem, not a standing fact
     if _CJK_NEGATED_NOUN.search(text[: match.start()]):
