@@ -118,7 +118,8 @@ _EN: list[tuple[Feature, str, float, str]] = [
      r"here|there)\b", "symptom", 3.5, "is puzzled by what it sees here and not there"),
     (r"\b(?:every (?:few |other )?(?:minutes?|hours?|days?|time|run|deploy)|intermittently|randomly|sometimes|"
      r"again and again|over and over)\b", "symptom", 1.5, "describes what keeps happening"),
-    (r"^`[^`]+`|\b(?:err!?|error|denied|unable to|exception|not found|timed out|backoff|killed)\b", "symptom", 1.5,
+    (r"^`[^`]+`|\b(?:err!|error:|exception:|\w+error|errno|denied(?!\s+errors?)|unable to|not found|timed out|killed)\b|"
+     r"\b(?:got|get|gets|getting|seeing|see|saw)\s+(?:an?\s+)?(?:\w+\s+)?(?:errors?|exceptions?)\b", "symptom", 1.5,
      "quotes an error it saw"),
     (r"^(?:empty|blank|no)\s+(?:response|output|page|screen|result|results|rows|body)\b|\b[45]\d\ds?\b",
      "symptom", 1.5, "describes an empty result or a status it sees"),
@@ -183,7 +184,7 @@ _ZH: list[tuple[Feature, str, float, str]] = [
     (r"(?:為什麼|为什么).*(?:卻|却|但|就不|不行|正常|、|，|,|只有|只在|差了|失敗|失败|閃退|闪退)", "symptom", 3.5,
      "is puzzled by what it sees here and not there"),
     (r"(?<!回)報(?!表|告)|(?<!回)报(?!表|告)|回 ?\d{3}|超時|超时|看不到|看到|出現|出现|白屏|白畫面|閃退|闪退|沒反應|没反应|打不開|打不开|"
-     r"收不到|一直|馬上|马上|突然|卻|却|但|空白|轉圈|转圈|卡住|卡在|凍結|冻结|閃爍|闪烁|跳出|彈出|弹出|不見了|不见了|消失|"
+     r"收不到|一直|馬上|马上|突然|卻|却|但(?!書|书)|空白|轉圈|转圈|卡住|卡在|凍結|冻结|閃爍|闪烁|跳出|彈出|弹出|不見了|不见了|消失|"
      r"一堆|好多|滿滿|满屏|timeout|error|exception|failed|denied|killed|是空的|為空|为空",
      "symptom", 1.5, "describes what it sees"),
     # the other side
@@ -224,7 +225,7 @@ _JA: list[tuple[Feature, str, float, str]] = [
     (r"\?|かな", "symptom", 1.5, "asks itself a question"),
     # issue #14
     (r"なぜ.*(?:のに|だけ|では|だと|でも)", "symptom", 3.5, "is puzzled by what it sees here and not there"),
-    (r"(?:され|てこ|届か|来|動か|見え|映ら)ない$|空配列|が空|エラー$|エラーが出|と[^、。]{0,12}エラー",
+    (r"(?:され|てこ|届か|来|動か|見え|映ら)ない$|空配列|が空|エラーが出|エラーになる|と[^、。]{0,12}エラー",
      "symptom", 2.5, "describes what it sees"),
     (r"(?<!い)(?:せ|け|え|め|べ|れ|げ|ね)ない$|真っ白|真っ黒|固まる|固まった|くるくる|消えた|点滅|止まる|止まった|落ちる|"
      r"落ちた|赤い|赤く|遅い|重い|消える", "symptom", 2.5,
