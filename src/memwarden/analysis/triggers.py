@@ -116,7 +116,7 @@ _EN: list[tuple[Feature, str, float, str]] = [
      "symptom", 2.0, "recalls a belief"),
     (r"^why\b.*\b(?:but|yet|while|only|and not|locally|in prod|in production|on ci|in ci|on staging|on my machine|"
      r"here|there)\b", "symptom", 3.5, "is puzzled by what it sees here and not there"),
-    (r"\b(?:every (?:few |other )?(?:minutes?|hours?|days?|time|run|deploy)|intermittently|randomly|sometimes|"
+    (r"\b(?:every (?:few |other )?(?:minutes?|hours?|days?|time|run|deploy)|intermittently|randomly|"
      r"again and again|over and over)\b", "symptom", 1.5, "describes what keeps happening"),
     (r"^`[^`]+`|\b(?:err!|error:|exception:|\w+error|errno|denied(?!\s+errors?)|unable to|not found|timed out|killed)\b|"
      r"\b(?:got|get|gets|getting|seeing|see|saw)\s+(?:an?\s+)?(?:\w+\s+)?(?:errors?|exceptions?)\b", "symptom", 1.5,
@@ -161,6 +161,9 @@ _EN: list[tuple[Feature, str, float, str]] = [
      "diagnosis", 2.0, "tells a past incident"),
     (r"^(?:can|could|should|is|are|does|do|when is|when does|how (?:\w+ )?(?:can|should|is|does|do|far|much|long|stale|old))"
      r"\b.*\b(?:an?|any|ever)\b.*\?$|\b(?:be trusted|trustworthy)\b", "diagnosis", 3.5, "asks a general question"),
+    (r"\b(?:usually|typically|generally|often|tends? to|by default|can still|hides?|masks?|amplif\w*|evaluated|"
+     r"leads? to|causes?)\b", "diagnosis", 2.0, "states how things work in general"),
+    (r"\b(?:but|yet)\b.*\b(?:today|now|this time)\b", "symptom", 2.5, "contrasts what it sees now with what it expected"),
 ]
 
 _ZH: list[tuple[Feature, str, float, str]] = [
@@ -199,6 +202,8 @@ _ZH: list[tuple[Feature, str, float, str]] = [
      "explains what something means"),
     (r"根本原因|根因|原因是|原因在|起因|導致|导致|放大了|不具|冪等|幂等|靜默|静默|那次|當時|当时|上次|月份|月時|月时",
      "diagnosis", 3.0, "tells a past incident or its cause"),
+    (r"通常|一般|往往|總是|总是|預設|默認|默认|前就|時[^，,]{0,12}(?:會|会)|时[^，,]{0,12}(?:會|会)|會導致|会导致",
+     "diagnosis", 2.0, "states how things work in general"),
     (r"什麼才算|什么才算|什么才叫|什麼才叫|多久會|多久会|能相信嗎|能相信吗|能信嗎|能信吗|可信嗎|可信吗|會說謊|会说谎|"
      r"能說明什麼|能说明什么|意味著什麼|意味着什么|代表什麼|代表什么|算不算|可以當證據|可以当证据|是什麼意思|是什么意思|"
      r"對.{1,12}來說|对.{1,12}来说",
@@ -239,6 +244,9 @@ _JA: list[tuple[Feature, str, float, str]] = [
     (r"(?<!の)問題(?!な)|の問題|注意点|注意事項|手順|ルール|運用|原則|方針|方法|なぜ|どうやって", "topic", 2.0, "names a topic"),
     (r"前回|前の|以前|あの時|その時|当時|月に|原因は|根本原因|が原因|のせいで|させた|拡大|ていた$|でいた$|ていました$",
      "diagnosis", 3.0, "tells a past incident or its cause"),
+    (r"(?:のに|但|卻|却|，|、).{0,10}(?:今日|今天|這次|这次|今回)", "symptom", 2.5,
+     "contrasts what it sees now with what it expected"),
+    (r"たいてい|大抵|通常|一般に|一般的に|ことがある|場合がある|がち", "diagnosis", 2.0, "states how things work in general"),
     (r"とは何か|とは何|どこまで|何をもって|(?:信頼|信用)できるの?か|意味するのか|証拠になるか|証拠になるのか", "diagnosis", 3.5,
      "asks a general question"),
 ]
