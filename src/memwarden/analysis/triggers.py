@@ -164,6 +164,15 @@ _EN: list[tuple[Feature, str, float, str]] = [
     (r"\b(?:usually|typically|generally|often|tends? to|by default|can still|hides?|masks?|amplif\w*|evaluated|"
      r"leads? to|causes?)\b", "diagnosis", 2.0, "states how things work in general"),
     (r"\b(?:but|yet)\b.*\b(?:today|now|this time)\b", "symptom", 2.5, "contrasts what it sees now with what it expected"),
+    # round 2: a value seen on screen, something that never shows up, at once; a question about us in general,
+    # a day of the week told as an incident
+    (r"\b(?:is|are|was|were|becomes?|became|turns?|turned|goes|went)\s+(?:nan|null|undefined|none|zero|negative|inf)\b|"
+     r"\bnever (?:appears?|shows? up|arrives?|comes? back|fires?|returns?|finishes|completes)\b|"
+     r"\b(?:immediately|right away|instantly|straight away)\b", "symptom", 2.0, "describes what it sees happen"),
+    (r"^(?:why|how|when) (?:do|should|can|would) (?:we|you|agents?|anyone|one)\b", "diagnosis", 4.0,
+     "asks a general question"),
+    (r"\bon (?:a )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|holiday)\b.*\b(?:and|but)\b",
+     "diagnosis", 2.5, "tells a past incident"),
 ]
 
 _ZH: list[tuple[Feature, str, float, str]] = [
@@ -208,6 +217,17 @@ _ZH: list[tuple[Feature, str, float, str]] = [
      r"能說明什麼|能说明什么|意味著什麼|意味着什么|代表什麼|代表什么|算不算|可以當證據|可以当证据|是什麼意思|是什么意思|"
      r"對.{1,12}來說|对.{1,12}来说",
      "diagnosis", 3.5, "asks a general question"),
+    # round 2
+    (r"就(?:代表|表示|等於|等于|說明|说明|一定).*(?:嗎|吗|\?)$|可靠(?:嗎|吗)|有多可靠|靠得住(?:嗎|吗)|信得過(?:嗎|吗)|信得过(?:吗)",
+     "diagnosis", 8.0, "asks a general question"),
+    (r"被[^，,]{1,8}(?:攔截|拦截|擋下|挡下|封鎖|封锁|丟棄|丢弃)$|(?:時|时)仍(?:然)?|最危險|最危险|最容易出事|最常出事|(?:的時候|的时候|時|时)最",
+     "diagnosis", 5.0, "states how things work in general"),
+    (r"(?:週|周|星期|禮拜|礼拜)[一二三四五六日天].{0,6}(?:發版|发版|上版|上線|上线|部署|發布|发布)", "diagnosis", 3.0,
+     "tells a past incident"),
+    (r"[，,].{0,12}(?:為什麼|为什么)", "symptom", 3.5, "is puzzled by what it sees here and not there"),
+    (r"^要(?:在|把|用|去|直接)", "symptom", 3.0, "says what it is about to do"),
+    (r"^(?!.*(?:通常|一般|往往|總是|总是)).*[^\d][45]\d\d$|(?:變成|变成|是|為|为)\s*(?:nan|null|undefined|0)\b|完全(?:沒|没)|(?:沒|没)回", "symptom", 2.0,
+     "describes what it sees"),
 ]
 
 
@@ -249,6 +269,18 @@ _JA: list[tuple[Feature, str, float, str]] = [
     (r"たいてい|大抵|通常|一般に|一般的に|ことがある|場合がある|がち", "diagnosis", 2.0, "states how things work in general"),
     (r"とは何か|とは何|どこまで|何をもって|(?:信頼|信用)できるの?か|意味するのか|証拠になるか|証拠になるのか", "diagnosis", 3.5,
      "asks a general question"),
+    # round 2: a general question, a mechanism, a post-mortem's cause; on the symptom side a state that
+    # persists, a value seen, what it is about to do for now
+    (r"と言えるか|と言っていいか|と考えてよいか|でよいのか|でいいのか|どれくらいで|どのくらいで|いつまで.*か\?$", "diagnosis", 4.0,
+     "asks a general question"),
+    (r"少なくとも|最低 ?1 ?回|でも[^、。]{0,12}(?:する|される|返す)$|ため(?!に)|(?:だった|かった|ていた|した)せい|冪等", "diagnosis", 3.0,
+     "states how things work, or the cause"),
+    (r"(?:で|により|によって)(?:停止|ダウン|障害|失敗|落ち)し?た$|"
+     r"(?:切れ|フル|不足|漏れ|ミス|超過|枯渇)で[^、。]{0,12}(?:停止|ダウン|障害|失敗|落ち)し?た$|[月火水木金土日]曜(?:日)?に", "diagnosis", 3.0,
+     "tells a past incident or its cause"),
+    (r"とりあえず|ておこう|でおこう|ておく$|のまま$|まま$|ずっと|直後に|すぐに|なのに|"
+     r"(?:認識|反応|応答|起動|表示|接続|返信)しない$|が ?(?:nan|null|undefined|0|空|[45]\d\d)$|`[^`]+`$",
+     "symptom", 3.0, "describes what it sees or is about to do"),
 ]
 
 _TABLES = {"en": _EN, "zh-Hant": _ZH, "zh-Hans": _ZH, "ja": _JA}
