@@ -74,6 +74,8 @@ _FOREIGN_WORDS = {
 _ENGLISH_WORDS = {
     "the", "is", "are", "and", "of", "to", "in", "for", "with", "it", "this", "that", "on", "does", "be", "has",
     "have", "was", "were", "can", "will", "by", "from", "an", "a",
+    # issue #14: "Our 検証環境 Stripe account can't enable Stripe Tax" has few of the above
+    "our", "not", "no", "its", "their", "we", "at", "or", "as", "but", "after", "than", "into",
 }
 
 

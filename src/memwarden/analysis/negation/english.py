@@ -112,7 +112,11 @@ _LABEL = re.compile(r"^[*_\s]*(why|how to apply)\s*[*_]*\s*:", re.I)
 _DESIGN = re.compile(r"\b(?:intentional(?:ly)?|deliberate(?:ly)?|by design|on purpose)\b", re.I)
 _PREFERENCE = re.compile(r"\b(?:prefers|preferred|likes|dislikes|wants|hates|would rather)\b", re.I)
 _SETTING = re.compile(r"(?<![\w.])[A-Za-z_][\w.]{0,40}=[\w.\"'-]")
-_CODE_SUBJECT = re.compile(r"^[\s(]*(?:(?:but|and|so|then|while|whereas|also)\s+)*(?:the\s+)?(?:CODE\b|`[^`]*`)", re.I)
+_CODE_SUBJECT = re.compile(
+    r"^[\s(]*(?:(?:but|and|so|then|while|whereas|also)\s+)*(?:the\s+)?(?:CODE\b|`[^`]*`)"
+    # "The `payments` service account has no ...": the code span names a vendor's thing, which is the subject
+    r"(?!\s+(?:service account|account|bucket|tenant|project|namespace|cluster|instance|role|token|key|queue|topic)\b)",
+    re.I)
 _QUOTED_SUBJECT = re.compile(r'^\s*(?:"[^"]*"|“[^”]*”)\s*(?:\w+\s*){0,2}$')
 
 

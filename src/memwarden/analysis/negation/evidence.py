@@ -149,6 +149,8 @@ def en_names(text: str) -> tuple[tuple[int, int], ...]:
     for match in _EN_WORD.finditer(text):
         word = match.group()
         lower = word.lower()
+        if lower.endswith(("'s", "’s")):
+            lower = lower[:-2]  # "Heroku's free dynos": the name, possessive
         if word == "CODE":
             continue
         if (lower in _EN_LOWER_NAMES or lower.split("-")[0] in _EN_LOWER_NAMES or lower in _EN_VENDOR_NOUNS
@@ -294,7 +296,10 @@ _CJK_VENDOR_NOUNS = re.compile(
     "服務|服务|サービス|網路|网络|ネットワーク|公網|公网|外網|外网|內網|内网|辦公網|办公网|端口|連接埠|ポート|安全組|安全组|"
     "雲|云|權限|权限|権限|機器人|机器人|ボット|目錄|目录|資料夾|文件夹|ディレクトリ|フォルダ|日誌|日志|ログ|"
     "資料庫|数据库|データベース|文件|文檔|文档|ドキュメント|官網|官网|公式|ゲートウェイ|閘道|网关|儲存桶|存储桶|バケット|"
-    "真機|真机|実機|模擬器|模拟器|裝置|设备|端末|手機|手机|請求|请求|リクエスト|域名|網域|ドメイン"
+    "真機|真机|実機|模擬器|模拟器|裝置|设备|端末|手機|手机|請求|请求|リクエスト|域名|網域|ドメイン|"
+    # round 2: environments and stores whose state is a fact worth re-checking, and a vendor's quota
+    "測試環境|测试环境|正式環境|正式环境|生產環境|生产环境|預備環境|预发环境|検証環境|本番環境|ステージング|"
+    "數倉|数仓|資料倉儲|数据仓库|データウェアハウス|一般枠|無料枠|利用枠"
 )
 _LATIN_COMMON = {"CODE", "ok", "OK", "PR", "TODO", "WIP", "a", "b", "c", "x", "y"}
 
@@ -314,7 +319,7 @@ _CJK_SELF = re.compile(
 )
 # Chinese: what comes right after the negation, or the negation inside a potential complement (找不到).
 _ZH_PREDICATE_AFTER = re.compile(
-    r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:supp|work|allo|帶|带|支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"
+    r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:supp|work|allo|返回|回傳|回传|申請|申请|註冊|注册|開通|开通|發行|发行|帶|带|支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"
     r"觸發|触发|自動|自动|同步|保存|保留|信任|生效|管用|理會|理会|處理|处理|讀取|读取|載入|加载|顯示|显示|適用|适用|有|辦法|办法|法|權|权|能|可以|可用|可能|到|了|動|动|上|行|得)"
 )
 _ZH_CLAIM_CUES = ("無法", "无法", "缺少", "缺乏", "查無", "查无", "未")
@@ -347,7 +352,7 @@ def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
 
 
 _JA_PREDICATE_BEFORE = re.compile(
-    r"(?:対応|サポート|提供|存在|利用|使用|使え|使わ|動作|動か|動い|でき|インストール|導入|入って|入っ|有効|許可|接続|到達|"
+    r"(?:対応|サポート|提供|存在|利用|使用|使え|同梱|載っ|搭載|登録|発行|選べ|選択でき|ロード|インポート|使わ|動作|動か|動い|でき|インストール|導入|入って|入っ|有効|許可|接続|到達|"
     r"見つから|見つかり|見当たら|表示さ|読み込ま|読ま|扱え|公開|実装|記載|含ま|含まれて|受け付け|配信|参照|保持|実行|"
     r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット|配布|販売|提供され|公開され|更新され|更新し|同期し|発火し|発火|反映し|自動|効か|効い)[^、。]{0,6}$|られ$"
 )
@@ -401,8 +406,11 @@ _EN_GONE = re.compile(
     r"(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
     r"(?P<cue>removed|retired|deprecated|discontinued|decommissioned|sunset|sunsetted|shut down|taken down|"
     r"ripped out|end-of-lifed|blocked|disabled|empty|deleted|dropped|purged|wiped|turned off|switched off|killed|"
-    r"archived|end-of-life|end of life|eol|firewalled|yanked|unpublished|revoked)\b"
+    r"archived|end-of-life|end of life|eol|firewalled|yanked|unpublished|revoked|denied|rejected)\b"
+    r"|\b(?:has|have)\s+been\s+(?P<cue16>(?:failing|broken|down|crashing|erroring)\s+(?:since|for)\b)"
     r"|\b(?:is|are|has been|have been|now)\s+(?:\w+ly\s+)?(?P<cue15>broken|failing|crashing)\b"
+    r"|(?<!the )(?<!all )(?<!any )\b(?P<cue17>404s|(?:returns?|answers?) (?:a |an )?(?:404|410))"
+    r"(?=\s*(?:[.;!]|$|now\b|since\b|(?:on|in|from) (?:prod|staging|the)\b))"
     r"|\b(?P<cue11>(?:crash(?:es)?|fails?|breaks|hangs|segfaults?|times? out)\s+(?:on|in|under|with|inside))\b"
     r"|\b(?P<cue2>came back empty|comes back empty|returns? empty|returned empty|"
     r"(?:returned|returns|came back with|comes back with|found|shows?|showed|lists?|listed)\s+(?:zero|0|no)\s+"
@@ -413,9 +421,12 @@ _EN_GONE = re.compile(
     r"|\b(?:allows?|accepts?|permits?|includes?)\s+(?:up to\s+)?(?P<cue12>\d[\d,.]*\s*[a-z]*\s+(?:[a-z]+\s+)?"
     r"(?:per|an?|each)\s+(?:second|minute|hour|day|week|month|call|request|token|user|job|run|page|account|key))\b"
     r"|(?P<cue13>\b\d[\d,.]*\s*[a-z]*\s+(?:[A-Za-z]+\s+)?(?:limit|cap|quota|ceiling)\b|\btruncated (?:at|to|after)\s+\d[\d,.]*)"
-    r"|\b(?P<cue9>deprecated|removed|retired|discontinued|sunset)\s+"
-    r"(?:the|its|their|support|a|an)\b"
-    r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d|\b(?P<cue5>limited to|capped at|times? out after)\s+\d"
+    r"|\b(?P<cue9>deprecated|removed|retired|discontinued|sunset|revoked|decommissioned|shut down|killed off)\s+"
+    r"(?:the|its|their|support|a|an|our|all|(?-i:[A-Z]))"
+    r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d"
+    r"|\b(?P<cue5>limited to|capped at|times? out after|max(?:es)? out at|tops? out at)\s+\d"
+    r"|\d[^.;,]{0,30},\s*(?P<cue18>tops|max|at most)\b"
+    r"|\b(?P<cue19>only\s+\d[\d,.]*\s+(?:[\w-]+\s+){0,3}(?:is|are)\s+(?:allowed|permitted|supported))\b"
     r"|\b(?P<cue6>prevents|blocks|forbids|disallows|denies|rejects|strips|drops)\s+(?!on\b|by\b|until\b)\w"
     r"|\b(?P<cue7>(?:built|compiled|shipped|packaged|installed) without)\b"
     r"|\b(?P<cue10>ignores|silently ignores|silently drops)\b"
@@ -424,20 +435,31 @@ _EN_GONE = re.compile(
 )
 _EN_AGENTS = {"claude", "codex", "gemini", "copilot", "cursor", "agent", "assistant", "bot", "aider"}
 _EN_SUBJECT_BREAK = re.compile(r"[;:—–(]|,\s|\.\s")
+# An environment names where a state holds, the way a product does: "is empty in staging".
+_EN_ENVIRONMENT = re.compile(
+    r"\b(?:staging|prod|production|sandbox|pre-?prod|uat)\b"
+    r"|\b(?:denied|rejected|blocked|dropped) by (?:the |an? |our )?(?:[\w-]+ )?(?:branch protection|policy|firewall|"
+    r"waf|ruleset|scp|csp|proxy|security group|org setting|admin)", re.I)
+# Where the name comes after the verb: "is broken in the Expo dev client", "is denied by a NetworkPolicy".
+_EN_NAMED_AFTER = re.compile(r"\s+(?:\w+\s+)?(?:in|on|under|by|for|from|with|since)\s", re.I)
 _EN_NOT_A_LIMIT_SUBJECT = re.compile(r"\b(?:blocked|blocks)\s+(?:on|by)\s+(?:#|PR\b|issue\b|[\w-]+/[\w-]+#)", re.I)
 
 
 # What the project did or decided: a narrated event ("last week ... until we fixed"), a change made in
 # a PR, a design ("by design", "we wrote").
 _EN_OWN_DOING = re.compile(
-    r"\b(?:last (?:week|month|night|time|sprint)|yesterday|this morning|all (?:morning|day|night|week)|until we|"
+    r"\b(?:(?P<when>last (?:week|month|night|time|sprint)|yesterday|this morning)|all (?:morning|day|night|week)|until we|"
     r"by design|we wrote|we built|in-house|(?:in|by|via) (?:PR|pull request|commit)\b|in #\d)", re.I)
 
 
 def en_positive_claim(text: str) -> str:
     """The words of a removal, block, empty result or limit said of a named thing, else ""."""
-    if _CONDITION_OPENER.match(text) or _EN_OWN_DOING.search(text):
+    if _CONDITION_OPENER.match(text):
         return ""
+    own = [m for m in _EN_OWN_DOING.finditer(text)]
+    if any(m.group("when") is None for m in own):
+        return ""
+    environment = _EN_ENVIRONMENT.search(text) is not None
     for match in _EN_GONE.finditer(text):
         if _EN_NOT_A_LIMIT_SUBJECT.match(text, match.start(match.lastgroup)):
             continue  # "blocked on brightdigit/ConfigKeyKit#1": waiting for a change, not a block
@@ -448,15 +470,20 @@ def en_positive_claim(text: str) -> str:
         names = en_names(subject)
         if any(w in _EN_SELF and w not in _EN_POSSESSIVE for w in words):
             continue
-        if not names and match.lastgroup != "cue2":  # an empty result is a claim whatever came back empty
-            continue
+        if own and (match.lastgroup not in ("cue", "cue9") or not names):
+            continue  # "was dropped last week": a change the project made, unless a named thing went away
+        after = text[match.end() : match.end() + 80]  # a bounded window: a long line stays linear
+        if not names and match.lastgroup not in ("cue2", "cue16") and not environment and not (
+                _EN_NAMED_AFTER.match(after) and en_names(after)):
+            continue  # an empty result, or what has been failing since a day, is a claim whatever it was said of
         content = [w for w in words if w not in _EN_AUX and w not in _EN_SKIP]
         if match.lastgroup == "cue9" and (not content or content[-1] in _EN_AGENTS or content[-1] in _EN_OWN_NOUNS):
             continue  # "Claude removed the old tests", "the PR dropped the column": the project's own change
         if any(w in _EN_POSSESSIVE for w in words) and not any(
                 subject[a:b].lower() not in _EN_VENDOR_NOUNS for a, b in names):
             continue  # "Our API accepts at most 100 ids": our own design; "our Auth0 tenant" names a vendor
-        if match.lastgroup in ("cue", "cue6", "cue11", "cue15") and content and content[-1] in _EN_OWN_NOUNS:
+        if match.lastgroup in ("cue", "cue6", "cue11", "cue15") and content and content[-1] in _EN_OWN_NOUNS and \
+                match.group(match.lastgroup).lower() != "empty":
             # "The old PhysX code was removed", "the legacy_tax module was deleted": what the project
             # removes from itself is a change it made, whatever the thing was named after.
             continue
@@ -471,17 +498,23 @@ _ZH_GONE = re.compile(
     r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|屏蔽了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
     r"|(?P<cue3>最多|上限|最長只能|最长只能|最大|最長|最长)[^，。；,;]{0,8}\d|(?P<cue4>只有|只能)[^，。；,;]{0,8}?\d"
     r"|(?P<cue7>(?:擋|挡|封|關|关|鎖|锁)掉了)"
-    r"|(?P<cue5>會忽略|会忽略|會失敗|会失败|一直失敗|一直失败|壞掉了|坏掉了|失效(?=。|$)|編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
+    r"|(?P<cue5>會忽略|会忽略|會失敗|会失败|一直失敗|一直失败|壞掉了|坏掉了|壞了|坏了|一直掛掉|一直挂掉|掛掉了|挂掉了|失效(?=。|$)|編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
     r"|(?P<cue6>(?:返回|回傳|回传|回)\s*(?:0|空|null|404))(?![\d.])"
+    r"|(?P<cue10>(?:從|从|自)[^，。；,;]{1,8}?(?:起|開始|开始|以來|以来)?\s*一直(?:報錯|报错|失敗|失败|掛|挂|壞|坏))"
+    r"|(?P<cue8>(?:零|0)\s*(?:筆|笔|條|条|個|个|項|项)(?:結果|结果|資料|数据|記錄|记录))"
+    r"|(?:已經|已经|已|被|而且|是)\s*(?P<cue9>deprecated|removed|sunset|retired|EOL|deleted|disabled|broken|(?:刪|删|砍|拆)了)"
 )
 _JA_GONE = re.compile(
     r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
     r"sunset|deprecated|not supported|遮断され|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
     r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ|無視する|無視される|"
-    r"失敗する(?=。|$)|失敗している|クラッシュする|落ちる(?=。|$)|に制限されている|に制限される)"
-    r"|(?P<cue2>は空|が空|結果は空|は空っぽ|が空っぽ)(?:。|$|だった|です)"
+    r"失敗する(?=。|$)|失敗している|失敗し続け|落ち続け|クラッシュする|落ちる(?=。|$)|に制限されている|に制限される|"
+    r"(?:廃棄|失効|撤去|返却|退役|無効化|停止)済み|失効している|失効した)"
+    r"|から[^、。]{0,6}(?P<cue10>失敗し続け|落ち続け|エラーが続い|エラーになり続け)"
+    r"|(?P<cue2>は空|が空|結果は空|空っぽ)(?:。|$|だった|です)"
     r"|(?P<cue4>(?:404|410|0 件|空配列)\s*を返す|ビルドされていない|build without|動かなくなった)"
-    r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)"
+    r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)|\d[^、。]{0,8}(?P<cue5>までしか)"
+    r"|(?P<cue6>最大|上限は)[^、。]{0,12}\d"
 )
 _CJK_NEGATED_NOUN = re.compile(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
 _CJK_SELF_DESIGN = re.compile(r"我們|我们|咱們|咱们|自前|自社|うちの|我々|私たち")
@@ -503,11 +536,11 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""
     if _CJK_SELF.search(text[: match.start()]) and not cjk_names(text[: match.start()]):
         return ""
-    if not cjk_names(text):
+    if not cjk_names(text) and match.lastgroup != "cue10":  # what keeps failing since a day needs no name
         return ""
     if text[match.end() : match.end() + 1] == "的":
         return ""  # 「被刪除的分支可以還原」: the word describes a noun
-    if match.lastgroup in ("cue3", "cue4") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
+    if match.lastgroup in ("cue3", "cue4", "cue5", "cue6") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
         return ""  # 「我們的 API 每次最多 100 個」「這是我們定的」: a limit of our own design
     if match.lastgroup == "cue5" and _ZH_PAST_EVENT.search(text):
         return ""  # 「之前用 sudo pip 裝包，把 yum 搞壞了」: a post-mortem, not a standing fact

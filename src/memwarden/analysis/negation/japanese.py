@@ -17,6 +17,8 @@ _JA_DIRECTIVE_END = re.compile(
     r"|てはならない|てはなりません|ちゃいけない|じゃいけない|べきではない|べきでない|べきではありません|禁止|厳禁|してください"
     r"|ください|下さい|なさい|するな|しましょう)$"
 )
+# 「設定は勝手に変えない。」: a plain ない after an adverb of licence is a house rule, not a fact.
+_JA_RULE_ADVERB = re.compile(r"(?:勝手に|無断で|絶対に|むやみに|安易に)[^、。]{0,12}(?:ない|しない)$")
 JA_QUESTION_END = re.compile(r"(?:か|かな|かね|かい|でしょうか|のでは|では)$")
 _JA_NOT_AFTER = ("ことは", "ことも", "少", "危", "幼", "汚", "違い", "もったい", "つまら", "仕方", "仕方が", "構わ", "問題", "問題は", "問題が",
                  "間違い", "悪く", "なくは", "なくも", "わけでは", "わけじゃ", "限ら", "かもしれ", "だけで", "のみで", "切れ", "たまら", "くだら", "さりげ", "何気", "はか")
@@ -41,7 +43,7 @@ _JA_JUDGEMENT_BEFORE = re.compile(r"(?:やすく|にくく|とは言え|とは�
 def ja_claims(text: str):
     sentence = Sentence(text)
     core = strip_end(text)
-    directive_sentence = bool(_JA_DIRECTIVE_END.search(core))
+    directive_sentence = bool(_JA_DIRECTIVE_END.search(core)) or bool(_JA_RULE_ADVERB.search(core))
     narrative = _JA_NARRATIVE.search(text) is not None
     for match in _JA_CUE.finditer(text):
         cue, start, end = match.group(), match.start(), match.end()
