@@ -151,7 +151,12 @@ def negative_claim_without_expiry(doc, ctx):
     「找不到相關資料」「何も出てこなかった」), and so is missing support ("dark
     mode is not supported on the embedded viewer", 「不支援」「非対応」). An
     English sentence around a Chinese or Japanese term ("the 測試機 has no
-    outbound access") is read as English, and the term is a name. Never reported:
+    outbound access") is read as English, and the term is a name. An
+    environment names where a state holds ("the table is empty in staging",
+    「測試環境的回調壞了」), a name may follow the verb ("broken in the Expo
+    dev client", "denied by a NetworkPolicy"), and what has kept failing since
+    a day needs no name ("has been failing since Monday", 「從週一起一直報錯」,
+    「先週から失敗し続けている」). Never reported:
     directives ("never run rm -rf", 「不要刪除」, 「しないでください」),
     questions, conditions and cases ("if the file does not exist", "once the
     branch is deleted, ..."), past events ("didn't use the venv", "had no
