@@ -24,11 +24,13 @@ LABELS = {"claim", "directive", "question", "positive", "other"}
 # Issue #14 raised recall again without a false alarm: searches that came back empty and missing
 # support need no name, a CJK term in an English sentence is a name, and more kinds of removal,
 # block, limit, empty result, 'ignores' and double negative are read (the table grew by rows of those kinds).
+# Round 2 of issue 14 read the kinds its first test half missed (environments, names after the verb,
+# 'failing since', more limit and removal words) and raised the floors to what the grown table measures.
 FLOORS = {
-    "en": (1.00, 0.75),
-    "zh-Hant": (1.00, 0.80),
-    "zh-Hans": (1.00, 0.71),
-    "ja": (1.00, 0.81),
+    "en": (1.00, 0.79),
+    "zh-Hant": (1.00, 0.82),
+    "zh-Hans": (1.00, 0.75),
+    "ja": (1.00, 0.84),
 }
 
 
