@@ -171,6 +171,8 @@ _EN: list[tuple[Feature, str, float, str]] = [
      r"\b(?:immediately|right away|instantly|straight away)\b", "symptom", 2.0, "describes what it sees happen"),
     (r"^(?:why|how|when) (?:do|should|can|would) (?:we|you|agents?|anyone|one)\b", "diagnosis", 4.0,
      "asks a general question"),
+    (r"^(?:an?|every|no)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is not|isn't|is never|does not mean|doesn't mean|proves nothing)\b",
+     "diagnosis", 3.0, "states an aphorism ('a passing test is not a spec')"),
     (r"\bon (?:a )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|holiday)\b.*\b(?:and|but)\b",
      "diagnosis", 2.5, "tells a past incident"),
 ]

@@ -113,6 +113,7 @@ _EN_VENDOR_NOUNS = {
     "plugin", "extension", "library", "package", "marketplace", "store", "cloud", "instance", "cluster",
     "internet", "network", "vpn", "docs", "documentation", "service", "services", "server", "servers", "gateway",
     "bucket", "database", "webhook", "webhooks", "token", "tokens", "permission", "permissions", "scope", "port",
+    "org", "orgs", "organization", "workspace", "trial",
 }
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#]*(?:[.'’-][A-Za-z0-9+#]+)*")
 _VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){1,3}(?![\w.]*\d{4})|\b(?:version|release|v)\s?\d+\b", re.I)
@@ -299,7 +300,7 @@ _CJK_VENDOR_NOUNS = re.compile(
     "真機|真机|実機|模擬器|模拟器|裝置|设备|端末|手機|手机|請求|请求|リクエスト|域名|網域|ドメイン|"
     # round 2: environments and stores whose state is a fact worth re-checking, and a vendor's quota
     "測試環境|测试环境|正式環境|正式环境|生產環境|生产环境|預備環境|预发环境|検証環境|本番環境|ステージング|"
-    "數倉|数仓|資料倉儲|数据仓库|データウェアハウス|一般枠|無料枠|利用枠"
+    "數倉|数仓|資料倉儲|数据仓库|データウェアハウス|一般枠|無料枠|利用枠|商店|金流"
 )
 _LATIN_COMMON = {"CODE", "ok", "OK", "PR", "TODO", "WIP", "a", "b", "c", "x", "y"}
 
@@ -409,6 +410,10 @@ _EN_GONE = re.compile(
     r"archived|end-of-life|end of life|eol|firewalled|yanked|unpublished|revoked|denied|rejected)\b"
     r"|\b(?:has|have)\s+been\s+(?P<cue16>(?:failing|broken|down|crashing|erroring)\s+(?:since|for)\b)"
     r"|\b(?:is|are|has been|have been|now)\s+(?:\w+ly\s+)?(?P<cue15>broken|failing|crashing)\b"
+    r"|\b(?P<cue20>stopped (?:accepting|supporting|serving|sending|returning|allowing|issuing|offering)|"
+    r"(?:ran|runs|run) out of (?:capacity|quota|stock|credits?)|"
+    r"(?:trial|license|licence|subscription|certificate|cert|contract|credits?) (?:has |have )?(?:expired|lapsed))\b"
+    r"|\b(?:is|are|was|were)\s+(?P<cue21>gone|closed (?=on|to|for|from|in))"
     r"|(?<!the )(?<!all )(?<!any )\b(?P<cue17>404s|(?:returns?|answers?) (?:a |an )?(?:404|410))"
     r"(?=\s*(?:[.;!]|$|now\b|since\b|(?:on|in|from) (?:prod|staging|the)\b))"
     r"|\b(?P<cue11>(?:crash(?:es)?|fails?|breaks|hangs|segfaults?|times? out)\s+(?:on|in|under|with|inside))\b"
@@ -492,7 +497,7 @@ def en_positive_claim(text: str) -> str:
 
 
 _ZH_GONE = re.compile(
-    r"(?:已經|已经|已|被)[^，。；,;]{0,10}?(?P<cue>下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|"
+    r"(?:已經|已经|已|被)[^，。；,;]{0,10}?(?P<cue>下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
     r"關閉|关闭|關掉|关掉|除役|移除|拿掉|刪掉|删掉|刪除|删除|廢棄|废弃|淘汰|終止|终止|鎖掉|锁掉|封鎖|封锁|封掉|擋掉|挡掉|"
     r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止)"
     r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|屏蔽了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
@@ -506,7 +511,7 @@ _ZH_GONE = re.compile(
 )
 _JA_GONE = re.compile(
     r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
-    r"sunset|deprecated|not supported|遮断され|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
+    r"sunset|deprecated|not supported|遮断され|遮断している|ブロックしている|拒否している|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
     r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ|無視する|無視される|"
     r"失敗する(?=。|$)|失敗している|失敗し続け|落ち続け|クラッシュする|落ちる(?=。|$)|に制限されている|に制限される|"
     r"(?:廃棄|失効|撤去|返却|退役|無効化|停止)済み|失効している|失効した)"

@@ -18,7 +18,10 @@ _JA_DIRECTIVE_END = re.compile(
     r"|ください|下さい|なさい|するな|しましょう)$"
 )
 # 「設定は勝手に変えない。」: a plain ない after an adverb of licence is a house rule, not a fact.
-_JA_RULE_ADVERB = re.compile(r"(?:勝手に|無断で|絶対に|むやみに|安易に)[^、。]{0,12}(?:ない|しない)$")
+_JA_RULE_ADVERB = re.compile(
+    r"(?:勝手に|無断で|絶対に|むやみに|安易に)[^、。]{0,12}(?:ない|しない)$"
+    # 「本番 DB には直接つながない」: 直接 with a plain negative is a rule; a potential (できない, 使えない) stays a fact
+    r"|直接[^、。]{0,8}(?<![れえけせてきめ])ない$")
 JA_QUESTION_END = re.compile(r"(?:か|かな|かね|かい|でしょうか|のでは|では)$")
 _JA_NOT_AFTER = ("ことは", "ことも", "少", "危", "幼", "汚", "違い", "もったい", "つまら", "仕方", "仕方が", "構わ", "問題", "問題は", "問題が",
                  "間違い", "悪く", "なくは", "なくも", "わけでは", "わけじゃ", "限ら", "かもしれ", "だけで", "のみで", "切れ", "たまら", "くだら", "さりげ", "何気", "はか")
