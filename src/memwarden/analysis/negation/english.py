@@ -365,8 +365,8 @@ def _real_prose_verdict(cue: _Cue) -> str:
     change = word == "no" and following == "longer"
     if change:
         after = cue.next_content(2)
-        if after.endswith("ed") or after in _IRREGULAR_PAST:
-            return NONE  # "no longer took effect": a past event
+        if (after.endswith("ed") or after in _IRREGULAR_PAST) and preceding not in ("is", "are", "be", "been"):
+            return NONE  # "no longer took effect": a past event ("is no longer supported" is a passive, a claim)
         return CLAIM  # "port 3001 no longer answers": a change in the world, worth re-checking even in an aside
     if word == "no" and following == "more" and cue.following2 != "than":
         return NONE  # "no more raw SQL": a change the project made

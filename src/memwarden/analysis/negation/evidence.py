@@ -113,7 +113,7 @@ _EN_VENDOR_NOUNS = {
     "plugin", "extension", "library", "package", "marketplace", "store", "cloud", "instance", "cluster",
     "internet", "network", "vpn", "docs", "documentation", "service", "services", "server", "servers", "gateway",
     "bucket", "database", "webhook", "webhooks", "token", "tokens", "permission", "permissions", "scope", "port",
-    "org", "orgs", "organization", "workspace", "trial",
+    "org", "orgs", "organization", "workspace", "trial", "host", "hosts", "vm", "vms", "nodes",
 }
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#]*(?:[.'’-][A-Za-z0-9+#]+)*")
 _VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){1,3}(?![\w.]*\d{4})|\b(?:version|release|v)\s?\d+\b", re.I)
@@ -300,7 +300,7 @@ _CJK_VENDOR_NOUNS = re.compile(
     "真機|真机|実機|模擬器|模拟器|裝置|设备|端末|手機|手机|請求|请求|リクエスト|域名|網域|ドメイン|"
     # round 2: environments and stores whose state is a fact worth re-checking, and a vendor's quota
     "測試環境|测试环境|正式環境|正式环境|生產環境|生产环境|預備環境|预发环境|検証環境|本番環境|ステージング|"
-    "數倉|数仓|資料倉儲|数据仓库|データウェアハウス|一般枠|無料枠|利用枠|商店|金流"
+    "數倉|数仓|資料倉儲|数据仓库|データウェアハウス|一般枠|無料枠|利用枠|商店|金流|沙箱|沙盒|サンドボックス"
 )
 _LATIN_COMMON = {"CODE", "ok", "OK", "PR", "TODO", "WIP", "a", "b", "c", "x", "y"}
 
@@ -320,7 +320,7 @@ _CJK_SELF = re.compile(
 )
 # Chinese: what comes right after the negation, or the negation inside a potential complement (找不到).
 _ZH_PREDICATE_AFTER = re.compile(
-    r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:supp|work|allo|返回|回傳|回传|申請|申请|註冊|注册|開通|开通|發行|发行|帶|带|支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"
+    r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:supp|work|allo|返回|回傳|回传|申請|申请|維護|维护|註冊|注册|開通|开通|發行|发行|帶|带|支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"
     r"觸發|触发|自動|自动|同步|保存|保留|信任|生效|管用|理會|理会|處理|处理|讀取|读取|載入|加载|顯示|显示|適用|适用|有|辦法|办法|法|權|权|能|可以|可用|可能|到|了|動|动|上|行|得)"
 )
 _ZH_CLAIM_CUES = ("無法", "无法", "缺少", "缺乏", "查無", "查无", "未")
@@ -407,9 +407,12 @@ _EN_GONE = re.compile(
     r"(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
     r"(?P<cue>removed|retired|deprecated|discontinued|decommissioned|sunset|sunsetted|shut down|taken down|"
     r"ripped out|end-of-lifed|blocked|disabled|empty|deleted|dropped|purged|wiped|turned off|switched off|killed|"
-    r"archived|end-of-life|end of life|eol|firewalled|yanked|unpublished|revoked|denied|rejected)\b"
+    r"archived|end-of-life|end of life|eol|firewalled|yanked|unpublished|revoked|denied|rejected|blocklisted|blacklisted|"
+    r"banned|suspended)\b"
     r"|\b(?:has|have)\s+been\s+(?P<cue16>(?:failing|broken|down|crashing|erroring)\s+(?:since|for)\b)"
     r"|\b(?:is|are|has been|have been|now)\s+(?:\w+ly\s+)?(?P<cue15>broken|failing|crashing)\b"
+    r"|\b(?P<cue22>(?:dropped|ended|pulled|withdrew|removed) support)\b"
+    r"|\b(?P<cue23>only (?:has|have|gives?|offers?|allows?|supports?|keeps?) (?:up to )?\d)"
     r"|\b(?P<cue20>stopped (?:accepting|supporting|serving|sending|returning|allowing|issuing|offering)|"
     r"(?:ran|runs|run) out of (?:capacity|quota|stock|credits?)|"
     r"(?:trial|license|licence|subscription|certificate|cert|contract|credits?) (?:has |have )?(?:expired|lapsed))\b"
@@ -429,7 +432,7 @@ _EN_GONE = re.compile(
     r"|\b(?P<cue9>deprecated|removed|retired|discontinued|sunset|revoked|decommissioned|shut down|killed off)\s+"
     r"(?:the|its|their|support|a|an|our|all|(?-i:[A-Z]))"
     r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d"
-    r"|\b(?P<cue5>limited to|capped at|times? out after|max(?:es)? out at|tops? out at)\s+\d"
+    r"|\b(?P<cue5>limited to|capped at|times? out after|max(?:es)? out at|tops? out at|takes? up to)\s+\d"
     r"|\d[^.;,]{0,30},\s*(?P<cue18>tops|max|at most)\b"
     r"|\b(?P<cue19>only\s+\d[\d,.]*\s+(?:[\w-]+\s+){0,3}(?:is|are)\s+(?:allowed|permitted|supported))\b"
     r"|\b(?P<cue6>prevents|blocks|forbids|disallows|denies|rejects|strips|drops)\s+(?!on\b|by\b|until\b)\w"
@@ -497,7 +500,7 @@ def en_positive_claim(text: str) -> str:
 
 
 _ZH_GONE = re.compile(
-    r"(?:已經|已经|已|被)[^，。；,;]{0,10}?(?P<cue>下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
+    r"(?:已經|已经|已|被|早就|早已)[^，。；,;]{0,10}?(?P<cue>結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|取消|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
     r"關閉|关闭|關掉|关掉|除役|移除|拿掉|刪掉|删掉|刪除|删除|廢棄|废弃|淘汰|終止|终止|鎖掉|锁掉|封鎖|封锁|封掉|擋掉|挡掉|"
     r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止)"
     r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|屏蔽了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
@@ -511,7 +514,7 @@ _ZH_GONE = re.compile(
 )
 _JA_GONE = re.compile(
     r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
-    r"sunset|deprecated|not supported|遮断され|遮断している|ブロックしている|拒否している|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
+    r"sunset|deprecated|not supported|遮断され|遮断している|ブロックしている|拒否している|使い切っ|上限に達し|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
     r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ|無視する|無視される|"
     r"失敗する(?=。|$)|失敗している|失敗し続け|落ち続け|クラッシュする|落ちる(?=。|$)|に制限されている|に制限される|"
     r"(?:廃棄|失効|撤去|返却|退役|無効化|停止)済み|失効している|失効した)"
