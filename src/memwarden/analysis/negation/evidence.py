@@ -39,6 +39,10 @@ _EN_CAPABILITY = {
     "yields", "list", "lists", "load", "loads", "read", "reads", "reach", "reaches", "get", "gets", "grant",
     "grants", "play", "plays", "install", "installs", "enable", "enables", "contain", "contains", "mention",
     "mentions", "trust", "trusts", "store", "stores", "keep", "keeps", "cover", "covers",
+    # round 2 of issue 14: what a named tool or service does not do
+    "cache", "caches", "persist", "persists", "retry", "retries", "follow", "follows",
+    "forward", "forwards", "sync", "syncs", "render", "renders", "validate", "validates",
+    "propagate", "propagates", "inherit", "inherits", "index", "indexes", "parse", "parses", "refresh", "refreshes",
 }
 # After "is not", "isn't", "aren't", "not" (an article may come between: "isn't an installed App").
 _EN_AVAILABILITY = {
@@ -353,7 +357,8 @@ def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
 
 
 _JA_PREDICATE_BEFORE = re.compile(
-    r"(?:対応|サポート|提供|存在|利用|使用|使え|同梱|載っ|搭載|登録|発行|選べ|選択でき|ロード|インポート|使わ|動作|動か|動い|でき|インストール|導入|入って|入っ|有効|許可|接続|到達|"
+    r"(?:対応|サポート|提供|存在|利用|使用|使え|同梱|載っ|搭載|登録|発行|選べ|選択でき|ロード|インポート|書き込め|作れ|送れ|見られ|読め|呼べ|呼び出せ|動かせ|"
+    r"落とせ|上げられ|つなげ|繋げ|増やせ|変えられ|消せ|止められ|使わ|動作|動か|動い|でき|インストール|導入|入って|入っ|有効|許可|接続|到達|"
     r"見つから|見つかり|見当たら|表示さ|読み込ま|読ま|扱え|公開|実装|記載|含ま|含まれて|受け付け|配信|参照|保持|実行|"
     r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット|配布|販売|提供され|公開され|更新され|更新し|同期し|発火し|発火|反映し|自動|効か|効い)[^、。]{0,6}$|られ$"
 )
@@ -415,7 +420,9 @@ _EN_GONE = re.compile(
     r"|\b(?P<cue23>only (?:has|have|gives?|offers?|allows?|supports?|keeps?) (?:up to )?\d)"
     r"|\b(?P<cue20>stopped (?:accepting|supporting|serving|sending|returning|allowing|issuing|offering)|"
     r"(?:ran|runs|run) out of (?:capacity|quota|stock|credits?)|"
-    r"(?:trial|license|licence|subscription|certificate|cert|contract|credits?) (?:has |have )?(?:expired|lapsed))\b"
+    r"(?:trial|license|licence|subscription|certificate|cert|contract|credits?|account|quota|budget) "
+    r"(?:has |have )?(?:expired|lapsed|ran out))\b"
+    r"|\b(?P<cue24>(?:evicts?|drops?|truncates?|cuts? off|rejects?|kills?)\b[^.;]{0,30}\bafter \d)"
     r"|\b(?:is|are|was|were)\s+(?P<cue21>gone|closed (?=on|to|for|from|in))"
     r"|(?<!the )(?<!all )(?<!any )\b(?P<cue17>404s|(?:returns?|answers?) (?:a |an )?(?:404|410))"
     r"(?=\s*(?:[.;!]|$|now\b|since\b|(?:on|in|from) (?:prod|staging|the)\b))"
@@ -514,14 +521,15 @@ _ZH_GONE = re.compile(
 )
 _JA_GONE = re.compile(
     r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
-    r"sunset|deprecated|not supported|遮断され|遮断している|ブロックしている|拒否している|使い切っ|上限に達し|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
+    r"sunset|deprecated|not supported|遮断され|遮断している|ブロックしている|拒否している|使い切っ|上限に達し|閉じられている|塞がれている|"
+    r"期限切れ(?=。|$|だ|です|になっ|し)|(?:提供|サービス|サポート|配信|販売)が終わ|(?:提供|サービス|サポート)を終了し|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
     r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ|無視する|無視される|"
     r"失敗する(?=。|$)|失敗している|失敗し続け|落ち続け|クラッシュする|落ちる(?=。|$)|に制限されている|に制限される|"
     r"(?:廃棄|失効|撤去|返却|退役|無効化|停止)済み|失効している|失効した)"
     r"|から[^、。]{0,6}(?P<cue10>失敗し続け|落ち続け|エラーが続い|エラーになり続け)"
     r"|(?P<cue2>は空|が空|結果は空|空っぽ)(?:。|$|だった|です)"
     r"|(?P<cue4>(?:404|410|0 件|空配列)\s*を返す|ビルドされていない|build without|動かなくなった)"
-    r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)|\d[^、。]{0,8}(?P<cue5>までしか)"
+    r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)|\d[^、。]{0,8}(?P<cue5>(?:まで)?しか)"
     r"|(?P<cue6>最大|上限は)[^、。]{0,12}\d"
 )
 _CJK_NEGATED_NOUN = re.compile(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
