@@ -1,12 +1,14 @@
 """The negative-claim detector and the trigger classifier on the blind sets, per half and language.
 
-    python bench/blind_accuracy.py [--half dev|test|both] [--misses]
+    python bench/blind_accuracy.py [--set DIR] [--half dev|test|both|all] [--misses] [--speed]
 
 The sets in bench/blind/ were written by helpers who never saw the detectors,
 their tests or their tables (see bench/blind/README.md). Each row belongs to a
 half by the SHA-256 of its text: even first byte -> dev (study it, tune on it),
 odd -> test (run once, after tuning). The split depends on nothing but the text,
-so adding rows never moves an old one to the other half.
+so adding rows never moves an old one to the other half. `--half all` reads
+every row as one set, for a batch that is held out whole (`--set DIR` reads
+claims.tsv and triggers.tsv from another folder with the same columns).
 
 Claims: precision and recall of "flagged" against the `claim` label.
 Triggers: accuracy, and precision/recall of the `cause` label.
@@ -29,8 +31,8 @@ def half_of(text: str) -> str:
     return "dev" if hashlib.sha256(text.encode("utf-8")).digest()[0] % 2 == 0 else "test"
 
 
-def load(name: str) -> list[dict[str, str]]:
-    with (BLIND / name).open(encoding="utf-8", newline="") as handle:
+def load(name: str, folder: Path = BLIND) -> list[dict[str, str]]:
+    with (folder / name).open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
     for row in rows:
         row["half"] = half_of(row["text"])
@@ -100,18 +102,53 @@ def triggers_table(rows, show_misses: bool) -> dict[str, tuple[float, float, flo
     return result
 
 
+def speed(claims, triggers, rounds: int = 20) -> None:
+    """Mean time per sentence of each detector, on the rows of the given half (caches cleared first)."""
+    import time
+
+    from memwarden.analysis.negation import find_claims
+    from memwarden.analysis.negation.evidence import cjk_names, en_names
+    from memwarden.analysis.triggers import classify
+
+    for name, rows, run in (("negative claims", claims, lambda r: find_claims(r["text"])),
+                            ("triggers", triggers, lambda r: classify(r["text"], r["language"]))):
+        best = float("inf")
+        for _ in range(rounds):
+            en_names.cache_clear()
+            cjk_names.cache_clear()
+            began = time.perf_counter()
+            for row in rows:
+                run(row)
+            best = min(best, time.perf_counter() - began)
+        print(f"  {name}: {best / len(rows) * 1e6:.0f} µs a sentence (best of {rounds}, {len(rows)} rows)")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--half", choices=("dev", "test", "both"), default="dev")
+    parser.add_argument("--set", dest="folder", type=Path, default=BLIND,
+                        help="folder holding claims.tsv and triggers.tsv (default: bench/blind)")
+    parser.add_argument("--half", choices=("dev", "test", "both", "all"), default="dev",
+                        help="'all' reads every row of the set as one, with no split")
     parser.add_argument("--misses", action="store_true", help="list every row the detector gets wrong")
+    parser.add_argument("--speed", action="store_true", help="time each detector per sentence on the half")
     args = parser.parse_args(argv)
+    missing = [name for name in ("claims.tsv", "triggers.tsv") if not (args.folder / name).is_file()]
+    if missing:
+        parser.error(f"{args.folder} has no {' or '.join(missing)}")
     halves = ("dev", "test") if args.half == "both" else (args.half,)
-    claims, triggers = load("claims.tsv"), load("triggers.tsv")
+    claims, triggers = load("claims.tsv", args.folder), load("triggers.tsv", args.folder)
+    print(f"set: {args.folder}")
     for half in halves:
-        print(f"\nnegative claims, {half} half")
-        claims_table([r for r in claims if r["half"] == half], args.misses)
-        print(f"\ntriggers, {half} half")
-        triggers_table([r for r in triggers if r["half"] == half], args.misses)
+        def chosen(rows):
+            return [r for r in rows if half == "all" or r["half"] == half]
+
+        print(f"\nnegative claims, {half} half" if half != "all" else "\nnegative claims, all rows")
+        claims_table(chosen(claims), args.misses)
+        print(f"\ntriggers, {half} half" if half != "all" else "\ntriggers, all rows")
+        triggers_table(chosen(triggers), args.misses)
+        if args.speed:
+            print(f"\nspeed, {half}")
+            speed(chosen(claims), chosen(triggers))
     return 0
 
 

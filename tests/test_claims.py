@@ -340,6 +340,23 @@ def test_episode_directives_and_questions_are_not_claims(workspace, cli):
     assert cli("check", "--select", "MW301", ".", cwd=root).exit_code == 0
 
 
+
+def test_policy_about_where_things_are_kept_and_narrated_nobody_are_not_claims(workspace, cli):
+    # Issue #13 point 6: "never" about where something is kept states a policy; "nobody" in a
+    # narrated past event tells what happened. A real claim in the same episode is still reported.
+    content = (
+        "Production credentials are never stored on laptops; they live in 1Password. "
+        "Nobody reviewed the Terraform plan before it was applied. "
+        "密鑰從來不放在 GitHub 上，都在 Vault 裡。その夜は誰も Slack のアラートに気づかなかった。"
+    )
+    root = workspace({"memory/episodic.jsonl": json.dumps(episode(1, title="Deploy night", content=content)) + "\n"})
+    assert cli("check", "--select", "MW301", ".", cwd=root).exit_code == 0
+    claim = content + " The corporate proxy blocks pypi.org."
+    root = workspace({"memory/episodic.jsonl": json.dumps(episode(1, title="Deploy night", content=claim)) + "\n"}, name="two")
+    found = findings(cli("check", "--select", "MW301", "--format", "json", ".", cwd=root), "MW301")
+    assert len(found) == 1 and "proxy blocks" in found[0]["message"], found
+
+
 # -- facts --------------------------------------------------------------------------------
 
 GISH_FACTS = """\

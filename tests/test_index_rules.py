@@ -174,6 +174,14 @@ def test_broken_link_and_orphan_on_claude_code(workspace, cli):
         ("工具说成功了，应该好了吧", False),
         ("キャッシュの問題", True),
         ("エラーが0件だから問題なし", False),
+        # issue #13 point 6: a short symptom naming what the agent sees on screen is not a topic
+        ("spinner never stops on the checkout page", False),
+        ("登入後整頁空白", False),
+        ("保存ボタンが押せない", False),
+        # issue #14: a post-mortem and a general question are causes; a puzzled why is a symptom
+        ("the outage came from an expired intermediate cert", True),
+        ("can a green dashboard be trusted?", True),
+        ("why does it pass in CI but fail on my laptop", False),
     ],
 )
 def test_cause_style_trigger(workspace, cli, trigger, flagged):
@@ -185,6 +193,15 @@ def test_cause_style_trigger(workspace, cli, trigger, flagged):
         assert found[0]["severity"] == "warning"
         assert (found[0]["line"], found[0]["column"]) == (1, 3)
         assert trigger in found[0]["message"] and "e.g." in found[0]["message"]
+
+
+def test_the_message_calls_a_cause_a_cause_and_a_topic_a_topic_and_fits_the_trigger(workspace, cli):
+    # Issue #13 point 5: the suggestion is written for the trigger at hand, not one fixed example.
+    root = gish(workspace, f'- "tool reports are unreliable" → [a]{LINK_A}\n- "deploy script flags" → [b]{LINK_B}\n')
+    found = {f["line"]: f["message"] for f in findings(cli, root) if f["name"] == "cause-style-trigger"}
+    assert "names a cause" in found[1] and "does not know this cause yet" in found[1]
+    assert "names a topic" in found[2] and "in deploy script flags, so it must be fine" in found[2]
+    assert "topic" not in found[1] and "cause" not in found[2].split(":", 1)[1]
 
 
 def test_topics_are_fine_for_shelves_and_shelf_pointers(workspace, cli):

@@ -21,11 +21,16 @@ LABELS = {"claim", "directive", "question", "positive", "other"}
 # something outside the project): precision went to 1.00 everywhere and recall fell from 1.00
 # (ja 0.98) to what these floors say; the rows it now misses are mostly claims about the project
 # itself ("No test covers the retry path") or with no name in them ("找不到相關資料").
+# Issue #14 raised recall again without a false alarm: searches that came back empty and missing
+# support need no name, a CJK term in an English sentence is a name, and more kinds of removal,
+# block, limit, empty result, 'ignores' and double negative are read (the table grew by rows of those kinds).
+# Round 2 of issue 14 read the kinds its first test half missed (environments, names after the verb,
+# 'failing since', more limit and removal words) and raised the floors to what the grown table measures.
 FLOORS = {
-    "en": (1.00, 0.64),
-    "zh-Hant": (1.00, 0.60),
-    "zh-Hans": (1.00, 0.51),
-    "ja": (1.00, 0.50),
+    "en": (1.00, 0.79),
+    "zh-Hant": (1.00, 0.82),
+    "zh-Hans": (1.00, 0.75),
+    "ja": (1.00, 0.84),
 }
 
 
@@ -281,8 +286,6 @@ def test_real_prose_claims_stay_claims(text):
         "Filing follow-up issues on GitHub is not allowed.",
         # nothing outside the project named at all
         "There is no batch export in the admin panel.",
-        "找不到相關資料。",
-        "該工具不支援批次匯出。",
         "この関数は本番で一度も呼ばれていない。",
         "Needs Read access; no local permission storage; results are trimmed per user.",
         # a case, not a standing fact; a past event
@@ -300,6 +303,33 @@ def test_negations_without_positive_evidence_are_not_claims(text):
     # Issue #19, batch 2: a negation is reported only when it attaches to a capability,
     # availability or existence predicate said of something outside the project.
     assert find_claims(text) == [], classify(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Issue #14: a search that came back empty, or support that is missing, is a claim whoever ran
+        # it and whatever it names (these two were pinned as silent by issue #19's batch 2; the hand
+        # table and both blind sets label them claims).
+        "找不到相關資料。",
+        "該工具不支援批次匯出。",
+        "搜索日志也没找到这条记录。",
+        "社内Wikiを検索したが何も出てこなかった。",
+        "Dark mode is not supported on the embedded viewer.",
+        # claims with no negative word, and code-mixed ones
+        "The 沙盒 has no outbound internet access.",
+        "gRPC gateway 不 support streaming 接口。",
+        "The office proxy blocks pypi.org.",
+        "ImageMagick on the CI image was built without HEIC support.",
+        "單次 Kinesis 寫入最大 1 MB。",
+        "舊的通知服務已經下架。",
+        "公司防火牆把 22 埠對外關了。",
+        "旧エンドポイントの `/v1/status` は 410 を返す。",
+        "Netlify free sites time out after 10 seconds.",
+    ],
+)
+def test_kinds_of_claim_that_need_no_name_or_no_negative_word(text):
+    assert len(find_claims(text)) == 1, classify(text)
 
 
 @pytest.mark.parametrize(
@@ -366,7 +396,9 @@ def test_evidence_costs_linear_time_on_a_long_sentence():
 
     # The Chinese contrast check searched to the end of the sentence from every cue (75 s for "不支援，" * 25,000).
     lines = ("We don't support it with GitHub, " * 3_000, "it is blocked; " * 7_000, "Our x has no GitHub, " * 5_000,
-             "不支援，" * 25_000, "密鑰不放，都在，" * 12_000, "対応していない、" * 12_000)
+             "不支援，" * 25_000, "密鑰不放，都在，" * 12_000, "対応していない、" * 12_000,
+             # round 2 of issue 14: a name looked for after each verb reads a bounded window, not the rest of the line
+             "it is broken in GitHub; " * 4_000, "x is denied by a policy, " * 4_000, "從週一起一直報錯，" * 10_000)
     for line in lines:
         began = time.perf_counter()
         find_claims(line)

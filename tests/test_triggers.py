@@ -94,16 +94,22 @@ def test_detect_language_examples(text, language):
     [
         ("never trust exit codes", "rule", "so I'll just trust exit codes"),
         ("Always verify the final state", "rule", "so no need to verify the final state"),
-        ("tool reports are unreliable", "diagnosis", '"the tool said it succeeded, so it is done"'),
-        ("deploy script flags", "topic", "shelf index"),
+        ("tool reports are unreliable", "diagnosis", "does not know this cause yet"),
+        ("deploy script flags", "topic", '"<what it sees> in deploy script flags, so it must be fine"'),
         ("不要相信結束碼", "rule", "所以直接相信結束碼吧"),
         ("永遠先備份再遷移", "rule", "應該不用先備份再遷移吧"),
         ("必须先备份", "rule", "应该不用先备份吧"),
-        ("快取問題", "diagnosis", "「工具說成功了，應該好了吧」"),
-        ("キャッシュの問題", "diagnosis", "「ツールが成功と言ったから、もう大丈夫」"),
+        ("快取問題", "topic", "「快取問題那邊（看到的情況），應該沒問題吧」"),
+        ("工具回報不可靠", "diagnosis", "「（看到的情況），應該沒問題吧」"),
+        ("キャッシュの問題", "topic", "「キャッシュの問題で（見えたこと）けど、たぶん大丈夫」"),
+        ("必ずバックアップを取る", "rule", "バックアップを取るのは省略でいい"),
+        ("本番DBを直接触らない", "rule", "breaks this rule"),
+        ("cache issues", "topic", '"<what it sees> in cache issues, so it must be fine"'),
     ],
 )
 def test_cause_verdicts_say_how_to_rewrite(text, kind, rewrite):
+    # Issue #13: the advice is written for the trigger at hand, and a cause is called a cause, a
+    # topic a topic (it used to give one fixed example for both).
     verdict = classify(text)
     assert verdict.label == CAUSE and verdict.is_cause
     assert verdict.kind == kind

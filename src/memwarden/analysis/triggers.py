@@ -17,6 +17,13 @@ which is a topic, which is a cause. Every pattern is a plain alternation
 without nested quantifiers, and the text is cut to ``MAX_CHARS`` first, so a
 call is linear in its input and bounded.
 
+Issue #14 added the kinds a blind set showed: on the symptom side what the
+agent is about to do, a belief it remembers, a puzzled "why here but not there",
+an error, an empty result or a screen it quotes; on the cause side a post-mortem
+or root cause, a past incident, a general question ("can a cached 200 be
+trusted?"). A cause is a rule, a diagnosis or a topic (a label, a topic word or
+a bare noun phrase), and the advice is written for the trigger at hand.
+
 English, Traditional Chinese, Simplified Chinese and Japanese are covered.
 ``bench/triggers_accuracy.py`` measures it against ``tests/data/triggers_table.tsv``.
 """
@@ -55,7 +62,7 @@ Feature = Union[str, Callable[[str], bool]]
 
 @dataclass(frozen=True)
 class Evidence:
-    side: str  # "symptom", or the kind of cause: "rule", "diagnosis"
+    side: str  # "symptom", or the kind of cause: "rule", "diagnosis", "topic"
     weight: float
     why: str
 
@@ -102,6 +109,28 @@ _EN: list[tuple[Feature, str, float, str]] = [
     (r"\b(?:this|it|yesterday|last night|just now|today)\b|\bthat$|\b(?:do|does|did|done|support|supports|handle)\s+that\b",
      "symptom", 0.5, "points at the thing at hand"),
     (r"\b(?:was|were|got|has been|have been)\s+\w+(?:ed|en)\b", "symptom", 1.0, "reports what happened"),
+    # issue #14: kinds of symptom a blind set showed (what it is about to do, what it remembers, a puzzled
+    # "why here but not there", an error or a screen quoted as seen)
+    (r"^(?:about to|going to|gonna|planning to|time to)\b", "symptom", 3.0, "says what it is about to do"),
+    (r"\b(?:pretty sure|i'm sure|sure that|i remember|remember(?:ed)? that|iirc|i thought|thought that)\b",
+     "symptom", 2.0, "recalls a belief"),
+    (r"^why\b.*\b(?:but|yet|while|only|and not|locally|in prod|in production|on ci|in ci|on staging|on my machine|"
+     r"here|there)\b", "symptom", 3.5, "is puzzled by what it sees here and not there"),
+    (r"\b(?:every (?:few |other )?(?:minutes?|hours?|days?|time|run|deploy)|intermittently|randomly|"
+     r"again and again|over and over)\b", "symptom", 1.5, "describes what keeps happening"),
+    (r"^`[^`]+`|\b(?:err!|error:|exception:|\w+error|errno|denied(?!\s+errors?)|unable to|not found|timed out|killed)\b|"
+     r"\b(?:got|get|gets|getting|seeing|see|saw)\s+(?:an?\s+)?(?:\w+\s+)?(?:errors?|exceptions?)\b", "symptom", 1.5,
+     "quotes an error it saw"),
+    (r"^(?:empty|blank|no)\s+(?:response|output|page|screen|result|results|rows|body)\b|\b[45]\d\ds?\b",
+     "symptom", 1.5, "describes an empty result or a status it sees"),
+    (r"\bshould have\b|\bby now\b", "symptom", 2.5, "expects something to have happened"),
+    (r"\b(?:is|are|was|were|came back|comes back|looks?)\s+empty\b|\b(?:has|have|had)\s+no\b", "symptom", 1.5,
+     "sees something empty or missing"),
+    (r"^why\s+(?:is|are|was|were)\b.*\b\w+ing\b|^why\b.*\b(?:twice|again|suddenly|still)\b", "symptom", 3.5,
+     "is puzzled by what is happening"),
+    (r"\b(?:blank|greyed out|grayed out|spinning|spins|stuck|frozen|freezes|hangs?|flickers?|never (?:stops|loads|ends|finishes)|"
+     r"keeps? \w+ing|disappears?|vanish(?:es|ed)?|white screen|black screen|red banner|red x)\b", "symptom", 1.5,
+     "describes what it sees on screen"),
     # the other side
     (r"^(?:never|always|don't|do not|avoid|prefer|make sure|remember|ensure|verify|measure|treat|archive|confirm|"
      r"before\b)", "rule", 3.0, "starts with an instruction"),
@@ -110,45 +139,97 @@ _EN: list[tuple[Feature, str, float, str]] = [
     (r"\b(?:must|should|(?<!no )need to|needs to|have to|has to|ought to)\b(?!\s+be\b)", "rule", 2.0,
      "states a rule (must, should)"),
     (r"\bshould\s+be\s+\w+ed\b|\bmust\s+be\s+\w+ed\b", "rule", 2.0, "states a rule (must be done)"),
-    (r"\b(?:unreliable|untrustworthy|flaky|issues?|problems?|pitfalls?|gotchas?|caveats?|bugs?|race conditions?|"
-     r"hygiene|workflow|process|procedure|policy|policies|rules?|conventions?|guidelines?|best practices?|tips|"
-     r"overview|checklist|lessons?|claims?|evidence|proof|dead code|logic|strategy|architecture|handling|misleading|"
+    (r"\b(?:unreliable|untrustworthy|flaky|bugs?|race conditions?|claims?|evidence|proof|dead code|misleading|"
      r"deceptive|lie|lies)\b",
-     "diagnosis", 1.5, "names a diagnosis or a topic"),
+     "diagnosis", 1.5, "names a diagnosis"),
+    (r"\b(?:issues?|problems?|pitfalls?|gotchas?|caveats?|hygiene|workflow|process|procedure|policy|policies|rules?|"
+     r"conventions?|guidelines?|best practices?|tips|overview|checklist|lessons?|logic|strategy|architecture|handling)\b",
+     "topic", 1.5, "names a topic"),
     (r"\b(?:can|may|might|could|does not|doesn't|do not|don't)\s+(?:mean|imply|prove)\b", "diagnosis", 2.5,
      "explains what something means"),
     (r"\b(?:means|implies|proves)\b", "diagnosis", 1.5, "explains what something means"),
-    (r"\bhow to\b|\binstead of\b|\bvs\.?\b|\bversus\b", "diagnosis", 1.5, "names a topic"),
+    (r"^what\s+(?:does|do|is|counts)\b.*\b(?:mean|as)\b", "diagnosis", 3.5, "asks a general question"),
+    (r"\bhow to\b|\binstead of\b|\bvs\.?\b|\bversus\b", "topic", 1.5, "names a topic"),
     (lambda t: re.match(r"(?:how|why|what|when|where|which)\b", t) is not None and "?" not in t,
-     "diagnosis", 1.5, "names a topic ('why X', 'when Y')"),
+     "topic", 1.5, "names a topic ('why X', 'when Y')"),
     (r"\bbefore\s+\w+ing\b", "rule", 1.0, "states an order of steps"),
+    # issue #14: kinds of cause a blind set showed (a post-mortem, a mechanism, a general question)
+    (r"\b(?:because|came from|comes from|caused by|root cause|due to|turned out|culprit|the reason)\b",
+     "diagnosis", 2.5, "gives the cause"),
+    (r"\b(?:in|since|last|back in)\s+(?:january|february|march|april|may|june|july|august|september|october|"
+     r"november|december|q[1-4]|20\d\d|week|month|year|sprint|quarter)\b|\bsilently\b",
+     "diagnosis", 2.0, "tells a past incident"),
+    (r"^(?:can|could|should|is|are|does|do|when is|when does|how (?:\w+ )?(?:can|should|is|does|do|far|much|long|stale|old))"
+     r"\b.*\b(?:an?|any|ever)\b.*\?$|\b(?:be trusted|trustworthy)\b", "diagnosis", 3.5, "asks a general question"),
+    (r"\b(?:usually|typically|generally|often|tends? to|by default|can still|hides?|masks?|amplif\w*|evaluated|"
+     r"leads? to|causes?)\b", "diagnosis", 2.0, "states how things work in general"),
+    (r"\b(?:but|yet)\b.*\b(?:today|now|this time)\b", "symptom", 2.5, "contrasts what it sees now with what it expected"),
+    # round 2: a value seen on screen, something that never shows up, at once; a question about us in general,
+    # a day of the week told as an incident
+    (r"\b(?:is|are|was|were|becomes?|became|turns?|turned|goes|went)\s+(?:nan|null|undefined|none|zero|negative|inf)\b|"
+     r"\bnever (?:appears?|shows? up|arrives?|comes? back|fires?|returns?|finishes|completes)\b|"
+     r"\b(?:immediately|right away|instantly|straight away)\b", "symptom", 2.0, "describes what it sees happen"),
+    (r"^(?:why|how|when) (?:do|should|can|would) (?:we|you|agents?|anyone|one)\b", "diagnosis", 4.0,
+     "asks a general question"),
+    (r"^(?:an?|every|no)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is not|isn't|is never|does not mean|doesn't mean|proves nothing)\b",
+     "diagnosis", 3.0, "states an aphorism ('a passing test is not a spec')"),
+    (r"\bon (?:a )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|holiday)\b.*\b(?:and|but)\b",
+     "diagnosis", 2.5, "tells a past incident"),
 ]
 
 _ZH: list[tuple[Feature, str, float, str]] = [
     (r"我|咱", "symptom", 2.0, "speaks as the agent"),
     (r"所以|因此|那就|就好|就行|就會|就会|應該|应该|大概|肯定|一定是|看起來|看起来|看來|看来|好像|似乎|看著|看着|明明|"
-     r"(?:說明|说明)(?!$|文件|書|书)", "symptom", 1.5, "draws a conclusion"),
+     r"(?:說明|说明)(?!$|文件|書|书|什)", "symptom", 1.5, "draws a conclusion"),
     (r"沒問題|没问题|沒事|没事|搞定|收工|好了|完成|可以(?:刪|删|收工|合併|合并|直接|了)|不用|無所謂|无所谓|算了",
      "symptom", 1.5, "declares it done"),
     (r"吧|啦|嘛", "symptom", 1.5, "a spoken particle (吧)"),
     (r"嗎|吗|呢|\?|怎麼|怎么", "symptom", 1.5, "asks itself a question"),
-    (r"說|说|回報|回报|顯示|显示|寫著|写着|返回|報錯|报错|過了|过了|通過|通过|成功了|成功$|失敗了|失败了|擋|挡|攔|拦|"
+    (r"(?<![來来])說|(?<![來来])说|回報|回报|顯示|显示|寫著|写着|返回|報錯|报错|過了|过了|通過|通过|成功了|成功$|失敗了|失败了|擋|挡|攔|拦|"
      r"沒找到|没找到|找不到|交回|還是|还是|又|沒在|没在|跑完|全綠|全绿|是 ?0|為 ?0|为 ?0|回傳|回传|輸出|输出|印出", "symptom", 1.0,
      "reports what it saw"),
     (r"^來|^来|我來|我来|再試|再试|再跑|重跑|直接|一下", "symptom", 1.5, "proposes the next step"),
     (r"了", "symptom", 1.0, "reports an event that just happened (了)"),
     (r"這|这|它|他們|他们|那個|那个|剛剛|刚刚|剛才|刚才|昨晚|昨天|今天|現在|现在", "symptom", 0.5, "points at the thing at hand"),
     (r"再說|再说|晚點|晚点|回頭|回头|先這樣|先这样", "symptom", 1.5, "puts something off"),
+    # issue #14
+    (r"^(?:準備|准备|正要|正在|打算|要不要|先)", "symptom", 3.0, "says what it is about to do"),
+    (r"我記得|我记得|印象中|記得好像|记得好像", "symptom", 3.0, "recalls a belief"),
+    (r"(?:為什麼|为什么).*(?:卻|却|但|就不|不行|正常|、|，|,|只有|只在|差了|失敗|失败|閃退|闪退)", "symptom", 3.5,
+     "is puzzled by what it sees here and not there"),
+    (r"(?<!回)報(?!表|告)|(?<!回)报(?!表|告)|回 ?\d{3}|超時|超时|看不到|看到|出現|出现|白屏|白畫面|閃退|闪退|沒反應|没反应|打不開|打不开|"
+     r"收不到|一直|馬上|马上|突然|卻|却|但(?!書|书)|空白|轉圈|转圈|卡住|卡在|凍結|冻结|閃爍|闪烁|跳出|彈出|弹出|不見了|不见了|消失|"
+     r"一堆|好多|滿滿|满屏|timeout|error|exception|failed|denied|killed|是空的|為空|为空",
+     "symptom", 1.5, "describes what it sees"),
     # the other side
-    (r"不要(?!緊|紧)|不准|不可以|(?:^|，|,)(?:別|别)|永遠|永远|必須|必须|務必|务必|一定要|切勿|禁止|記得|记得|應先|应先|"
+    (r"不要(?!緊|紧)|不准|不可以|(?:^|，|,)(?:別|别)|永遠|永远|必須|必须|務必|务必|一定要|切勿|禁止|(?<![我得])記得|(?<![我得])记得|應先|应先|"
      r"前先|先.{0,6}再(?!說|说)|只能|只(?:歸檔|归档)|不刪除|不删除|"
      r"要(?:看|先|寫|写|用|確認|确认|檢查|检查|驗證|验证|備份|备份)", "rule", 3.0, "states a rule"),
-    (r"不可靠|不穩定|不稳定|(?<![沒没])問題|(?<![沒没])问题|陷阱|坑|宣稱|聲明|声明|證據|证据|快照|死碼|死代码|"
-     r"也可能|機制|机制", "diagnosis", 2.0, "names a diagnosis"),
-    (r"注意事項|注意事项|原則|原则|規範|规范|流程|參數|参数|策略|指南|須知|须知|為什麼|为什么|如何|怎樣|怎样",
-     "diagnosis", 2.0, "names a topic"),
+    (r"不可靠|不穩定|不稳定|宣稱|聲明|声明|證據|证据|快照|死碼|死代码|也可能|機制|机制", "diagnosis", 2.0,
+     "names a diagnosis"),
+    (r"(?<![沒没])問題|(?<![沒没])问题|陷阱|坑|注意事項|注意事项|原則|原则|規範|规范|流程|參數|参数|策略|指南|須知|须知|"
+     r"為什麼|为什么|如何|怎樣|怎样", "topic", 2.0, "names a topic"),
     (r"不等於|不等于|不代表|代表(?!沒事|没事|沒問題|没问题|成功了|好了)|表示(?!成功)|就是|只是|不是", "diagnosis", 2.0,
      "explains what something means"),
+    (r"根本原因|根因|原因是|原因在|起因|導致|导致|放大了|不具|冪等|幂等|靜默|静默|那次|當時|当时|上次|月份|月時|月时",
+     "diagnosis", 3.0, "tells a past incident or its cause"),
+    (r"通常|一般|往往|總是|总是|預設|默認|默认|前就|時[^，,]{0,12}(?:會|会)|时[^，,]{0,12}(?:會|会)|會導致|会导致",
+     "diagnosis", 2.0, "states how things work in general"),
+    (r"什麼才算|什么才算|什么才叫|什麼才叫|多久會|多久会|能相信嗎|能相信吗|能信嗎|能信吗|可信嗎|可信吗|會說謊|会说谎|"
+     r"能說明什麼|能说明什么|意味著什麼|意味着什么|代表什麼|代表什么|算不算|可以當證據|可以当证据|是什麼意思|是什么意思|"
+     r"對.{1,12}來說|对.{1,12}来说",
+     "diagnosis", 3.5, "asks a general question"),
+    # round 2
+    (r"(?:就|能|可以|能夠|能够)(?:代表|表示|等於|等于|說明|说明|證明|证明|一定).*(?:嗎|吗|\?)$|可靠(?:嗎|吗)|有多可靠|靠得住(?:嗎|吗)|信得過(?:嗎|吗)|信得过(?:吗)",
+     "diagnosis", 8.0, "asks a general question"),
+    (r"被[^，,]{1,8}(?:攔截|拦截|擋下|挡下|封鎖|封锁|丟棄|丢弃)$|(?:時|时)仍(?:然)?|最危險|最危险|最容易出事|最常出事|(?:的時候|的时候|時|时)最",
+     "diagnosis", 5.0, "states how things work in general"),
+    (r"(?:週|周|星期|禮拜|礼拜)[一二三四五六日天].{0,6}(?:發版|发版|上版|上線|上线|部署|發布|发布)", "diagnosis", 3.0,
+     "tells a past incident"),
+    (r"[，,].{0,12}(?:為什麼|为什么)", "symptom", 3.5, "is puzzled by what it sees here and not there"),
+    (r"^要(?:在|把|用|去|直接)", "symptom", 3.0, "says what it is about to do"),
+    (r"^(?!.*(?:通常|一般|往往|總是|总是)).*[^\d][45]\d\d$|(?:變成|变成|是|為|为)\s*(?:nan|null|undefined|0)\b|完全(?:沒|没)|(?:沒|没)回", "symptom", 2.0,
+     "describes what it sees"),
 ]
 
 
@@ -169,13 +250,39 @@ _JA: list[tuple[Feature, str, float, str]] = [
     (r"この|その|今回|今", "symptom", 0.5, "points at the thing at hand"),
     (r"もう|まだ|また|さっき|全部|何も", "symptom", 1.0, "speaks of this moment"),
     (r"\?|かな", "symptom", 1.5, "asks itself a question"),
+    # issue #14
+    (r"なぜ.*(?:のに|だけ|では|だと|でも)", "symptom", 3.5, "is puzzled by what it sees here and not there"),
+    (r"(?:され|てこ|届か|来|動か|見え|映ら)ない$|空配列|が空|エラーが出|エラーになる|と[^、。]{0,12}エラー",
+     "symptom", 2.5, "describes what it sees"),
+    (r"(?<!い)(?:せ|け|え|め|べ|れ|げ|ね)ない$|真っ白|真っ黒|固まる|固まった|くるくる|消えた|点滅|止まる|止まった|落ちる|"
+     r"落ちた|赤い|赤く|遅い|重い|消える", "symptom", 2.5,
+     "describes what it sees on screen (押せない, 真っ白)"),
     # the other side
     (r"必ず|常に|絶対に|禁止|べき|こと$|ないこと|ように$|ようにする", "rule", 3.0, "states a rule"),
     (_ja_rule_ending, "rule", 2.0, "states a rule or a general fact (～ない)"),
     (r"前に|せず|てから", "rule", 1.5, "states an order of steps"),
-    (r"信用できない|信頼できない|(?<!の)問題(?!な)|の問題|注意点|注意事項|手順|ルール|運用|原則|方針|方法|仕組み|証拠|"
-     r"可能性|とは限らない|意味する|意味しない|スナップショット|デッドコード|漏れ|不安定|なぜ|どうやって|主張",
-     "diagnosis", 2.0, "names a diagnosis or a topic"),
+    (r"信用できない|信頼できない|証拠|可能性|とは限らない|意味する|意味しない|スナップショット|デッドコード|漏れ|不安定|"
+     r"仕組み|主張", "diagnosis", 2.0, "names a diagnosis"),
+    (r"(?<!の)問題(?!な)|の問題|注意点|注意事項|手順|ルール|運用|原則|方針|方法|なぜ|どうやって", "topic", 2.0, "names a topic"),
+    (r"前回|前の|以前|あの時|その時|当時|月に|原因は|根本原因|が原因|のせいで|させた|拡大|ていた$|でいた$|ていました$",
+     "diagnosis", 3.0, "tells a past incident or its cause"),
+    (r"(?:のに|但|卻|却|，|、).{0,10}(?:今日|今天|這次|这次|今回)", "symptom", 2.5,
+     "contrasts what it sees now with what it expected"),
+    (r"たいてい|大抵|通常|一般に|一般的に|ことがある|場合がある|がち", "diagnosis", 2.0, "states how things work in general"),
+    (r"とは何か|とは何|どこまで|何をもって|(?:信頼|信用)できるの?か|意味するのか|証拠になるか|証拠になるのか", "diagnosis", 3.5,
+     "asks a general question"),
+    # round 2: a general question, a mechanism, a post-mortem's cause; on the symptom side a state that
+    # persists, a value seen, what it is about to do for now
+    (r"と言えるか|と言っていいか|と考えてよいか|でよいのか|でいいのか|どれくらいで|どのくらいで|いつまで.*か\?$", "diagnosis", 4.0,
+     "asks a general question"),
+    (r"少なくとも|最低 ?1 ?回|でも[^、。]{0,12}(?:する|される|返す)$|ため(?!に)|(?:だった|かった|ていた|した)せい|冪等", "diagnosis", 3.0,
+     "states how things work, or the cause"),
+    (r"(?:で|により|によって)(?:停止|ダウン|障害|失敗|落ち)し?た$|"
+     r"(?:切れ|フル|不足|漏れ|ミス|超過|枯渇)で[^、。]{0,12}(?:停止|ダウン|障害|失敗|落ち)し?た$|[月火水木金土日]曜(?:日)?に", "diagnosis", 3.0,
+     "tells a past incident or its cause"),
+    (r"とりあえず|ておこう|でおこう|ておく$|のまま$|まま$|ずっと|直後に|すぐに|なのに|"
+     r"(?:認識|反応|応答|起動|表示|接続|返信)しない$|が ?(?:nan|null|undefined|0|空|[45]\d\d)$|`[^`]+`$",
+     "symptom", 3.0, "describes what it sees or is about to do"),
 ]
 
 _TABLES = {"en": _EN, "zh-Hant": _ZH, "zh-Hans": _ZH, "ja": _JA}
@@ -226,7 +333,7 @@ def classify(text: str, language: str | None = None) -> Verdict:
     probe = clean.lower()
     score = 0.0
     reasons: list[str] = []
-    against: dict[str, float] = {"rule": 0.0, "diagnosis": 0.0}
+    against: dict[str, float] = {"rule": 0.0, "diagnosis": 0.0, "topic": 0.0}
     for test, evidence in _compiled(language):
         if not test(probe):
             continue
@@ -239,11 +346,10 @@ def classify(text: str, language: str | None = None) -> Verdict:
             reasons.append(f"-{evidence.weight:g} {evidence.why}")
     if score > 0:
         return Verdict(SYMPTOM, SYMPTOM, language, score, tuple(reasons), "")
-    if against["rule"] >= against["diagnosis"] and against["rule"] > 0:
-        kind = "rule"
-    elif against["diagnosis"] > 0:
-        kind = "diagnosis"
-    else:
+    # The strongest kind of evidence names the kind; a tie goes to a rule, then a cause; no evidence
+    # at all is a bare noun phrase, a topic.
+    kind = max(("rule", "diagnosis", "topic"), key=lambda side: against[side])
+    if against[kind] == 0:
         kind = "topic"
     return Verdict(CAUSE, kind, language, score, tuple(reasons), advice(clean, kind, language))
 
@@ -253,14 +359,11 @@ def is_cause(text: str, language: str | None = None) -> bool:
 
 
 # -- advice --------------------------------------------------------------------
+# Written for the trigger at hand (issue #13): a rule is turned into the thought that skips or breaks
+# it; a cause is named as the cause the agent does not yet know; a topic is named as a topic, with the
+# moment it goes wrong to write instead.
 
-EXAMPLES = {
-    "en": '"the tool said it succeeded, so it is done"',
-    "zh-Hant": "「工具說成功了，應該好了吧」",
-    "zh-Hans": "「工具说成功了，应该好了吧」",
-    "ja": "「ツールが成功と言ったから、もう大丈夫」",
-}
-
+_SEEN = {"en": "<what it sees>", "zh-Hant": "（看到的情況）", "zh-Hans": "（看到的情况）", "ja": "（見えたこと）"}
 _EN_DONT = re.compile(r"^(?:never|don't|do not|avoid)\s+([^,.;:]{3,80})", re.I)
 _EN_DO = re.compile(
     r"^(?:always|make sure to|make sure|remember to|ensure)\s+([^,.;:]{3,80})"
@@ -270,22 +373,41 @@ _EN_DO = re.compile(
 _EN_MODAL = re.compile(r"\b(?:must|should|need to|needs to|have to|has to)\s+(?:always\s+)?([^,.;:]{3,80})", re.I)
 _ZH_DONT = re.compile(r"^(?:不要|別|别|切勿|禁止)([^，,。]{2,40})")
 _ZH_DO = re.compile(r"^(?:永遠|永远|必須|必须|務必|务必|一定要|記得|记得)([^，,。]{2,40})")
+_JA_DONT = re.compile(r"^(.{2,40}?)(?:しない|しないこと|してはいけない)$")
+_JA_DO = re.compile(r"^(?:必ず|常に)(.{2,40}?)(?:こと|する)?$")
+# The example of each kind, in the trigger's language: {seen} is where what the agent sees goes.
+_EXAMPLES = {  # language: (cause, topic, rule)
+    "en": ('"{seen}, so it must be fine"', '"{seen} in {t}, so it must be fine"', '"{seen}, so I\'ll skip it this once"'),
+    "zh-Hant": ("「{seen}，應該沒問題吧」", "「{t}那邊{seen}，應該沒問題吧」", "「{seen}，這次先跳過吧」"),
+    "zh-Hans": ("「{seen}，应该没问题吧」", "「{t}那边{seen}，应该没问题吧」", "「{seen}，这次先跳过吧」"),
+    "ja": ("「{seen}から、たぶん大丈夫」", "「{t}で{seen}けど、たぶん大丈夫」", "「{seen}から、今回は省略でいい」"),
+}
 
 
 def advice(text: str, kind: str, language: str) -> str:
     """How to rewrite a cause-style trigger as the thought the agent has at the moment of the mistake."""
-    example = EXAMPLES[language]
-    seen = {"en": "<what it sees>", "zh-Hant": "（看到的情況）", "zh-Hans": "（看到的情况）", "ja": "（見えたこと）"}[language]
-    topic = "put a topic on a shelf index; here, " if kind == "topic" else ""
+    seen = _SEEN[language]
+    short = text if len(text) <= 60 else text[:59].rstrip() + "…"
+    named = f'"{short}"' if language == "en" else f"「{short}」"
+    cause, topic, rule = (example.format(seen=seen, t=short) for example in _EXAMPLES[language])
+    if kind == "rule":
+        return _rule_rewrite(text, language, seen) or f"write the thought that breaks this rule, e.g. {rule}"
+    if kind == "topic":
+        return f"a topic belongs on a shelf index; here write the moment {named} goes wrong, e.g. {topic}"
+    return f"the agent does not know this cause yet when it errs; write what it sees or thinks then, e.g. {cause}"
+
+
+def _rule_rewrite(text: str, language: str, seen: str) -> str:
+    """For a rule: the thought that breaks it ("..., so I'll just X") or skips it ("..., so no need to X")."""
     if language == "en":
         dont = _EN_DONT.match(text)
         if dont:
             return f'say what the agent thinks just before it does this, e.g. "{seen}, so I\'ll just {dont.group(1).strip()}"'
-        do = (_EN_DO.match(text) or _EN_MODAL.search(text)) if kind == "rule" else None
+        do = _EN_DO.match(text) or _EN_MODAL.search(text)
         if do:
             step = (do.group(1) or do.group(do.lastindex)).strip()
             return f'say what the agent thinks when it skips this, e.g. "{seen}, so no need to {step}"'
-        return f"{topic}say what the agent sees or thinks when this bites, e.g. {example}"
+        return ""
     if language in ("zh-Hant", "zh-Hans"):
         dont = _ZH_DONT.match(text)
         if dont:
@@ -294,4 +416,12 @@ def advice(text: str, kind: str, language: str) -> str:
         if do:
             skip = "應該不用" if language == "zh-Hant" else "应该不用"
             return f"say what the agent thinks when it skips this, e.g. 「{seen}，{skip}{do.group(1)}吧」"
-    return f"{topic}say what the agent sees or thinks when this bites, e.g. {example}"
+        return ""
+    if language == "ja":
+        dont = _JA_DONT.match(text.rstrip("。"))
+        if dont:
+            return f"say what the agent thinks just before it does this, e.g. 「{seen}から、{dont.group(1)}してしまおう」"
+        do = _JA_DO.match(text.rstrip("。"))
+        if do:
+            return f"say what the agent thinks when it skips this, e.g. 「{seen}から、{do.group(1)}のは省略でいい」"
+    return ""

@@ -136,8 +136,10 @@ def negative_claim_without_expiry(doc, ctx):
       "not available", "no longer", "returns nothing", 「不支援」「沒有」
       「無法」「未提供」, 「対応していない」「できない」「がない」; or, with
       no negative word, something is gone, blocked, empty or capped: "was
-      retired", "is blocked", "came back empty", "accepts at most 50",
-      「已下架」「停用了」「最多 10 次」, 「提供終了」「遮断されている」;
+      retired", "got deleted", "the proxy blocks pypi.org", "came back
+      empty", "accepts at most 50", "built without libx265", 「已下架」「停用了」
+      「把 3306 對外關了」「最多 10 次」「編譯失敗」, 「提供終了」「遮断されている」
+      「404 を返す」;
     - and it names something outside the project: a proper noun or product
       ("GitHub", "macOS", "Python 3.12"), a tool written in lower case ("gh",
       "pnpm", "wasm"), a version, a domain, or what a vendor decides (a plan,
@@ -145,8 +147,17 @@ def negative_claim_without_expiry(doc, ctx):
     - and its subject is not the project itself: "we", "I", "you", "our
       script", a rule, a policy, a test, an issue, "this column".
 
-    A search that came back empty is a claim whoever ran it ("I couldn't find
-    any docs for the flag", "grep turned up nothing"). Never reported:
+    A search that came back empty is a claim whoever ran it and whatever it
+    names ("I couldn't find any docs for the flag", "grep turned up nothing",
+    「找不到相關資料」「何も出てこなかった」), and so is missing support ("dark
+    mode is not supported on the embedded viewer", 「不支援」「非対応」). An
+    English sentence around a Chinese or Japanese term ("the 測試機 has no
+    outbound access") is read as English, and the term is a name. An
+    environment names where a state holds ("the table is empty in staging",
+    「測試環境的回調壞了」), a name may follow the verb ("broken in the Expo
+    dev client", "denied by a NetworkPolicy"), and what has kept failing since
+    a day needs no name ("has been failing since Monday", 「從週一起一直報錯」,
+    「先週から失敗し続けている」). Never reported:
     directives ("never run rm -rf", 「不要刪除」, 「しないでください」),
     questions, conditions and cases ("if the file does not exist", "once the
     branch is deleted, ..."), past events ("didn't use the venv", "had no
@@ -154,7 +165,10 @@ def negative_claim_without_expiry(doc, ctx):
     a negative word in quotes, a code span, a link or a slug, SQL and
     settings, headings and to-do items. A missed claim costs less than a
     false alarm, so a claim with no name in its sentence ("the admin panel
-    has no batch export", 「找不到相關資料」) is not reported. English,
+    has no batch export") is not reported. Nor is a negation inside the noun
+    phrase of a positive statement ("nonexistent ids are skipped", 「未驗證的
+    帳號」), where something is kept by policy ("secrets are never stored
+    here; they live in Vault"), or "nobody" in a narrated event. English,
     Traditional and Simplified Chinese and Japanese are understood; a
     sentence in another language (Korean, Russian, Spanish...) is skipped.
     The finding quotes the sentence and points at its own line.

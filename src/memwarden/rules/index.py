@@ -127,7 +127,8 @@ class CauseStyleTrigger:
 
     @property
     def message(self) -> str:
-        return f'trigger "{excerpt(self.trigger, 80)}" names {_KIND_WORDS[self.kind]}, not the symptom: {self.advice}'
+        # The advice quotes the trigger too: it goes through excerpt like every value from a file.
+        return f'trigger "{excerpt(self.trigger, 80)}" names {_KIND_WORDS[self.kind]}, not the symptom: {excerpt(self.advice, 400)}'
 
 
 @rule(code="MW403", name="cause-style-trigger", severity=Severity.WARNING, kinds=("startup-index",))
@@ -141,6 +142,12 @@ def cause_style_trigger(doc, ctx):
     issues", 「快取問題」) instead of the thought the agent has at the moment of
     the mistake ("the tool said it succeeded, so it is done", 「工具說成功了，
     應該好了吧」). English, Traditional and Simplified Chinese and Japanese.
+    A symptom is what the agent is about to do, a belief it remembers (「我記得它
+    不能…」), a puzzled "why here but not there", or an error or a screen it
+    quotes ("empty response from /v2/search"); a cause is also a post-mortem
+    ("the outage came from…", 「原因は…」), a general question ("can a cached 200
+    be trusted?") or a label. The message says which of rule, cause or topic it
+    read, and how to rewrite that trigger.
     Lines that point at a shelf index, and the lines of shelf indexes, may name
     a topic: the agent reads those when it already knows what it is looking
     for. Not applied to claude-code (no triggers).
@@ -154,7 +161,7 @@ def cause_style_trigger(doc, ctx):
     ```markdown
     - "tool reports are unreliable" → [verify the final state](memory/knowledge/feedback/verify-final-state.md)
     ```
-    `MEMORY.md:9:3: MW403 cause-style-trigger trigger "tool reports are unreliable" names a cause, not the symptom: say what the agent sees or thinks when this bites, e.g. "the tool said it succeeded, so it is done"`
+    `MEMORY.md:9:3: MW403 cause-style-trigger trigger "tool reports are unreliable" names a cause, not the symptom: the agent does not know this cause yet when it errs; write what it sees or thinks then, e.g. "<what it sees>, so it must be fine"`
 
     ## Fix safety
     No fix: the classifier is rule-based and can be wrong; the words are the

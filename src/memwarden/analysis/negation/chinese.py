@@ -56,7 +56,7 @@ _ZH_STORAGE = re.compile(
     r"^(?:會|会|能)?(?:放|(?:存放|保存|儲存|存储|提交|上傳|上传)(?:在|到|進|进)|進|进|寫進|写进|存在[^於于，。]{1,8}[上裡里中])"
 )
 # A judgement: 「不太好做」「不夠優雅」「不是件輕鬆的事」「沒想像中麻煩」.
-_ZH_JUDGEMENT = re.compile(r"^(?:太|夠|够|容易|簡單|简单|好做|好搞|輕鬆|轻松|算|是一件|是件|想像|想象|是不)")
+_ZH_JUDGEMENT = re.compile(r"^(?:太|夠|够|容易|簡單|简单|好做|好搞|輕鬆|轻松|算|是一件|是件|想像|想象|有想像|有想象|是不)")
 _ZH_SECOND_CLAUSE_IS = re.compile(r"[，,；;]\s*(?:而是|就是|其實是|其实是|是|都在|統一|统一|改放|放在)")
 
 
@@ -107,7 +107,7 @@ def _zh_verdict(text, sentence, cue, start, end):
         return NONE
     before_char = text[start - 1] if start > 0 else ""
     after_char = text[end] if end < len(text) else ""
-    if cue[0] in "不沒没" and before_char and before_char == text[start + 1 : start + 2]:
+    if cue[0] in "不沒没" and before_char and not before_char.isspace() and before_char == text[start + 1 : start + 2]:
         return NONE  # 是不是, 有沒有, 能不能: a question form, not a negation
     if cue == "不" and text[start + 1 : start + 3] in ("支援", "支持") and before_char == "支":
         return NONE  # 支不支援
@@ -121,7 +121,7 @@ def _zh_verdict(text, sentence, cue, start, end):
     if cue == "不可" and after_char in "用行能逆靠見见":
         pass  # 不可用, 不可能, 不可靠: unavailable, impossible, unreliable; a claim, read on
     elif cue in ("不能", "不必", "不用", "不需要"):
-        if not head or before_char in _ZH_TEMPORAL:
+        if not head or before_char in _ZH_TEMPORAL or re.search("任何|一律|所有的?[^，。]{0,12}都$", clause_before):
             return DIRECTIVE  # with a subject, "這個 API 不能分頁" is a claim: read on
     elif cue in _ZH_DIRECTIVES:
         return DIRECTIVE
@@ -129,6 +129,9 @@ def _zh_verdict(text, sentence, cue, start, end):
         return DIRECTIVE
     if cue == "不" and text[start + 1 : start + 2] == "得":
         return NONE
+    if text[max(0, start - 2) : start] in ("並非", "并非", "不是", "絕非", "绝非", "並不", "并不") or (
+            cue in ("並非", "并非", "絕非", "绝非", "不") and text[end : end + 1] in "不無无沒没"):
+        return NONE  # 並非不可能, 不是不支援: a double negative asserts
     if text[max(0, start - 1) : start] == "而" or (cue in ("不", "並非", "并非") and "而是" in text[end : end + 60]):
         return NONE  # 而不是, 而非, 不是 A 而是 B: a contrast, not a claim
     # Conditions and hedges around the negation.

@@ -74,7 +74,17 @@ _FOREIGN_WORDS = {
 _ENGLISH_WORDS = {
     "the", "is", "are", "and", "of", "to", "in", "for", "with", "it", "this", "that", "on", "does", "be", "has",
     "have", "was", "were", "can", "will", "by", "from", "an", "a",
+    # issue #14: "Our 検証環境 Stripe account can't enable Stripe Tax" has few of the above
+    "our", "not", "no", "its", "their", "we", "at", "or", "as", "but", "after", "than", "into",
 }
+
+
+def _mostly_english(sentence: str) -> bool:
+    """An English sentence with a CJK term in it: English function words, and more Latin letters than CJK."""
+    words = [w.lower() for w in _LATIN_WORD.findall(sentence[:2000]) if w.isascii()]
+    function_words = sum(1 for w in words if w in _ENGLISH_WORDS)
+    cjk = len(CJK.findall(sentence[:2000]))
+    return function_words >= 2 and sum(map(len, words)) > 3 * cjk
 
 
 def language_of(sentence: str) -> str:
@@ -84,7 +94,9 @@ def language_of(sentence: str) -> str:
     if KANA.search(sentence):
         return "ja"
     if CJK.search(sentence):
-        return "zh"
+        if not _mostly_english(sentence):
+            return "zh"
+        return "en"  # "The 測試機 has no outbound access": an English sentence around a Chinese term
     words = [w.lower() for w in _LATIN_WORD.findall(sentence[:2000])]
     foreign = sum(1 for w in words if w in _FOREIGN_WORDS)
     if foreign >= 2 and foreign > sum(1 for w in words if w in _ENGLISH_WORDS):

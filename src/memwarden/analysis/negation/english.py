@@ -16,7 +16,7 @@ _NEXT_WORD = re.compile(r"\s+([A-Za-z][A-Za-z-]{0,40})")
 _EN_NEGATIVE = {
     "not", "never", "no", "nothing", "nobody", "none", "neither", "nor", "nowhere", "cannot",
     "unsupported", "unavailable", "unable", "impossible", "lack", "lacks", "lacking", "nonexistent",
-    "incompatible", "unreachable", "missing", "zero",
+    "incompatible", "unreachable", "missing", "zero", "cant",
 }
 _EN_FILLERS = {"please", "so", "and", "but", "then", "also", "just", "still", "simply", "you", "or", "thus", "again",
                "therefore", "instead", "otherwise", "now", "first", "finally", "always"}
@@ -112,7 +112,11 @@ _LABEL = re.compile(r"^[*_\s]*(why|how to apply)\s*[*_]*\s*:", re.I)
 _DESIGN = re.compile(r"\b(?:intentional(?:ly)?|deliberate(?:ly)?|by design|on purpose)\b", re.I)
 _PREFERENCE = re.compile(r"\b(?:prefers|preferred|likes|dislikes|wants|hates|would rather)\b", re.I)
 _SETTING = re.compile(r"(?<![\w.])[A-Za-z_][\w.]{0,40}=[\w.\"'-]")
-_CODE_SUBJECT = re.compile(r"^[\s(]*(?:(?:but|and|so|then|while|whereas|also)\s+)*(?:the\s+)?(?:CODE\b|`[^`]*`)", re.I)
+_CODE_SUBJECT = re.compile(
+    r"^[\s(]*(?:(?:but|and|so|then|while|whereas|also)\s+)*(?:the\s+)?(?:CODE\b|`[^`]*`)"
+    # "The `payments` service account has no ...": the code span names a vendor's thing, which is the subject
+    r"(?!\s+(?:service account|account|bucket|tenant|project|namespace|cluster|instance|role|token|key|queue|topic)\b)",
+    re.I)
 _QUOTED_SUBJECT = re.compile(r'^\s*(?:"[^"]*"|“[^”]*”)\s*(?:\w+\s*){0,2}$')
 
 
@@ -361,8 +365,8 @@ def _real_prose_verdict(cue: _Cue) -> str:
     change = word == "no" and following == "longer"
     if change:
         after = cue.next_content(2)
-        if after.endswith("ed") or after in _IRREGULAR_PAST:
-            return NONE  # "no longer took effect": a past event
+        if (after.endswith("ed") or after in _IRREGULAR_PAST) and preceding not in ("is", "are", "be", "been"):
+            return NONE  # "no longer took effect": a past event ("is no longer supported" is a passive, a claim)
         return CLAIM  # "port 3001 no longer answers": a change in the world, worth re-checking even in an aside
     if word == "no" and following == "more" and cue.following2 != "than":
         return NONE  # "no more raw SQL": a change the project made

@@ -16,6 +16,10 @@ halves of a claim worth re-checking:
 
 And the subject of the negation must not be the project itself: "we", "I", "you", a rule, a
 policy, a test, an issue, "this column". Missing a claim costs less trust than a false alarm.
+
+Two kinds need no name (issue #14): a search that came back empty (「找不到」「見つからなかった」)
+and missing support ("is not supported", 「不支援」「非対応」). A CJK term inside an English
+sentence is a name ("the 測試機 has no outbound access").
 """
 
 from __future__ import annotations
@@ -35,6 +39,10 @@ _EN_CAPABILITY = {
     "yields", "list", "lists", "load", "loads", "read", "reads", "reach", "reaches", "get", "gets", "grant",
     "grants", "play", "plays", "install", "installs", "enable", "enables", "contain", "contains", "mention",
     "mentions", "trust", "trusts", "store", "stores", "keep", "keeps", "cover", "covers",
+    # round 2 of issue 14: what a named tool or service does not do
+    "cache", "caches", "persist", "persists", "retry", "retries", "follow", "follows",
+    "forward", "forwards", "sync", "syncs", "render", "renders", "validate", "validates",
+    "propagate", "propagates", "inherit", "inherits", "index", "indexes", "parse", "parses", "refresh", "refreshes",
 }
 # After "is not", "isn't", "aren't", "not" (an article may come between: "isn't an installed App").
 _EN_AVAILABILITY = {
@@ -65,7 +73,8 @@ _EN_POSSESSIVE = {"our", "my", "your"}
 _EN_OWN_NOUNS = {
     "rule", "rules", "policy", "policies", "process", "step", "steps", "test", "tests", "issue", "issues", "pr",
     "prs", "ticket", "tickets", "column", "columns", "field", "fields", "function", "functions", "method",
-    "methods", "module", "modules", "class", "classes", "hook", "hooks", "table", "tables", "schema", "note",
+    "methods", "module", "modules", "class", "classes", "hook", "hooks", "handler", "handlers", "importer",
+    "wrapper", "helper", "helpers", "middleware", "table", "tables", "schema", "note",
     "notes", "memory", "project", "codebase", "code", "team", "user", "users", "decision", "convention",
     "discipline", "gate", "gates", "default", "design", "state", "scope", "script", "scripts", "repo", "fix",
     "change", "changes", "commit", "commits", "branch", "workflow", "task", "tasks", "phase", "plan's",
@@ -90,6 +99,14 @@ _EN_LOWER_NAMES = {
     "dotnet", "unity", "godot", "ios", "android", "windows", "macos", "ubuntu", "debian", "alpine", "centos",
     "wsl", "wsl2", "chrome", "firefox", "safari", "edge", "vscode", "vim", "neovim", "emacs", "tmux", "codex",
     "claude", "gemini", "copilot", "openai", "anthropic", "devcontainer", "pypi", "crates", "homebrew",
+    # Services and products a sentence often starts with, where a capital letter proves nothing (issue #14).
+    "vercel", "supabase", "netlify", "heroku", "stripe", "slack", "github", "gitlab", "bitbucket", "aws", "gcp",
+    "azure", "cloudflare", "firebase", "unity", "unreal", "sentry", "datadog", "twilio", "sendgrid", "shopify",
+    "notion", "jira", "confluence", "figma", "okta", "auth0", "kafka", "s3", "ec2", "bigquery", "snowflake",
+    "databricks", "huggingface", "xcode", "kubernetes", "k8s", "react", "django", "rails", "flask", "fastapi",
+    "pytorch", "tensorflow", "cuda", "nvidia", "safari", "testflight", "mongodb", "elasticsearch", "grafana",
+    "prometheus", "jenkins", "circleci", "airflow", "spark", "dbt", "redshift", "dynamodb", "lambda", "fargate",
+    "google", "apple", "microsoft", "amazon", "oracle", "adobe", "atlassian", "salesforce", "mailgun", "travis",
 }
 # What a vendor decides: "on this plan", "the free tier", "a personal account", "in this region".
 _EN_VENDOR_NOUNS = {
@@ -98,9 +115,13 @@ _EN_VENDOR_NOUNS = {
     "endpoint", "endpoints", "runner", "runners", "registry", "mirror", "firewall", "proxy", "tenant", "os",
     "version", "versions", "release", "build", "builds", "image", "distro", "driver", "firmware", "app", "apps",
     "plugin", "extension", "library", "package", "marketplace", "store", "cloud", "instance", "cluster",
+    "internet", "network", "vpn", "docs", "documentation", "service", "services", "server", "servers", "gateway",
+    "bucket", "database", "webhook", "webhooks", "token", "tokens", "permission", "permissions", "scope", "port",
+    "org", "orgs", "organization", "workspace", "trial", "host", "hosts", "vm", "vms", "nodes",
 }
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#]*(?:[.'’-][A-Za-z0-9+#]+)*")
 _VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){1,3}(?![\w.]*\d{4})|\b(?:version|release|v)\s?\d+\b", re.I)
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+")
 _DOMAIN = re.compile(r"\b[\w-]+\.(?:com|org|io|co|net|dev|app|ai|sh|cloud)\b")
 _STARTS = re.compile(r"(?:^|[:;—–(\[\"“→⇒=|]|\s-\s|[.!?]\s)\s*[*_]*$")
 _CONDITION_OPENER = re.compile(r"^[\s*_>(-]*(?:if|when|whenever|once|unless|in case|as long as|until)\b", re.I)
@@ -129,9 +150,12 @@ def en_names(text: str) -> tuple[tuple[int, int], ...]:
     Sorted by start, and cached: every negative word of a long sentence asks about the same sentence.
     """
     found = [m.span() for m in _VERSION.finditer(text)] + [m.span() for m in _DOMAIN.finditer(text)]
+    found += [m.span() for m in _CJK_RUN.finditer(text)]  # "The 測試機 has no ...": a term from another language
     for match in _EN_WORD.finditer(text):
         word = match.group()
         lower = word.lower()
+        if lower.endswith(("'s", "’s")):
+            lower = lower[:-2]  # "Heroku's free dynos": the name, possessive
         if word == "CODE":
             continue
         if (lower in _EN_LOWER_NAMES or lower.split("-")[0] in _EN_LOWER_NAMES or lower in _EN_VENDOR_NOUNS
@@ -241,12 +265,26 @@ def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -
         if "there" in before or "there's" in before:
             names = en_names(text)
             return bool(names) and not _subject_is_self(lowered, first, index, names, tokens)
+    if lowered[index] in _EN_STRONG and index > first and (lowered[index - 1] in ("not", "never") or lowered[index - 1].endswith("n't")):
+        return False  # "not impossible", "isn't unsupported": a double negative asserts
+    following = lowered[index + 1] if index + 1 < len(lowered) else ""
+    if index == first and lowered[index] in _EN_STRONG and following and following not in _EN_AUX and \
+            following not in _EN_SKIP and following not in ("for", "with", "since", "from", "as", "here", "there"):
+        return False  # "Nonexistent SKUs are skipped": the word picks out what the sentence is about
     if not _en_predicate(text, tokens, lowered, index, first):
         return False
     names = en_names(text)
-    if not names:
+    if not names and not _en_unsupported(lowered, index):
         return False
     return not _subject_is_self(lowered, first, index, names, tokens)
+
+
+def _en_unsupported(lowered: list[str], index: int) -> bool:
+    """'is not supported', 'unsupported', 'unavailable': missing support is a claim about the world, named or not."""
+    word = lowered[index]
+    if word in ("unsupported", "unavailable", "incompatible"):
+        return True
+    return word in ("not", "isn't", "aren't") and _next_words(lowered, index, 1) == ["supported"]
 
 
 # -- Chinese and Japanese ----------------------------------------------------------
@@ -258,7 +296,15 @@ _CJK_VENDOR_NOUNS = re.compile(
     "插件|外掛|套件|驅動|驱动|系統|系统|伺服器|服务器|主機|主机|叢集|集群|容器|映像|镜像|"
     "プラン|アカウント|バージョン|版|プラットフォーム|ブラウザ|リージョン|ベンダー|無料|有料|ライセンス|"
     "ドライバ|サーバー|サーバ|クラスタ|コンテナ|イメージ|OS|ストア|防火牆|防火墙|ファイアウォール|ランナー|レジストリ|"
-    "ミラー|プロキシ|代理伺服器|鏡像站|镜像站"
+    "ミラー|プロキシ|代理伺服器|鏡像站|镜像站|"
+    # issue #14: services, networks, stores, permissions and documents outside the project
+    "服務|服务|サービス|網路|网络|ネットワーク|公網|公网|外網|外网|內網|内网|辦公網|办公网|端口|連接埠|ポート|安全組|安全组|"
+    "雲|云|權限|权限|権限|機器人|机器人|ボット|目錄|目录|資料夾|文件夹|ディレクトリ|フォルダ|日誌|日志|ログ|"
+    "資料庫|数据库|データベース|文件|文檔|文档|ドキュメント|官網|官网|公式|ゲートウェイ|閘道|网关|儲存桶|存储桶|バケット|"
+    "真機|真机|実機|模擬器|模拟器|裝置|设备|端末|手機|手机|請求|请求|リクエスト|域名|網域|ドメイン|"
+    # round 2: environments and stores whose state is a fact worth re-checking, and a vendor's quota
+    "測試環境|测试环境|正式環境|正式环境|生產環境|生产环境|預備環境|预发环境|検証環境|本番環境|ステージング|"
+    "數倉|数仓|資料倉儲|数据仓库|データウェアハウス|一般枠|無料枠|利用枠|商店|金流|沙箱|沙盒|サンドボックス"
 )
 _LATIN_COMMON = {"CODE", "ok", "OK", "PR", "TODO", "WIP", "a", "b", "c", "x", "y"}
 
@@ -278,8 +324,8 @@ _CJK_SELF = re.compile(
 )
 # Chinese: what comes right after the negation, or the negation inside a potential complement (找不到).
 _ZH_PREDICATE_AFTER = re.compile(
-    r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"
-    r"信任|生效|管用|理會|理会|處理|处理|讀取|读取|載入|加载|顯示|显示|適用|适用|有|辦法|办法|法|權|权|能|可以|可用|可能|到|了|動|动|上|行|得)"
+    r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:supp|work|allo|返回|回傳|回传|申請|申请|維護|维护|註冊|注册|開通|开通|發行|发行|帶|带|支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"
+    r"觸發|触发|自動|自动|同步|保存|保留|信任|生效|管用|理會|理会|處理|处理|讀取|读取|載入|加载|顯示|显示|適用|适用|有|辦法|办法|法|權|权|能|可以|可用|可能|到|了|動|动|上|行|得)"
 )
 _ZH_CLAIM_CUES = ("無法", "无法", "缺少", "缺乏", "查無", "查无", "未")
 _ZH_POTENTIAL = re.compile(r"^[到了動动上起下進进]")
@@ -295,6 +341,8 @@ def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
     subject = text[clause_start:start]
     if _cjk_self_subject(subject):
         return False
+    if _world_without_name(text, start, end):
+        return True
     if cue in ("不", "没", "沒") and start > 0 and _ZH_POTENTIAL.match(after) and not text[start - 1].isspace():
         pass  # 找不到, 連不上, 跑不動: cannot
     elif cue in ("無法", "无法", "缺少", "缺乏", "查無", "查无", "不能", "不可"):
@@ -305,13 +353,14 @@ def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
         pass
     else:
         return False
-    return cjk_names(text)
+    return cjk_names(text) or _world_without_name(text, start, end)
 
 
 _JA_PREDICATE_BEFORE = re.compile(
-    r"(?:対応|サポート|提供|存在|利用|使用|使え|使わ|動作|動か|動い|でき|インストール|導入|入って|入っ|有効|許可|接続|到達|"
+    r"(?:対応|サポート|提供|存在|利用|使用|使え|同梱|載っ|搭載|登録|発行|選べ|選択でき|ロード|インポート|書き込め|作れ|送れ|見られ|読め|呼べ|呼び出せ|動かせ|"
+    r"落とせ|上げられ|つなげ|繋げ|増やせ|変えられ|消せ|止められ|使わ|動作|動か|動い|でき|インストール|導入|入って|入っ|有効|許可|接続|到達|"
     r"見つから|見つかり|見当たら|表示さ|読み込ま|読ま|扱え|公開|実装|記載|含ま|含まれて|受け付け|配信|参照|保持|実行|"
-    r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット)[^、。]{0,6}$|られ$"
+    r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット|配布|販売|提供され|公開され|更新され|更新し|同期し|発火し|発火|反映し|自動|効か|効い)[^、。]{0,6}$|られ$"
 )
 _JA_EXISTENCE = re.compile(r"(?:が|は|も|には|では|に|の)(?:あり|い)?$")
 _JA_CLAIM_CUES = ("非対応", "未対応", "未実装", "未サポート", "不可", "なし", "無し")
@@ -321,6 +370,8 @@ def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
     before = text[max(clause_start, start - 14) : start]
     if _cjk_self_subject(text[clause_start:start]):
         return False
+    if _world_without_name(text, start, end) and cue != "ず":
+        return True
     if cue in _JA_CLAIM_CUES:
         pass
     elif cue in ("ない", "無い", "ません", "なかっ", "なくなっ") and (_JA_PREDICATE_BEFORE.search(before) or _JA_EXISTENCE.search(before)):
@@ -332,7 +383,23 @@ def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
         pass
     else:
         return False
-    return cjk_names(text)
+    return cjk_names(text) or _world_without_name(text, start, end)
+
+
+# A search that came back empty, or support that is missing, is a claim about the world whatever it
+# names: 「找不到相關資料」「查無結果」「見つからなかった」「何も出てこなかった」「嵌入式檢視器不支援深色模式」.
+_CJK_WORLD = re.compile(
+    r"找不到|沒找到|没找到|搜不到|查不到|查無|查无|沒有任何結果|没有任何结果|沒有結果|没有结果|"
+    r"見つから|見当たら|結果が(?:なかっ|ない|ありませ)|何も(?:出てこ|ヒットし|見つから)|"
+    r"(?:一|1|１)\s*件も(?:なかっ|ない|ありませ|出てこ|表示され|ヒットし)|"
+    r"不支援|不支持|尚未支援|尚未支持|非対応|未対応|未実装|対応していな|サポートされていな|"
+    r"(?:設定|変更|利用|使用|選択|指定|編集)不可"
+)
+
+
+def _world_without_name(text: str, start: int, end: int) -> bool:
+    match = _CJK_WORLD.search(text, max(0, start - 12), end + 8)
+    return match is not None and match.start() <= end and start <= match.end()
 
 
 # -- claims with no negative word ----------------------------------------------------
@@ -341,22 +408,73 @@ def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
 # 「最多 10 次」「150 リクエストまで」: a limit. Each needs a name in its subject, as above.
 
 _EN_GONE = re.compile(
-    r"\b(?:was|were|has been|have been|had been|is|are|got|now)\s+(?:\w+ly\s+)?(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
+    r"\b(?:was|were|has been|have been|had been|is|are|got|now)\s+(?:being\s+)?(?:\w+ly\s+)?"
+    r"(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
     r"(?P<cue>removed|retired|deprecated|discontinued|decommissioned|sunset|sunsetted|shut down|taken down|"
-    r"ripped out|end-of-lifed|blocked|disabled|empty)\b"
-    r"|\b(?P<cue2>came back empty|comes back empty|returns? empty|returned empty)\b"
-    r"|\b(?:accepts?|allows?|returns?|takes?|supports?|keeps?|holds?|stores?)\s+(?P<cue3>at most|no more than|up to a maximum of)\s+\d"
-    r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d|\b(?P<cue5>limited to|capped at|times? out after)\s+\d",
+    r"ripped out|end-of-lifed|blocked|disabled|empty|deleted|dropped|purged|wiped|turned off|switched off|killed|"
+    r"archived|end-of-life|end of life|eol|firewalled|yanked|unpublished|revoked|denied|rejected|blocklisted|blacklisted|"
+    r"banned|suspended)\b"
+    r"|\b(?:has|have)\s+been\s+(?P<cue16>(?:failing|broken|down|crashing|erroring)\s+(?:since|for)\b)"
+    r"|\b(?:is|are|has been|have been|now)\s+(?:\w+ly\s+)?(?P<cue15>broken|failing|crashing)\b"
+    r"|\b(?P<cue22>(?:dropped|ended|pulled|withdrew|removed) support)\b"
+    r"|\b(?P<cue23>only (?:has|have|gives?|offers?|allows?|supports?|keeps?) (?:up to )?\d)"
+    r"|\b(?P<cue20>stopped (?:accepting|supporting|serving|sending|returning|allowing|issuing|offering)|"
+    r"(?:ran|runs|run) out of (?:capacity|quota|stock|credits?)|"
+    r"(?:trial|license|licence|subscription|certificate|cert|contract|credits?|account|quota|budget) "
+    r"(?:has |have )?(?:expired|lapsed|ran out))\b"
+    r"|\b(?P<cue24>(?:evicts?|drops?|truncates?|cuts? off|rejects?|kills?)\b[^.;]{0,30}\bafter \d)"
+    r"|\b(?:is|are|was|were)\s+(?P<cue21>gone|closed (?=on|to|for|from|in))"
+    r"|(?<!the )(?<!all )(?<!any )\b(?P<cue17>404s|(?:returns?|answers?) (?:a |an )?(?:404|410))"
+    r"(?=\s*(?:[.;!]|$|now\b|since\b|(?:on|in|from) (?:prod|staging|the)\b))"
+    r"|\b(?P<cue11>(?:crash(?:es)?|fails?|breaks|hangs|segfaults?|times? out)\s+(?:on|in|under|with|inside))\b"
+    r"|\b(?P<cue2>came back empty|comes back empty|returns? empty|returned empty|"
+    r"(?:returned|returns|came back with|comes back with|found|shows?|showed|lists?|listed)\s+(?:zero|0|no)\s+"
+    r"(?:results?|events?|rows?|records?|hits?|matches|items?|entries|pods?|objects?|files?))\b"
+    r"|\b(?:accepts?|allows?|returns?|takes?|supports?|keeps?|holds?|stores?|sends?)\s+"
+    r"(?P<cue3>at most|no more than|up to a maximum of|only)\s+\d"
+    r"|\b(?:be|is|are)\s+(?P<cue14>at most|no more than|a maximum of|capped to)\s+\d"
+    r"|\b(?:allows?|accepts?|permits?|includes?)\s+(?:up to\s+)?(?P<cue12>\d[\d,.]*\s*[a-z]*\s+(?:[a-z]+\s+)?"
+    r"(?:per|an?|each)\s+(?:second|minute|hour|day|week|month|call|request|token|user|job|run|page|account|key))\b"
+    r"|(?P<cue13>\b\d[\d,.]*\s*[a-z]*\s+(?:[A-Za-z]+\s+)?(?:limit|cap|quota|ceiling)\b|\btruncated (?:at|to|after)\s+\d[\d,.]*)"
+    r"|\b(?P<cue9>deprecated|removed|retired|discontinued|sunset|revoked|decommissioned|shut down|killed off)\s+"
+    r"(?:the|its|their|support|a|an|our|all|(?-i:[A-Z]))"
+    r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d"
+    r"|\b(?P<cue5>limited to|capped at|times? out after|max(?:es)? out at|tops? out at|takes? up to)\s+\d"
+    r"|\d[^.;,]{0,30},\s*(?P<cue18>tops|max|at most)\b"
+    r"|\b(?P<cue19>only\s+\d[\d,.]*\s+(?:[\w-]+\s+){0,3}(?:is|are)\s+(?:allowed|permitted|supported))\b"
+    r"|\b(?P<cue6>prevents|blocks|forbids|disallows|denies|rejects|strips|drops)\s+(?!on\b|by\b|until\b)\w"
+    r"|\b(?P<cue7>(?:built|compiled|shipped|packaged|installed) without)\b"
+    r"|\b(?P<cue10>ignores|silently ignores|silently drops)\b"
+    r"|\b(?P<cue8>returns?|answers?|responds? with|gives?)\s+(?:a\s+|an?\s+)?(?:0 rows|zero rows|an empty)\b",
     re.I,
 )
+_EN_AGENTS = {"claude", "codex", "gemini", "copilot", "cursor", "agent", "assistant", "bot", "aider"}
 _EN_SUBJECT_BREAK = re.compile(r"[;:—–(]|,\s|\.\s")
+# An environment names where a state holds, the way a product does: "is empty in staging".
+_EN_ENVIRONMENT = re.compile(
+    r"\b(?:staging|prod|production|sandbox|pre-?prod|uat)\b"
+    r"|\b(?:denied|rejected|blocked|dropped) by (?:the |an? |our )?(?:[\w-]+ )?(?:branch protection|policy|firewall|"
+    r"waf|ruleset|scp|csp|proxy|security group|org setting|admin)", re.I)
+# Where the name comes after the verb: "is broken in the Expo dev client", "is denied by a NetworkPolicy".
+_EN_NAMED_AFTER = re.compile(r"\s+(?:\w+\s+)?(?:in|on|under|by|for|from|with|since)\s", re.I)
 _EN_NOT_A_LIMIT_SUBJECT = re.compile(r"\b(?:blocked|blocks)\s+(?:on|by)\s+(?:#|PR\b|issue\b|[\w-]+/[\w-]+#)", re.I)
+
+
+# What the project did or decided: a narrated event ("last week ... until we fixed"), a change made in
+# a PR, a design ("by design", "we wrote").
+_EN_OWN_DOING = re.compile(
+    r"\b(?:(?P<when>last (?:week|month|night|time|sprint)|yesterday|this morning)|all (?:morning|day|night|week)|until we|"
+    r"by design|we wrote|we built|in-house|(?:in|by|via) (?:PR|pull request|commit)\b|in #\d)", re.I)
 
 
 def en_positive_claim(text: str) -> str:
     """The words of a removal, block, empty result or limit said of a named thing, else ""."""
     if _CONDITION_OPENER.match(text):
         return ""
+    own = [m for m in _EN_OWN_DOING.finditer(text)]
+    if any(m.group("when") is None for m in own):
+        return ""
+    environment = _EN_ENVIRONMENT.search(text) is not None
     for match in _EN_GONE.finditer(text):
         if _EN_NOT_A_LIMIT_SUBJECT.match(text, match.start(match.lastgroup)):
             continue  # "blocked on brightdigit/ConfigKeyKit#1": waiting for a change, not a block
@@ -365,10 +483,22 @@ def en_positive_claim(text: str) -> str:
         subject = text[breaks[-1] if breaks else window : match.start()]
         words = [w.lower() for w in _EN_WORD.findall(subject)]
         names = en_names(subject)
-        if not names or any(w in _EN_SELF and w not in _EN_POSSESSIVE for w in words):
+        if any(w in _EN_SELF and w not in _EN_POSSESSIVE for w in words):
             continue
+        if own and (match.lastgroup not in ("cue", "cue9") or not names):
+            continue  # "was dropped last week": a change the project made, unless a named thing went away
+        after = text[match.end() : match.end() + 80]  # a bounded window: a long line stays linear
+        if not names and match.lastgroup not in ("cue2", "cue16") and not environment and not (
+                _EN_NAMED_AFTER.match(after) and en_names(after)):
+            continue  # an empty result, or what has been failing since a day, is a claim whatever it was said of
         content = [w for w in words if w not in _EN_AUX and w not in _EN_SKIP]
-        if content and content[-1] in _EN_OWN_NOUNS:
+        if match.lastgroup == "cue9" and (not content or content[-1] in _EN_AGENTS or content[-1] in _EN_OWN_NOUNS):
+            continue  # "Claude removed the old tests", "the PR dropped the column": the project's own change
+        if any(w in _EN_POSSESSIVE for w in words) and not any(
+                subject[a:b].lower() not in _EN_VENDOR_NOUNS for a, b in names):
+            continue  # "Our API accepts at most 100 ids": our own design; "our Auth0 tenant" names a vendor
+        if match.lastgroup in ("cue", "cue6", "cue11", "cue15") and content and content[-1] in _EN_OWN_NOUNS and \
+                match.group(match.lastgroup).lower() != "empty":
             # "The old PhysX code was removed", "the legacy_tax module was deleted": what the project
             # removes from itself is a change it made, whatever the thing was named after.
             continue
@@ -377,19 +507,39 @@ def en_positive_claim(text: str) -> str:
 
 
 _ZH_GONE = re.compile(
-    r"(?:已經|已经|已|被)[^，。；,;]{0,10}?(?P<cue>下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|"
+    r"(?:已經|已经|已|被|早就|早已)[^，。；,;]{0,10}?(?P<cue>結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|取消|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
     r"關閉|关闭|關掉|关掉|除役|移除|拿掉|刪掉|删掉|刪除|删除|廢棄|废弃|淘汰|終止|终止|鎖掉|锁掉|封鎖|封锁|封掉|擋掉|挡掉|"
-    r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档)"
-    r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除)了)"
-    r"|(?P<cue3>最多|上限|最長只能|最长只能)[^，。；,;]{0,8}\d|(?P<cue4>只有)\s*(?:大約|大约)?\s*\d"
+    r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止)"
+    r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|屏蔽了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
+    r"|(?P<cue3>最多|上限|最長只能|最长只能|最大|最長|最长)[^，。；,;]{0,8}\d|(?P<cue4>只有|只能)[^，。；,;]{0,8}?\d"
+    r"|(?P<cue7>(?:擋|挡|封|關|关|鎖|锁)掉了)"
+    r"|(?P<cue5>會忽略|会忽略|會失敗|会失败|一直失敗|一直失败|壞掉了|坏掉了|壞了|坏了|一直掛掉|一直挂掉|掛掉了|挂掉了|失效(?=。|$)|編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
+    r"|(?P<cue6>(?:返回|回傳|回传|回)\s*(?:0|空|null|404))(?![\d.])"
+    r"|(?P<cue10>(?:從|从|自)[^，。；,;]{1,8}?(?:起|開始|开始|以來|以来)?\s*一直(?:報錯|报错|失敗|失败|掛|挂|壞|坏))"
+    r"|(?P<cue8>(?:零|0)\s*(?:筆|笔|條|条|個|个|項|项)(?:結果|结果|資料|数据|記錄|记录))"
+    r"|(?:已經|已经|已|被|而且|是)\s*(?P<cue9>deprecated|removed|sunset|retired|EOL|deleted|disabled|broken|(?:刪|删|砍|拆)了)"
 )
 _JA_GONE = re.compile(
     r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
-    r"sunset|deprecated|not supported|遮断され|拒否され|禁止されている|止まっている|壊れている)"
-    r"|(?P<cue2>は空|が空|結果は空)(?:。|$|だった|です)"
-    r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)"
+    r"sunset|deprecated|not supported|遮断され|遮断している|ブロックしている|拒否している|使い切っ|上限に達し|閉じられている|塞がれている|"
+    r"期限切れ(?=。|$|だ|です|になっ|し)|(?:提供|サービス|サポート|配信|販売)が終わ|(?:提供|サービス|サポート)を終了し|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
+    r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ|無視する|無視される|"
+    r"失敗する(?=。|$)|失敗している|失敗し続け|落ち続け|クラッシュする|落ちる(?=。|$)|に制限されている|に制限される|"
+    r"(?:廃棄|失効|撤去|返却|退役|無効化|停止)済み|失効している|失効した)"
+    r"|から[^、。]{0,6}(?P<cue10>失敗し続け|落ち続け|エラーが続い|エラーになり続け)"
+    r"|(?P<cue2>は空|が空|結果は空|空っぽ)(?:。|$|だった|です)"
+    r"|(?P<cue4>(?:404|410|0 件|空配列)\s*を返す|ビルドされていない|build without|動かなくなった)"
+    r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)|\d[^、。]{0,8}(?P<cue5>(?:まで)?しか)"
+    r"|(?P<cue6>最大|上限は)[^、。]{0,12}\d"
 )
-_CJK_CONDITION = re.compile("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば")
+_CJK_NEGATED_NOUN = re.compile(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
+_CJK_SELF_DESIGN = re.compile(r"我們|我们|咱們|咱们|自前|自社|うちの|我々|私たち")
+_ZH_PAST_EVENT = re.compile(r"結果|结果|之前|後來|后来|搞|弄|導致|导致|差點|差点|上次|那次")
+_CJK_CONDITION = re.compile("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば|的話|的话|的時候|的时候")
+# Limits on the project's own work are conventions: 「每次 PR 最多 3 個檔案」「commit 訊息最長 72 字元」.
+_CJK_OWN_WORK = re.compile(
+    r"(?<![A-Za-z])(?:PR|commit|subagent|diff)(?![A-Za-z])|コミット|提交|分支|ブランチ|子代理|エージェント|代理|行改動|行改动|"
+    r"^(?:每次|一次)", re.I)
 
 
 def cjk_positive_claim(text: str, language: str) -> str:
@@ -402,6 +552,14 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""
     if _CJK_SELF.search(text[: match.start()]) and not cjk_names(text[: match.start()]):
         return ""
-    if not cjk_names(text):
+    if not cjk_names(text) and match.lastgroup != "cue10":  # what keeps failing since a day needs no name
         return ""
+    if text[match.end() : match.end() + 1] == "的":
+        return ""  # 「被刪除的分支可以還原」: the word describes a noun
+    if match.lastgroup in ("cue3", "cue4", "cue5", "cue6") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
+        return ""  # 「我們的 API 每次最多 100 個」「這是我們定的」: a limit of our own design
+    if match.lastgroup == "cue5" and _ZH_PAST_EVENT.search(text):
+        return ""  # 「之前用 sudo pip 裝包，把 yum 搞壞了」: a post-mortem, not a standing fact
+    if _CJK_NEGATED_NOUN.search(text[: match.start()]):
+        return ""  # 「不存在的 SKU 會被忽略」「在庫のない商品は…」: what happens to a kind of thing, a positive
     return match.group(match.lastgroup)

@@ -17,9 +17,14 @@ _JA_DIRECTIVE_END = re.compile(
     r"|てはならない|てはなりません|ちゃいけない|じゃいけない|べきではない|べきでない|べきではありません|禁止|厳禁|してください"
     r"|ください|下さい|なさい|するな|しましょう)$"
 )
+# 「設定は勝手に変えない。」: a plain ない after an adverb of licence is a house rule, not a fact.
+_JA_RULE_ADVERB = re.compile(
+    r"(?:勝手に|無断で|絶対に|むやみに|安易に)[^、。]{0,12}(?:ない|しない)$"
+    # 「本番 DB には直接つながない」: 直接 with a plain negative is a rule; a potential (できない, 使えない) stays a fact
+    r"|直接[^、。]{0,8}(?<![れえけせてきめ])ない$")
 JA_QUESTION_END = re.compile(r"(?:か|かな|かね|かい|でしょうか|のでは|では)$")
 _JA_NOT_AFTER = ("ことは", "ことも", "少", "危", "幼", "汚", "違い", "もったい", "つまら", "仕方", "仕方が", "構わ", "問題", "問題は", "問題が",
-                 "間違い", "悪く", "限ら", "かもしれ", "だけで", "のみで", "切れ", "たまら", "くだら", "さりげ", "何気", "はか")
+                 "間違い", "悪く", "なくは", "なくも", "わけでは", "わけじゃ", "限ら", "かもしれ", "だけで", "のみで", "切れ", "たまら", "くだら", "さりげ", "何気", "はか")
 _JA_DIRECTIVE_BEFORE = re.compile(r"(?:ては|では|ちゃ|じゃ|ければ|くては|いと|なきゃ|なくちゃ)(?:いけ|なら|なり|だめ)$|べきで(?:は)?$")
 # After the negation: a condition (場合, なら, ければ), "without" (ずに is not here: it is asserted), or an
 # embedded question (落ちていないか確認した).
@@ -41,7 +46,7 @@ _JA_JUDGEMENT_BEFORE = re.compile(r"(?:やすく|にくく|とは言え|とは�
 def ja_claims(text: str):
     sentence = Sentence(text)
     core = strip_end(text)
-    directive_sentence = bool(_JA_DIRECTIVE_END.search(core))
+    directive_sentence = bool(_JA_DIRECTIVE_END.search(core)) or bool(_JA_RULE_ADVERB.search(core))
     narrative = _JA_NARRATIVE.search(text) is not None
     for match in _JA_CUE.finditer(text):
         cue, start, end = match.group(), match.start(), match.end()
@@ -84,6 +89,8 @@ def _ja_verdict(text, sentence, cue, start, end):
             return NONE  # しか…ない: "only"
         if _JA_DIRECTIVE_BEFORE.search(before):
             return DIRECTIVE  # てはいけない, べきではない, なければならない
+    if cue in ("ない", "無い") and after.startswith(("わけでは", "わけじゃ", "ことはない", "こともない")):
+        return NONE  # 「ないわけではない」: a double negative asserts
     if cue == "なくて" and after[:1] in ("も", "は"):
         return NONE  # しなくてもいい
     if "かどうか" in clause_before:
