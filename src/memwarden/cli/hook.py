@@ -72,13 +72,35 @@ def _guard(write) -> int:
     from memwarden.discover.workspace import open_file_workspace
 
     ws, relpath = open_file_workspace(write.path)
-    kind = ws.claims(relpath)
+    kind = _memory_kind(ws, relpath)
     if kind is None:
         return EXIT_PASS  # not memory: silent
     cwd = _shown_from(ws.root)
+    if write.moved_to is not None and _stays_in_memory(ws, write.moved_to):
+        return EXIT_PASS  # renamed within memory (into the archive, say): the write at the new path is judged
     if write.phase == BEFORE:
         return _before(ws, relpath, kind, write.content, cwd)
     return _after(ws, relpath, cwd, write.written)
+
+
+def _memory_kind(ws, relpath: str):
+    """The kind of a memory file (None: not memory); a file in an archive folder is memory too, of no format kind
+    (an archived note is no note the profile names, but what it keeps is memory, and a secret in it is re-read)."""
+    from memwarden.analysis.history.roles import in_archive
+    from memwarden.discover.profiles import other_text_kind
+
+    kind = ws.claims(relpath)
+    if kind is None and in_archive(relpath) and not ws.excluded(relpath):
+        return other_text_kind(relpath)
+    return kind
+
+
+def _stays_in_memory(ws, path: Path) -> bool:
+    """Whether a file moved to path is still memory of the workspace ws: a memory file, or in its archive."""
+    from memwarden.discover.workspace import open_file_workspace
+
+    there, relpath = open_file_workspace(path)
+    return there.root == ws.root and _memory_kind(there, relpath) is not None
 
 
 def _shown_from(root: Path) -> Path:

@@ -44,6 +44,7 @@ class AgentWrite:
     path: Path  # absolute
     content: bytes | None  # BEFORE: the file as the call would leave it; None: the call writes nothing
     written: tuple[str, ...] | None = None  # AFTER: the text an edit put in (None: the whole file was written)
+    moved_to: Path | None = None  # BEFORE, a Codex `*** Move to:`: path is the source the move empties
 
 
 def read_payload(data: bytes, default_cwd: Path) -> list[AgentWrite]:
@@ -180,8 +181,15 @@ def apply_edit(text: str | None, old: str, new: str, count: int | None) -> str |
 
 def _patch_writes(phase: str, tool: str, patch: str, cwd: Path) -> list[AgentWrite]:
     writes: list[AgentWrite] = []
-    for action, relpath, lines in _patch_files(patch):
+    for action, relpath, lines, source in _patch_files(patch):
         path = cwd / relpath
+        if phase == BEFORE and source is not None:
+            # A move writes the source's content, updated, at path (over whatever is there) and removes
+            # the source: both are judged, the source as emptied unless its content stays in memory.
+            writes.append(AgentWrite(phase, tool, cwd / source, b"", moved_to=path))
+            updated = _apply_hunks(_read(cwd / source), lines)
+            writes.append(AgentWrite(phase, tool, path, None if updated is None else _encode(updated)))
+            continue
         if phase == AFTER:
             if action != "delete":
                 added = tuple(line[1:] for line in lines if line.startswith("+")) if action == "update" else None
@@ -199,20 +207,21 @@ def _patch_writes(phase: str, tool: str, patch: str, cwd: Path) -> list[AgentWri
 
 
 def _patch_files(patch: str):
-    """(action, path, body lines) for each file of a Codex patch; a `*** Move to:` keeps the new path."""
+    """(action, path, body lines, moved from) for each file of a Codex patch; a `*** Move to:` gives the new
+    path, and the old one as moved from (None: no move)."""
     current: list | None = None
     for line in patch.splitlines():
         for marker, action in (("*** Add File: ", "add"), ("*** Update File: ", "update"), ("*** Delete File: ", "delete")):
             if line.startswith(marker):
                 if current is not None:
                     yield tuple(current)
-                current = [action, line[len(marker):].strip(), []]
+                current = [action, line[len(marker):].strip(), [], None]
                 break
         else:
             if current is None or line.startswith(("*** Begin Patch", "*** End")):
                 continue
             if line.startswith("*** Move to: "):
-                current[1] = line[len("*** Move to: "):].strip()
+                current[1], current[3] = line[len("*** Move to: "):].strip(), current[1]
             else:
                 current[2].append(line)
     if current is not None:

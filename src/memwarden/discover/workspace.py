@@ -96,6 +96,10 @@ class Workspace:
         self.other_files[relpath] = kind
         return kind
 
+    def excluded(self, relpath: str) -> bool:
+        """Whether the config's `exclude` names the file (never checked)."""
+        return self._excluded(relpath)
+
     def _excluded(self, relpath: str) -> bool:
         if not self.config.exclude:
             return False

@@ -1,0 +1,114 @@
+"""Attack review of the features of the day: the hook, --stdin-filename, init --agent, --format gitlab,
+stats, budget --history, the incremental cache, the new rules and the secrets gate.
+
+Each test was written to attack one channel or one bypass, through the real CLI in a subprocess on
+real files (and real git where history is involved). A test named `test_hole_...` failed on the code
+before its fix; a test named `test_held_...` pins an attack that the code already withstood.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import git, run_memwarden, write_files
+from test_guard import (
+    GISH_BASE, GISH_NOTE, Run, _everywhere, assert_no_crash, assert_no_leak, cache_text, commit, episode, github_token,
+    mw,
+)
+
+LOG = "memory/episodic.jsonl"
+NOTE = "memory/knowledge/tools/n0.md"
+
+
+def gish(root: Path, extra: dict[str, str | bytes] | None = None) -> Path:
+    """A gish workspace with a three-episode log, and extra files."""
+    return write_files(root, {**GISH_BASE, LOG: "".join(episode(i) + "\n" for i in (1, 2, 3)), **(extra or {})})
+
+
+def pre(root: Path, tool: str, tool_input: dict) -> dict:
+    return {"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input, "cwd": str(root)}
+
+
+def patch(*lines: str) -> dict:
+    return {"command": "\n".join(["*** Begin Patch", *lines, "*** End Patch"]) + "\n"}
+
+
+def hook(payload, cwd: Path) -> Run:
+    data = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+    return Run(run_memwarden("hook", cwd=cwd, input=data, env={"MEMWARDEN_NO_PROGRESS": "1", "NO_COLOR": "1"}))
+
+
+def test_held_secrets_in_the_new_output_channels(tmp_path):
+    root, by_file = _everywhere(tmp_path / "ws")
+    secrets = sorted({v for held in by_file.values() for v in held})
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "base")
+    outputs = {
+        "gitlab": mw("check", "--format", "gitlab", ".", cwd=root),
+        "stats": mw("stats", cwd=root),
+        "stats --json": mw("stats", "--json", cwd=root),
+        "budget --history": mw("budget", "--history", cwd=root),
+        "budget --history --json": mw("budget", "--history", "--json", cwd=root),
+    }
+    for name, run in outputs.items():
+        assert_no_crash(run)
+        assert_no_leak(run.text, secrets, name)
+
+
+# == the hook: deletion bypasses ==================================================================
+
+
+def test_hole_codex_move_out_of_memory_is_a_deletion(tmp_path):
+    """`*** Update File: memory/episodic.jsonl` + `*** Move to: scratch/old.jsonl` takes the log out of memory:
+    it used to pass, judged as a write of scratch/old.jsonl only (read from the destination, which is not there)."""
+    root = gish(tmp_path / "ws")
+    for source in (LOG, NOTE):
+        run = hook(pre(root, "apply_patch", patch(f"*** Update File: {source}", "*** Move to: scratch/moved.txt")), root)
+        assert_no_crash(run)
+        assert run.rc == 2 and f"blocked this write to {source}" in run.err, run
+        assert "deleted" in run.err, run
+    assert (root / LOG).read_text("utf-8").count("\n") == 3  # the hook writes nothing
+
+
+def test_hole_codex_move_over_a_memory_file_is_judged_with_the_moved_content(tmp_path):
+    """A move onto the log replaces it with the source's content: the log's records are gone. It used to pass:
+    the hunks were applied to the destination's own content (none here: the log left as it is)."""
+    root = gish(tmp_path / "ws", {"scratch/log.jsonl": episode(9) + "\n"})
+    run = hook(pre(root, "apply_patch", patch("*** Update File: scratch/log.jsonl", f"*** Move to: {LOG}")), root)
+    assert_no_crash(run)
+    assert run.rc == 2 and f"blocked this write to {LOG}" in run.err and "deleted-record" in run.err, run
+
+
+def test_hole_codex_move_within_memory_passes_and_the_destination_is_judged(tmp_path):
+    """Moving a note into the archive is what memwarden asks for: it passes; a secret the move's hunk adds blocks
+    (it used to pass: the hunk was applied to the destination, which is not there yet)."""
+    root = gish(tmp_path / "ws")
+    archived = "memory/_archive/knowledge/tools/n0.md"
+    run = hook(pre(root, "apply_patch", patch(f"*** Update File: {NOTE}", f"*** Move to: {archived}")), root)
+    assert (run.rc, run.err) == (0, ""), run
+    token = github_token()
+    run = hook(pre(root, "apply_patch", patch(f"*** Update File: {NOTE}", f"*** Move to: {archived}",
+                                              "@@", " Body.", f"+token {token}")), root)
+    assert run.rc == 2 and "secret-in-memory" in run.err, run
+    assert_no_leak(run.text, [token], "hook stderr")
+
+
+def test_hole_a_secret_written_into_the_archive_is_blocked(tmp_path):
+    """An archived note is memory the agent may read again, though no kind names `memory/_archive/**/*.md`: a
+    Write of a token there used to pass silently, before and after, while `memwarden check` reports it."""
+    root = gish(tmp_path / "ws")
+    token = github_token()
+    archived = "memory/_archive/notes/old.md"
+    content = GISH_NOTE.format(name="old").replace("Body.", f"token {token}")
+    before = hook(pre(root, "Write", {"file_path": archived, "content": content}), root)
+    assert before.rc == 2 and "secret-in-memory" in before.err, before
+    write_files(root, {archived: content})
+    after = hook({**pre(root, "Write", {"file_path": archived, "content": content}), "hook_event_name": "PostToolUse"},
+                 root)
+    assert after.rc == 2 and "secret-in-memory" in after.err, after
+    for run in (before, after):
+        assert_no_leak(run.text, [token], "hook output")
+    # source code beside memory stays silent
+    code = hook(pre(root, "Write", {"file_path": "src/app.py", "content": f"T = '{token}'\n"}), root)
+    assert (code.rc, code.err) == (0, ""), code
