@@ -112,3 +112,23 @@ def test_hole_a_secret_written_into_the_archive_is_blocked(tmp_path):
     # source code beside memory stays silent
     code = hook(pre(root, "Write", {"file_path": "src/app.py", "content": f"T = '{token}'\n"}), root)
     assert (code.rc, code.err) == (0, ""), code
+
+
+def test_hole_a_write_through_a_symlink_to_the_log_is_judged_as_a_write_of_the_log(tmp_path):
+    """`src/log.jsonl` -> `memory/episodic.jsonl`: the tool follows the link and overwrites the log. The link's own
+    name is no memory, so the write used to pass."""
+    root = gish(tmp_path / "ws", {"src/app.py": "x = 1\n"})
+    (root / "src" / "log.jsonl").symlink_to(root / LOG)
+    run = hook(pre(root, "Write", {"file_path": "src/log.jsonl", "content": episode(1) + "\n"}), root)
+    assert_no_crash(run)
+    assert run.rc == 2 and f"blocked this write to {LOG}" in run.err and "ep_00000002" in run.err, run
+
+
+def test_hole_a_lone_surrogate_in_the_payload_does_not_wave_a_deletion_through(tmp_path):
+    """JSON may hold `\\ud800`; the agent's runtime writes it as U+FFFD. memwarden used to fail to encode it and exit 1
+    ("could not judge"), which lets the call through: a Write that empties the log went by."""
+    root = gish(tmp_path / "ws")
+    payload = json.dumps(pre(root, "Write", {"file_path": LOG, "content": "\ud800" + episode(1) + "\n"}))
+    run = hook(payload.encode("ascii"), root)
+    assert_no_crash(run)
+    assert run.rc == 2 and f"blocked this write to {LOG}" in run.err, run

@@ -16,6 +16,7 @@ call goes on: a broken guard must not stop every write).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -74,6 +75,10 @@ def _guard(write) -> int:
     ws, relpath = open_file_workspace(write.path)
     kind = _memory_kind(ws, relpath)
     if kind is None:
+        real = Path(os.path.realpath(write.path))
+        if real != write.path.absolute():
+            # A symlink the tool writes through (it follows links): what it changes is the memory file it leads to.
+            return _guard(dataclasses.replace(write, path=real))
         return EXIT_PASS  # not memory: silent
     cwd = _shown_from(ws.root)
     if write.moved_to is not None and _stays_in_memory(ws, write.moved_to):

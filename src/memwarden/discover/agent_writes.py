@@ -19,6 +19,7 @@ that is not there, or not unique) writes nothing, so there is nothing to check.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +32,7 @@ CLAUDE_TOOLS = {"Write", "Edit", "MultiEdit"}
 GEMINI_TOOLS = {"write_file", "replace"}
 CODEX_TOOLS = {"apply_patch"}
 WRITE_TOOLS = CLAUDE_TOOLS | GEMINI_TOOLS | CODEX_TOOLS
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class PayloadError(ValueError):
@@ -123,7 +125,12 @@ def _read(path: Path) -> str | None:
 
 
 def _encode(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
+    """The bytes the tool writes; a lone surrogate (JSON allows `\\ud800`) is written as U+FFFD, as
+    JavaScript's UTF-8 encoder writes it, so such a payload is still judged, never waved through."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
 
 
 def _proposed(tool: str, tool_input: dict, path: Path) -> bytes | None:
