@@ -132,3 +132,17 @@ def test_hole_a_lone_surrogate_in_the_payload_does_not_wave_a_deletion_through(t
     run = hook(payload.encode("ascii"), root)
     assert_no_crash(run)
     assert run.rc == 2 and f"blocked this write to {LOG}" in run.err, run
+
+
+def test_hole_a_path_that_climbs_out_of_the_project_is_resolved_as_the_os_resolves_it(tmp_path):
+    """`../elsewhere/todo.md` from the project used to be placed in the project by its lexical parents, and the hook
+    failed (ValueError, exit 1) on every such write; `..` after a symlinked folder was read the same wrong way."""
+    root = gish(tmp_path / "ws", {"src/app.py": "x = 1\n"})
+    (tmp_path / "elsewhere").mkdir()
+    (root / "src" / "mem").symlink_to(root / "memory")
+    outside = hook(pre(root, "Write", {"file_path": "../elsewhere/todo.md", "content": "# todo\n"}), root)
+    assert (outside.rc, outside.err) == (0, ""), outside
+    # for the OS, src/mem/.. is the root (src/mem is memory/), so this is the log
+    through = hook(pre(root, "Write", {"file_path": "src/mem/../memory/episodic.jsonl", "content": episode(1) + "\n"}),
+                   root)
+    assert through.rc == 2 and f"blocked this write to {LOG}" in through.err, through

@@ -72,11 +72,14 @@ def _guard(write) -> int:
     from memwarden.discover.agent_writes import BEFORE
     from memwarden.discover.workspace import open_file_workspace
 
-    ws, relpath = open_file_workspace(write.path)
+    # The folder the tool writes in, as the OS resolves it (`..` after a symlinked folder, a path that
+    # climbs out of the project and back): the file's own name is kept (a memory file may be a link).
+    path = Path(os.path.realpath(write.path.parent)) / write.path.name
+    ws, relpath = open_file_workspace(path)
     kind = _memory_kind(ws, relpath)
     if kind is None:
-        real = Path(os.path.realpath(write.path))
-        if real != write.path.absolute():
+        real = Path(os.path.realpath(path))
+        if real != path:
             # A symlink the tool writes through (it follows links): what it changes is the memory file it leads to.
             return _guard(dataclasses.replace(write, path=real))
         return EXIT_PASS  # not memory: silent
