@@ -9,6 +9,7 @@ before its fix; a test named `test_held_...` pins an attack that the code alread
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from conftest import git, run_memwarden, write_files
@@ -146,3 +147,45 @@ def test_hole_a_path_that_climbs_out_of_the_project_is_resolved_as_the_os_resolv
     through = hook(pre(root, "Write", {"file_path": "src/mem/../memory/episodic.jsonl", "content": episode(1) + "\n"}),
                    root)
     assert through.rc == 2 and f"blocked this write to {LOG}" in through.err, through
+
+
+# == the cache on disk ==============================================================================
+
+
+def test_hole_a_cache_file_that_is_a_fifo_or_a_link_to_an_endless_file_is_not_read(tmp_path):
+    """A FIFO in place of `.memwarden_cache/v1/files.json` hung the run for good; a link to /dev/zero (a repository
+    can commit one) was read until the machine ran out of memory. Only regular cache files are read now, and the run
+    reports as it does without the cache."""
+    root = gish(tmp_path / "ws", {"memory/fact.yml": f"schema_version: 1\ntoken: {github_token()}\n"})
+    first = mw("check", ".", cwd=root)
+    assert first.rc == 1 and "secret-in-memory" in first.out, first
+    store = root / ".memwarden_cache" / "v1"
+    (store / "files.json").unlink()
+    os.mkfifo(store / "files.json")
+    (store / "incremental.json").unlink()
+    (store / "incremental.json").symlink_to("/dev/zero")
+    for run in store.glob("run-*.json"):
+        run.unlink()
+        run.symlink_to("/dev/zero")
+    again = Run(run_memwarden("check", ".", cwd=root, env={"MEMWARDEN_NO_PROGRESS": "1", "NO_COLOR": "1"}))
+    assert_no_crash(again)
+    assert (again.rc, again.out) == (first.rc, first.out), again
+
+
+def test_hole_a_symlinked_cache_folder_is_neither_read_nor_written(tmp_path):
+    """A committed `.memwarden_cache -> elsewhere` had memwarden write its files (and its .gitignore, through a
+    dangling link too) wherever the link leads. Now the run skips the cache, and its report is the same."""
+    root = gish(tmp_path / "ws")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (root / ".memwarden_cache").symlink_to(elsewhere)
+    plain = mw("check", "--no-cache", ".", cwd=root)
+    run = mw("check", ".", cwd=root)
+    assert (run.rc, run.out) == (plain.rc, plain.out), run
+    assert list(elsewhere.iterdir()) == []
+    (root / ".memwarden_cache").unlink()
+    (root / ".memwarden_cache").mkdir()
+    (root / ".memwarden_cache" / ".gitignore").symlink_to(elsewhere / "planted")
+    run = mw("check", ".", cwd=root)
+    assert (run.rc, run.out) == (plain.rc, plain.out), run
+    assert not (elsewhere / "planted").exists()
