@@ -205,3 +205,16 @@ def test_open_a_secret_in_a_file_name_is_reported_and_never_printed(tmp_path):
     run = mw("check", "--format", "json", ".", cwd=root)
     assert any(f["name"] == "secret-in-memory" for f in run.json()["findings"]), run
     assert_no_leak(run.text, [token], "check --format json")
+
+
+def test_hole_stdin_filename_that_climbs_out_of_the_workspace_is_no_internal_error(tmp_path):
+    """`check --stdin-filename ../elsewhere/todo.md` from a workspace failed with an internal error (exit 2, a
+    ValueError): its lexical parents pass the workspace root. It is checked as the file the OS would name."""
+    root = gish(tmp_path / "ws")
+    (tmp_path / "elsewhere").mkdir()
+    token = github_token()
+    run = Run(run_memwarden("check", "--stdin-filename", "../elsewhere/todo.md", cwd=root,
+                            input=f"# todo\n\nkey {token}\n".encode("utf-8")))
+    assert_no_crash(run)
+    assert run.rc == 1 and "secret-in-memory" in run.out, run
+    assert_no_leak(run.text, [token], "check --stdin-filename")
