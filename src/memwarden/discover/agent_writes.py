@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,13 +96,16 @@ def written_lines(text: str, written: tuple[str, ...] | None) -> set[int] | None
     """The 1-based lines of text that hold what an edit wrote (None: every line, the whole file was written)."""
     if written is None:
         return None
+    # Line numbers by bisecting the line starts: counting newlines up to each occurrence made a short piece
+    # ("e") in a big log cost occurrences x size.
+    starts = [0, *(m.end() for m in re.finditer("\n", text))]
     lines: set[int] = set()
     for piece in written:
         if not piece.strip():
             continue
         at = text.find(piece)
         while at != -1:
-            first = text.count("\n", 0, at) + 1
+            first = bisect_right(starts, at)
             lines.update(range(first, first + piece.count("\n") + 1))
             at = text.find(piece, at + 1)
     return lines
