@@ -16,6 +16,7 @@ call goes on: a broken guard must not stop every write).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -71,14 +72,43 @@ def _guard(write) -> int:
     from memwarden.discover.agent_writes import BEFORE
     from memwarden.discover.workspace import open_file_workspace
 
-    ws, relpath = open_file_workspace(write.path)
-    kind = ws.claims(relpath)
+    # The folder the tool writes in, as the OS resolves it (`..` after a symlinked folder, a path that
+    # climbs out of the project and back): the file's own name is kept (a memory file may be a link).
+    path = Path(os.path.realpath(write.path.parent)) / write.path.name
+    ws, relpath = open_file_workspace(path)
+    kind = _memory_kind(ws, relpath)
     if kind is None:
+        real = Path(os.path.realpath(path))
+        if real != path:
+            # A symlink the tool writes through (it follows links): what it changes is the memory file it leads to.
+            return _guard(dataclasses.replace(write, path=real))
         return EXIT_PASS  # not memory: silent
     cwd = _shown_from(ws.root)
+    if write.moved_to is not None and _stays_in_memory(ws, write.moved_to):
+        return EXIT_PASS  # renamed within memory (into the archive, say): the write at the new path is judged
     if write.phase == BEFORE:
         return _before(ws, relpath, kind, write.content, cwd)
     return _after(ws, relpath, cwd, write.written)
+
+
+def _memory_kind(ws, relpath: str):
+    """The kind of a memory file (None: not memory); a file in an archive folder is memory too, of no format kind
+    (an archived note is no note the profile names, but what it keeps is memory, and a secret in it is re-read)."""
+    from memwarden.analysis.history.roles import in_archive
+    from memwarden.discover.profiles import other_text_kind
+
+    kind = ws.claims(relpath)
+    if kind is None and in_archive(relpath) and not ws.excluded(relpath):
+        return other_text_kind(relpath)
+    return kind
+
+
+def _stays_in_memory(ws, path: Path) -> bool:
+    """Whether a file moved to path is still memory of the workspace ws: a memory file, or in its archive."""
+    from memwarden.discover.workspace import open_file_workspace
+
+    there, relpath = open_file_workspace(path)
+    return there.root == ws.root and _memory_kind(there, relpath) is not None
 
 
 def _shown_from(root: Path) -> Path:

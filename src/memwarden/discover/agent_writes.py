@@ -19,6 +19,8 @@ that is not there, or not unique) writes nothing, so there is nothing to check.
 from __future__ import annotations
 
 import json
+import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +33,7 @@ CLAUDE_TOOLS = {"Write", "Edit", "MultiEdit"}
 GEMINI_TOOLS = {"write_file", "replace"}
 CODEX_TOOLS = {"apply_patch"}
 WRITE_TOOLS = CLAUDE_TOOLS | GEMINI_TOOLS | CODEX_TOOLS
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class PayloadError(ValueError):
@@ -44,6 +47,7 @@ class AgentWrite:
     path: Path  # absolute
     content: bytes | None  # BEFORE: the file as the call would leave it; None: the call writes nothing
     written: tuple[str, ...] | None = None  # AFTER: the text an edit put in (None: the whole file was written)
+    moved_to: Path | None = None  # BEFORE, a Codex `*** Move to:`: path is the source the move empties
 
 
 def read_payload(data: bytes, default_cwd: Path) -> list[AgentWrite]:
@@ -92,13 +96,16 @@ def written_lines(text: str, written: tuple[str, ...] | None) -> set[int] | None
     """The 1-based lines of text that hold what an edit wrote (None: every line, the whole file was written)."""
     if written is None:
         return None
+    # Line numbers by bisecting the line starts: counting newlines up to each occurrence made a short piece
+    # ("e") in a big log cost occurrences x size.
+    starts = [0, *(m.end() for m in re.finditer("\n", text))]
     lines: set[int] = set()
     for piece in written:
         if not piece.strip():
             continue
         at = text.find(piece)
         while at != -1:
-            first = text.count("\n", 0, at) + 1
+            first = bisect_right(starts, at)
             lines.update(range(first, first + piece.count("\n") + 1))
             at = text.find(piece, at + 1)
     return lines
@@ -122,7 +129,12 @@ def _read(path: Path) -> str | None:
 
 
 def _encode(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
+    """The bytes the tool writes; a lone surrogate (JSON allows `\\ud800`) is written as U+FFFD, as
+    JavaScript's UTF-8 encoder writes it, so such a payload is still judged, never waved through."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
 
 
 def _proposed(tool: str, tool_input: dict, path: Path) -> bytes | None:
@@ -180,8 +192,15 @@ def apply_edit(text: str | None, old: str, new: str, count: int | None) -> str |
 
 def _patch_writes(phase: str, tool: str, patch: str, cwd: Path) -> list[AgentWrite]:
     writes: list[AgentWrite] = []
-    for action, relpath, lines in _patch_files(patch):
+    for action, relpath, lines, source in _patch_files(patch):
         path = cwd / relpath
+        if phase == BEFORE and source is not None:
+            # A move writes the source's content, updated, at path (over whatever is there) and removes
+            # the source: both are judged, the source as emptied unless its content stays in memory.
+            writes.append(AgentWrite(phase, tool, cwd / source, b"", moved_to=path))
+            updated = _apply_hunks(_read(cwd / source), lines)
+            writes.append(AgentWrite(phase, tool, path, None if updated is None else _encode(updated)))
+            continue
         if phase == AFTER:
             if action != "delete":
                 added = tuple(line[1:] for line in lines if line.startswith("+")) if action == "update" else None
@@ -199,20 +218,21 @@ def _patch_writes(phase: str, tool: str, patch: str, cwd: Path) -> list[AgentWri
 
 
 def _patch_files(patch: str):
-    """(action, path, body lines) for each file of a Codex patch; a `*** Move to:` keeps the new path."""
+    """(action, path, body lines, moved from) for each file of a Codex patch; a `*** Move to:` gives the new
+    path, and the old one as moved from (None: no move)."""
     current: list | None = None
     for line in patch.splitlines():
         for marker, action in (("*** Add File: ", "add"), ("*** Update File: ", "update"), ("*** Delete File: ", "delete")):
             if line.startswith(marker):
                 if current is not None:
                     yield tuple(current)
-                current = [action, line[len(marker):].strip(), []]
+                current = [action, line[len(marker):].strip(), [], None]
                 break
         else:
             if current is None or line.startswith(("*** Begin Patch", "*** End")):
                 continue
             if line.startswith("*** Move to: "):
-                current[1] = line[len("*** Move to: "):].strip()
+                current[1], current[3] = line[len("*** Move to: "):].strip(), current[1]
             else:
                 current[2].append(line)
     if current is not None:

@@ -96,6 +96,10 @@ class Workspace:
         self.other_files[relpath] = kind
         return kind
 
+    def excluded(self, relpath: str) -> bool:
+        """Whether the config's `exclude` names the file (never checked)."""
+        return self._excluded(relpath)
+
     def _excluded(self, relpath: str) -> bool:
         if not self.config.exclude:
             return False
@@ -509,6 +513,8 @@ def open_proposed(
     path: Path, content: bytes, profile_name: str | None = None, config_file: Path | None = None
 ) -> Workspace:
     """The workspace of path with content proposed for the file (`check --stdin-filename`), its one target."""
+    # The folder as the OS resolves it: `../elsewhere/x.md` is no file of the workspace its lexical parents pass.
+    path = Path(os.path.realpath(path.absolute().parent)) / path.name
     ws, relpath = open_file_workspace(path, profile_name, config_file)
     if path.is_dir():
         raise UsageError(f"--stdin-filename {shown_path(str(path))}: that is a folder, not a file")

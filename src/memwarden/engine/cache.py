@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 
 from memwarden import __version__, registry
@@ -124,18 +125,36 @@ def finding_from(item, rules_by_name: dict, display) -> Finding | None:
         return None
 
 
+def usable(root: Path) -> bool:
+    """Whether the cache folder may be read and written: neither it nor its v1 is a symlink (one committed to a
+    repository would have memwarden write its files, and its .gitignore, wherever the link leads)."""
+    return not any(os.path.islink(path) for path in (root / CACHE_DIR, root / CACHE_DIR / "v1"))
+
+
+def read_json(path: Path):
+    """A cache file's JSON, or None: only a regular file is read (a symlink to /dev/zero, a FIFO or a device
+    planted in the folder, even committed to the repository, would hang the run or exhaust its memory)."""
+    try:
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    with os.fdopen(handle, "rb") as stream:
+        try:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                return None
+            return json.loads(stream.read().decode("utf-8"))
+        except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+            return None
+
+
 class RunCache:
     def __init__(self, root: Path):
         self.root = root
         self.dir = root / CACHE_DIR / "v1"
         self._hashes: dict[str, list] = {}
         self._hashed: dict[str, str] | None = None
-        try:
-            self._hashes = json.loads((self.dir / "files.json").read_text("utf-8"))
-            if not isinstance(self._hashes, dict):
-                self._hashes = {}
-        except (OSError, ValueError):
-            self._hashes = {}
+        hashes = read_json(self.dir / "files.json")
+        self._hashes = hashes if isinstance(hashes, dict) else {}
 
     def _file_hashes(self) -> dict[str, str]:
         """relpath -> sha256 of every file, re-hashing only files whose stat changed."""
@@ -203,10 +222,7 @@ class RunCache:
         return parts
 
     def load(self, key: str, rules_by_name: dict, display) -> list[Finding] | None:
-        try:
-            stored = json.loads((self.dir / f"run-{key[:40]}.json").read_text("utf-8"))
-        except (OSError, ValueError):
-            return None
+        stored = read_json(self.dir / f"run-{key[:40]}.json")
         if not isinstance(stored, dict) or stored.get("key") != key or not isinstance(stored.get("findings"), list):
             return None
         findings = []
@@ -223,8 +239,13 @@ class RunCache:
 
         self.dir.mkdir(parents=True, exist_ok=True)
         ignore = self.dir.parent / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# Written by memwarden: never commit the cache.\n*\n", encoding="utf-8")
+        try:  # never through a symlink (O_EXCL refuses one, dangling or not), never over a file
+            handle = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write("# Written by memwarden: never commit the cache.\n*\n")
         write_atomic(self.dir / "files.json", json.dumps(self._hashes).encode("utf-8"))
 
     def store(self, key: str, findings: list[Finding]) -> None:

@@ -26,6 +26,8 @@ import os
 from pathlib import Path
 from typing import Callable
 
+from memwarden.engine.cache import read_json
+
 STORE = "incremental.json"
 FORMAT = 2
 MAX_ENTRIES = 400_000  # past this, entries not used by the latest run are dropped
@@ -139,12 +141,9 @@ class Store:
         self.used: set[str] = set()
         self._made: set[str] = set()
         self.dirty = False
-        try:
-            data = json.loads(self.path.read_text("utf-8"))
-            if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
-                self.entries = data["entries"]
-        except (OSError, ValueError, UnicodeDecodeError):
-            self.entries = {}
+        data = read_json(self.path)
+        if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
+            self.entries = data["entries"]
 
     def get(self, key: str):
         entry = self.entries.get(key)

@@ -18,6 +18,7 @@ from memwarden.discover.globs import matches_any
 from memwarden.discover.workspace import Workspace
 from memwarden.documents import Document
 from memwarden.engine import parallel
+from memwarden.engine.cache import usable as cache_usable
 from memwarden.engine.directives import Suppressions, directives
 from memwarden.engine.fixing import FileChange, fix_rounds, write_changes
 from memwarden.model import Applicability, Finding, Fix, Problem, Rule, RunMemo, Scope
@@ -314,7 +315,7 @@ def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
     checker = Checker(workspace, run)
     store = None
     # --diff shows and writes nothing; content from stdin is never cached.
-    if run.use_cache and not (run.base or run.staged or run.diff or workspace.proposed):
+    if run.use_cache and not (run.base or run.staged or run.diff or workspace.proposed) and cache_usable(workspace.root):
         # --fix reads and fills the incremental cache: an entry whose fix would apply is checked again for real.
         from memwarden.engine.cached_run import open_caches
 
