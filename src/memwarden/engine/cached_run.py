@@ -9,7 +9,6 @@ apply is never reused: fixes need real edits, so that unit is checked again.
 
 from __future__ import annotations
 
-from memwarden import registry
 from memwarden.engine import parallel
 from memwarden.engine.cache import RunCache, finding_from, finding_record
 from memwarden.engine.incremental import Incremental, Recorder, Store, masked, split_lines
@@ -23,8 +22,8 @@ def open_caches(checker):
     ws = checker.workspace
     cache = RunCache(ws.root)
     store = Store(cache.dir)
-    # Every rule's options, whichever are selected: an entry holds findings per rule, so any selection reuses it.
-    settings = cache.settings_key(ws, registry.all_rules(), checker.run)
+    # The selected rules' options only (the others' modules need not load); an entry holds findings per rule.
+    settings = cache.settings_key(ws, checker.rules, checker.run)
     checker.incremental = Incremental(store, settings, ws, cache.file_hashes, checker.secret_scans, cache.forget_hashes)
     checker.incremental.rules_by_name = {rule.name: rule for rule in checker.rules}
     return cache, store

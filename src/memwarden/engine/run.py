@@ -119,18 +119,18 @@ class WorkspaceResult:
 
 
 def selected_rules(workspace: Workspace, run: RunOptions) -> list[Rule]:
+    """The rules a run checks; only their modules are imported."""
     config = workspace.config
-    rules = registry.all_rules()
     if run.select is not None:
         chosen = set(registry.resolve(run.select))
     elif config.select is not None:
         chosen = set(config.select)
     else:
-        chosen = {r.name for r in rules}
+        chosen = set(registry.names())
     chosen |= set(registry.resolve(run.extend_select))
     chosen -= set(config.ignore)
     chosen -= set(registry.resolve(run.ignore))
-    return [r for r in rules if r.name in chosen]
+    return registry.rules_named(chosen)
 
 
 class Checker:
