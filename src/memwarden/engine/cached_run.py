@@ -35,8 +35,7 @@ def incremental_findings(checker, worker) -> list[Finding]:
     found: list[Finding] = []
     for rule in checker.rules:
         if rule.scope is Scope.WORKSPACE:  # one at a time: each rule's entry holds what it read
-            key = checker.incremental.workspace_rule_key()
-            found.extend(_cached(checker, key + rule.name, [rule], checker.workspace_findings, kind="rule"))
+            found.extend(_workspace_rule(checker, rule))
     document_rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
     if not document_rules:
         return found
@@ -64,6 +63,35 @@ def incremental_findings(checker, worker) -> list[Finding]:
             found.extend(_document(checker, relpath, document_rules))
             advance(1)
     return found
+
+
+def _workspace_rule(checker, rule) -> list[Finding]:
+    """A workspace rule's findings. A rule that never asks which files are targets is kept with its findings on
+    every file, so a hook on other files reuses them; one that asks is kept for this run's targets."""
+    inc, ws = checker.incremental, checker.workspace
+    any_targets = inc.workspace_rule_key(any_targets=True) + rule.name
+    entry = inc.lookup(any_targets)
+    stored = entry[1].get(rule.name) if entry is not None and isinstance(entry[1], dict) else None
+    if isinstance(stored, list):
+        shown = [f for f in stored if isinstance(f, dict) and ws.is_target(str(f.get("workspace_path", "")))]
+        reused = _reuse(checker, shown)
+        if reused is not None:
+            return reused
+    key = inc.workspace_rule_key() + rule.name
+    have, _ = _held(checker, inc.lookup(key), [rule])
+    if have:
+        return have[rule.name]
+    checker.keep_all = True  # findings on every file, not only the targets: what the entry keeps
+    try:
+        fresh, recorder = _watched(checker, lambda: checker.workspace_findings([rule]))
+    finally:
+        checker.keep_all = False
+    targeted = [f for f in fresh if ws.is_target(f.workspace_path)]
+    if ("targets",) in recorder.deps:
+        inc.put(key, recorder, _by_rule([rule], targeted), kind="rule")
+    else:
+        inc.put(any_targets, recorder, _by_rule([rule], fresh), kind="rule")
+    return targeted
 
 
 def check_chunk(checker, chunk: list[str]) -> list:

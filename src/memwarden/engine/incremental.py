@@ -11,7 +11,8 @@ rule is never served stale findings even when it knows nothing of the cache.
 
 A rule that needs a little of every document (the tags in use, the ids, the links) asks
 ``ctx.summaries(function, *kinds)``: each document's summary is cached by its content, and a
-finding that used them depends only on the summaries' digest, not on every byte.
+finding that used them depends only on the summaries' digest, not on every byte. A summary function
+with a ``raw_filter`` (a test of the bytes) is not even called on a file that fails it.
 
 The store is a folder of shards (see :class:`Store`); a missing, truncated or garbled one is a miss. It never holds a
 secret in clear text: messages are stored after the engine hid the file's secrets in them, and
@@ -307,9 +308,9 @@ class Incremental:
         return in_shard(f"records-{bucket(relpath)}", key_of(self.run_key, "record", relpath, kind, line,
                                                              content_digest(raw_line)))
 
-    def workspace_rule_key(self) -> str:
+    def workspace_rule_key(self, any_targets: bool = False) -> str:
         ws = self.workspace
-        named = sorted(ws.targets) if ws.targets is not None else None
+        named = "any" if any_targets else sorted(ws.targets) if ws.targets is not None else None
         return in_shard(RULE_SHARD, digest(self.run_key, "workspace-rules", named))
 
     # -- dependencies -------------------------------------------------------------------------------
@@ -412,6 +413,11 @@ class Incremental:
             entry = self.store.get(key) if key is not None else None
             if entry is not None:
                 result[relpath] = entry[1]
+                continue
+            if not _passes_raw_filter(function, real if real is not None else ws.current_bytes(relpath)):
+                result[relpath] = None
+                if key is not None:
+                    self.store.put(key, (), None)
                 continue
             if real is not None:
                 from memwarden.documents import load
@@ -524,10 +530,20 @@ def summaries_without_cache(workspace, function: Callable, kinds: tuple[str, ...
     for relpath, kind in sorted(workspace.files.items()):
         if kinds and kind.name not in kinds:
             continue
+        if not _passes_raw_filter(function, workspace.current_bytes(relpath)):
+            result[relpath] = None
+            continue
         doc = workspace.document(relpath)
         if doc is not None:
             result[relpath] = json.loads(json.dumps(function(doc)))
     return result
+
+
+def _passes_raw_filter(function: Callable, raw: bytes | None) -> bool:
+    """A summary function may name, as ``raw_filter``, a test of a file's bytes: a file failing it is not
+    parsed, and its summary is None (two_sided, supersedes: only a note that spells the key can say it)."""
+    test = getattr(function, "raw_filter", None)
+    return test is None or test(raw or b"")
 
 
 # -- JSONL records --------------------------------------------------------------------------------------

@@ -141,6 +141,7 @@ class Checker:
 
         self.incremental = incremental  # engine/incremental.py: findings kept per document, record and rule
         self.recorder = None  # what the rules of the current unit of work read, under the incremental cache
+        self.keep_all = False  # a workspace rule's findings on files not targeted too (the cache keeps them)
         self.workspace = workspace
         self.run = run
         self.rules = selected_rules(workspace, run)
@@ -253,7 +254,7 @@ class Checker:
 
     def _keep(self, rule: Rule, problem: Problem, doc: Document | None, found: list[Finding]) -> None:
         relpath = problem.path or (doc.relpath if doc is not None else "")
-        if not self.workspace.is_target(relpath):
+        if not self.keep_all and not self.workspace.is_target(relpath):
             return
         if self.ignored_by_config(rule, relpath):
             return
