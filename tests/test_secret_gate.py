@@ -60,6 +60,7 @@ PIECES = st.sampled_from([
     "access_token: ", "password=", "Ab3dE5gH7jK9mN", "x7Kq2Lm9Pz4R", "\\x41KIA", "https://u:",
     "0123456789abcdef0123", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     "123e4567-e89b-12d3-a456-426614174000", "ACCA0123456789ABCDEF", "auth: ", "Bearer ", "cookie=", "id: ",
+    "pat: ", "my_pat=", "gitlabPat: ", "path", "update", "session", "\"pat\": \"",
 ])
 
 
@@ -98,6 +99,7 @@ def test_ids_hashes_uuids_and_dates_alone_do_not_pass_the_gate():
         '{"id": "3f9a8b7c6d5e4f3a", "ts": "2026-11-30T10:11:12Z", "title": "Deploy went fine"}\n',
         "commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\nrun 123e4567-e89b-12d3-a456-426614174000\n",
         "sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n",
+        "Checked again in session 12: update the path pattern.\n",
     ]
     for text in ordinary:
         assert not scanner.may_hold_secret(text), text

@@ -48,8 +48,8 @@ _KEYWORD_STEMS = ("key", "pass", "pwd", "secret", "contrase")  # every secret-li
 # command-line credential flag. A line with none of these is skipped.
 _MAY_HOLD_SECRET = re.compile(
     r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/=_-]{16})[0-9a-f-]*[g-zA-Z+/=_]"
-    r"|://|BEGIN|PuTTY|xox|(?i:key|pass|pwd|secret|contrase|token|apikey|pat|credential"
-    r"|auth|bearer|private|cookie|signing|session)"
+    r"|://|BEGIN|PuTTY|xox|(?i:key|pass|pwd|secret|contrase|token|apikey|pat(?![a-z0-9])|credential"
+    r"|auth|bearer|private|cookie|signing)"
     r"|密碼|密码|口令|パスワード|비밀번호|\s-[up]\b|--user"
 )
 _KEY_TAIL = re.compile(r"-{0,5}(?:[A-Za-z0-9+/=]|\\[nr]){0,20000}")
