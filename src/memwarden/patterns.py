@@ -11,16 +11,17 @@ import re
 
 
 class LazyPattern:
-    """``re.compile(pattern, flags)``, deferred: any attribute of the compiled pattern compiles it."""
-
-    __slots__ = ("_source", "_flags", "_compiled")
+    """``re.compile(pattern, flags)``, deferred: any attribute of the compiled pattern compiles it, and is then
+    kept on the instance, so later calls cost what they cost on the compiled pattern."""
 
     def __init__(self, pattern: str, flags: int = 0):
         self._source = pattern
         self._flags = flags
-        self._compiled = None
 
     def __getattr__(self, name: str):
-        if self._compiled is None:
-            self._compiled = re.compile(self._source, self._flags)
-        return getattr(self._compiled, name)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        compiled = re.compile(self._source, self._flags)
+        value = getattr(compiled, name)
+        setattr(self, name, value)  # found in the instance from now on: __getattr__ is not called again
+        return value
