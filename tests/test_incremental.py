@@ -137,6 +137,18 @@ def test_a_generated_workspace_after_random_edits_reports_the_same_with_a_warm_c
     assert "[SECRET:" in final or "secret-in-memory" in final  # the planted secrets were found, and hidden
 
 
+def stored_entries(store) -> set:
+    """The keys a sharded store holds: its shards' entries and their journals' (as the store reads them)."""
+    keys = set()
+    for shard in store.glob("*.json"):
+        keys.update(json.loads(shard.read_text("utf-8"))["entries"])
+        journal = shard.with_suffix(".log")
+        if journal.exists():
+            for line in journal.read_text("utf-8").splitlines():
+                keys.update(json.loads(line))
+    return keys
+
+
 def test_an_append_rechecks_only_the_new_record_and_keeps_line_numbers(cli, generated):
     root, gen = generated
     log = root / "memory" / "episodic.jsonl"
@@ -148,13 +160,13 @@ def test_an_append_rechecks_only_the_new_record_and_keeps_line_numbers(cli, gene
     record["summary"] = "The export endpoint is not supported in the EU region."
     with log.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(record) + "\n")
-    store = root / ".memwarden_cache" / "v1" / "incremental.json"
-    entries_before = len(json.loads(store.read_text("utf-8"))["entries"])
+    store = root / ".memwarden_cache" / "v1" / "incremental"
+    entries_before = stored_entries(store)
     after = cli("check", "--exit-zero", "--format", "json", "memory/episodic.jsonl", cwd=root).json()["findings"]
     new = {(f["line"], f["name"]) for f in after} - before
     assert new == {(count + 1, "negative-claim-without-expiry")}
     # The new line's entries (its findings; its tags, ids and shape for the rules that read the whole log), no more.
-    assert len(json.loads(store.read_text("utf-8"))["entries"]) - entries_before <= 4
+    assert len(stored_entries(store) - entries_before) <= 4
 
 
 def test_the_store_holds_no_secret_and_a_garbled_store_is_a_miss(cli, workspace):
@@ -174,13 +186,15 @@ def test_the_store_holds_no_secret_and_a_garbled_store_is_a_miss(cli, workspace)
         if path.is_file():
             assert token not in path.read_text("utf-8", "replace"), path
             assert token[4:20] not in path.read_text("utf-8", "replace"), path
-    store = cache / "v1" / "incremental.json"
-    assert store.exists()
-    for garbage in (store.read_bytes()[: store.stat().st_size // 2], b"\x00\xff garbage", b'{"format": 2, "entries": {"x": 5}}',
-                    b'{"format": 2, "entries": []}', b"[]"):
-        store.write_bytes(garbage)
+    shards = sorted((cache / "v1" / "incremental").glob("*.json"))
+    assert shards
+    for garbage in (None, b"\x00\xff garbage", b'{"format": 3, "entries": {"x": 5}}',
+                    b'{"format": 3, "entries": []}', b"[]"):
+        for shard in shards:
+            shard.write_bytes(garbage if garbage is not None else shard.read_bytes()[: shard.stat().st_size // 2])
+            shard.with_suffix(".log").write_bytes(b'{"torn": [[], {}, ""]}\n{"half' if garbage is None else garbage)
         for run_file in (cache / "v1").glob("run-*.json"):
-            run_file.write_bytes(garbage)
+            run_file.write_bytes(garbage or b"{")
         again = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
         assert again.exit_code == 0 and again.stdout == first.stdout
 
@@ -202,3 +216,21 @@ def test_a_fix_on_an_appended_record_writes_what_a_run_without_the_cache_writes(
     log = "memory/episodic.jsonl"
     assert (root / log).read_bytes() == (other / log).read_bytes()
     assert b'"expires"' in (root / log).read_bytes().splitlines()[-1]
+
+
+def test_an_append_is_journaled_and_the_journal_reads_back_as_the_shard_would(cli, generated):
+    root, gen = generated
+    cli("check", "--exit-zero", ".", cwd=root)
+    store = root / ".memwarden_cache" / "v1" / "incremental"
+    shards_before = {shard.name: shard.read_bytes() for shard in store.glob("*.json")}
+    record = gen.episode(random.Random(5), 55)
+    with (root / "memory" / "episodic.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record) + "\n")
+    first = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
+    journals = sorted(store.glob("*.log"))
+    assert journals  # the new record's entries were appended, not written with the rest of its shard
+    for journal in journals:
+        assert store.joinpath(journal.stem + ".json").read_bytes() == shards_before[journal.stem + ".json"]
+    again = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
+    plain = cli("check", "--exit-zero", "--format", "json", ".", cwd=root, env=NO_CACHE)
+    assert first.stdout == again.stdout == plain.stdout

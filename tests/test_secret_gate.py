@@ -58,6 +58,9 @@ PIECES = st.sampled_from([
     "token", "pass", "key", "AKIA", "ghp_", "sk-", "://", "@", ":", "=", '"', "\\", "\\u0041", "-----BEGIN",
     "xoxb-", "-p ", "密码", "pwd", "\n", " ", "a1B2c3D4e5F6g7H8", "deadbeefcafe", "the", "note", "Z9",
     "access_token: ", "password=", "Ab3dE5gH7jK9mN", "x7Kq2Lm9Pz4R", "\\x41KIA", "https://u:",
+    "0123456789abcdef0123", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "123e4567-e89b-12d3-a456-426614174000", "ACCA0123456789ABCDEF", "auth: ", "Bearer ", "cookie=", "id: ",
+    "pat: ", "my_pat=", "gitlabPat: ", "path", "update", "session", "\"pat\": \"",
 ])
 
 
@@ -89,3 +92,21 @@ def test_a_text_the_gate_turns_away_does_not_load_detect_secrets():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_ids_hashes_uuids_and_dates_alone_do_not_pass_the_gate():
+    ordinary = [
+        '{"id": "3f9a8b7c6d5e4f3a", "ts": "2026-11-30T10:11:12Z", "title": "Deploy went fine"}\n',
+        "commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\nrun 123e4567-e89b-12d3-a456-426614174000\n",
+        "sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n",
+        "Checked again in session 12: update the path pattern.\n",
+    ]
+    for text in ordinary:
+        assert not scanner.may_hold_secret(text), text
+
+
+def test_hex_under_a_secrets_name_and_mixed_tokens_still_pass_the_gate():
+    for text in ("auth: 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c\n", "Authorization: Bearer 3f9a8b7c6d5e4f3a2b1c\n",
+                 "cookie=3f9a8b7c6d5e4f3a2b1c0d9e\n", "signing: 3f9a8b7c6d5e4f3a2b1c0d9e\n",
+                 "run 3f9a8b7c6d5e4f3G2b1c\n", "ACCA0123456789ABCDEF\n"):
+        assert scanner.may_hold_secret(text), text

@@ -14,34 +14,66 @@ from typing import Callable, Iterable, Mapping
 
 from memwarden.model import Applicability, Option, Rule, Scope, Severity
 
-# The catalog: every module that declares rules. Adding a rule family means adding
-# its module here; nothing else lists rules. They are imported on first use (as
-# names, since each imports this module for @rule), and one that does not import
-# is an error: a renamed module must never quietly take its rules with it.
-RULE_MODULES = (
-    "memwarden.rules.format",
-    "memwarden.rules.timestamps",
-    "memwarden.rules.recognition",
-    "memwarden.rules.tags",
-    "memwarden.rules.claims",
-    "memwarden.rules.coherence",
-    "memwarden.rules.index",
-    "memwarden.rules.index_targets",
-    "memwarden.rules.notes",
-    "memwarden.rules.note_targets",
-    "memwarden.rules.note_links",
-    "memwarden.rules.budget",
-    "memwarden.rules.append_only",
-    "memwarden.rules.shrinkage",
-    "memwarden.rules.secrets",
-    "memwarden.rules.safety",
-    "memwarden.rules.meta",
-)
+# The catalog: every rule's name and code, and the module that declares it. Adding a rule means adding
+# its line here (tests/test_registry_catalog.py compares this table with what the modules declare, and
+# prints the lines to paste). The table lets a run import only the modules of the rules it selects,
+# and lets names and codes be resolved, suggested and validated without importing any. A module that
+# does not import is an error: a renamed module must never quietly take its rules with it.
+CATALOG: dict[str, tuple[str, str]] = {
+    "unparsable-file": ("MW101", "memwarden.rules.format"),
+    "schema-violation": ("MW102", "memwarden.rules.format"),
+    "duplicate-key": ("MW103", "memwarden.rules.format"),
+    "invalid-timestamp": ("MW104", "memwarden.rules.timestamps"),
+    "duplicate-id": ("MW105", "memwarden.rules.format"),
+    "malformed-jsonl": ("MW106", "memwarden.rules.format"),
+    "unrecognized-file": ("MW107", "memwarden.rules.recognition"),
+    "note-name-mismatch": ("MW108", "memwarden.rules.notes"),
+    "note-type-mismatch": ("MW109", "memwarden.rules.notes"),
+    "empty-note": ("MW110", "memwarden.rules.notes"),
+    "feedback-without-why": ("MW111", "memwarden.rules.notes"),
+    "misplaced-governance-key": ("MW112", "memwarden.rules.notes"),
+    "too-few-tags": ("MW201", "memwarden.rules.tags"),
+    "unnormalized-tags": ("MW202", "memwarden.rules.tags"),
+    "negative-claim-without-expiry": ("MW301", "memwarden.rules.claims"),
+    "expired-claim": ("MW302", "memwarden.rules.claims"),
+    "invalid-expiry": ("MW303", "memwarden.rules.claims"),
+    "stale-statement": ("MW304", "memwarden.rules.claims"),
+    "conflicting-records": ("MW305", "memwarden.rules.coherence"),
+    "near-duplicate": ("MW306", "memwarden.rules.coherence"),
+    "missing-provenance": ("MW307", "memwarden.rules.coherence"),
+    "index-entry-without-trigger": ("MW401", "memwarden.rules.index"),
+    "broken-index-link": ("MW402", "memwarden.rules.index_targets"),
+    "cause-style-trigger": ("MW403", "memwarden.rules.index"),
+    "one-direction-trigger": ("MW404", "memwarden.rules.index"),
+    "orphan-note": ("MW405", "memwarden.rules.index_targets"),
+    "content-in-index": ("MW406", "memwarden.rules.index"),
+    "duplicate-trigger": ("MW407", "memwarden.rules.index"),
+    "superseded-note-indexed": ("MW408", "memwarden.rules.index_targets"),
+    "dangling-supersedes": ("MW409", "memwarden.rules.note_targets"),
+    "broken-note-link": ("MW410", "memwarden.rules.note_links"),
+    "missing-machine-path": ("MW411", "memwarden.rules.note_targets"),
+    "index-over-budget": ("MW501", "memwarden.rules.budget"),
+    "index-past-truncation": ("MW502", "memwarden.rules.budget"),
+    "index-missing": ("MW503", "memwarden.rules.budget"),
+    "deleted-record": ("MW601", "memwarden.rules.append_only"),
+    "rewritten-record": ("MW602", "memwarden.rules.append_only"),
+    "deleted-note": ("MW603", "memwarden.rules.append_only"),
+    "shrunk-file": ("MW604", "memwarden.rules.shrinkage"),
+    "secret-in-memory": ("MW701", "memwarden.rules.secrets"),
+    "personal-path": ("MW702", "memwarden.rules.secrets"),
+    "personal-data": ("MW703", "memwarden.rules.secrets"),
+    "executable-config": ("MW801", "memwarden.rules.safety"),
+    "scratchpad-too-long": ("MW802", "memwarden.rules.safety"),
+    "invalid-suppression": ("MW901", "memwarden.rules.meta"),
+}
+
+RULE_MODULES = tuple(dict.fromkeys(module for _, module in CATALOG.values()))
 
 DOC_SECTIONS = ("What it does", "Why", "Example", "Fix safety")
 
 _RULES: dict[str, Rule] = {}
 _loaded = False
+_imported: set[str] = set()
 
 
 def rule(
@@ -88,12 +120,18 @@ def rule(
     return register
 
 
+def _import(modules: Iterable[str]) -> None:
+    for module in modules:
+        if module not in _imported:
+            importlib.import_module(module)
+            _imported.add(module)
+
+
 def _load() -> None:
     global _loaded
     if _loaded:
         return
-    for module in RULE_MODULES:
-        importlib.import_module(module)
+    _import(RULE_MODULES)
     _loaded = True
 
 
@@ -102,37 +140,57 @@ def all_rules() -> list[Rule]:
     return sorted(_RULES.values(), key=lambda r: r.code)
 
 
+def names() -> list[str]:
+    """Every rule's name, in code order, without importing any rule module."""
+    return sorted(CATALOG, key=lambda name: CATALOG[name][0])
+
+
+def rules_named(wanted: Iterable[str]) -> list[Rule]:
+    """The declared rules of these names (catalog names), in code order, importing only their modules."""
+    wanted = set(wanted)
+    _import(sorted({CATALOG[name][1] for name in wanted if name in CATALOG}))
+    missing = sorted(name for name in wanted if name in CATALOG and name not in _RULES)
+    if missing:  # the catalog and the modules disagree: never run quietly without a rule
+        raise RuntimeError(f"rule {missing[0]} is in the catalog but {CATALOG[missing[0]][1]} does not declare it")
+    return sorted((_RULES[name] for name in wanted if name in _RULES), key=lambda r: r.code)
+
+
+def name_of(key: str) -> str | None:
+    """The rule name a name or code stands for (None if none), without importing any rule module."""
+    if key in CATALOG:
+        return key
+    upper = key.upper()
+    return next((name for name, (code, _) in CATALOG.items() if code.upper() == upper), None)
+
+
 def by_name_or_code(key: str) -> Rule | None:
-    _load()
-    if key in _RULES:
-        return _RULES[key]
-    for r in _RULES.values():
-        if r.code.lower() == key.lower():
-            return r
-    return None
+    name = name_of(key)
+    if name is None:
+        return None
+    found = rules_named([name])
+    return found[0] if found else None
 
 
 def resolve(keys: Iterable[str]) -> set[str]:
-    """Rule names for a list of names, codes, code prefixes (``MW1``) or ``ALL``.
+    """Rule names for a list of names, codes, code prefixes (``MW1``) or ``ALL``; imports no rule module.
 
     Raises KeyError naming the first key that matches nothing.
     """
-    _load()
-    names: set[str] = set()
+    chosen: set[str] = set()
     for key in keys:
         key = key.strip()
         if not key:
             continue
         if key.upper() == "ALL":
-            names.update(_RULES)
+            chosen.update(CATALOG)
             continue
-        found = by_name_or_code(key)
+        found = name_of(key)
         if found is not None:
-            names.add(found.name)
+            chosen.add(found)
             continue
-        prefixed = {r.name for r in _RULES.values() if r.code.upper().startswith(key.upper())}
+        prefixed = {name for name, (code, _) in CATALOG.items() if code.upper().startswith(key.upper())}
         if key.upper().startswith("MW") and prefixed:
-            names.update(prefixed)
+            chosen.update(prefixed)
             continue
         raise KeyError(key)
-    return names
+    return chosen

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from memwarden.patterns import LazyPattern
 from memwarden.discover.profiles import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, Record, YamlDocument, format_json_path
 
@@ -381,13 +382,13 @@ def _date_text(group: str) -> str:
 
 
 # A snapshot: the statement was true on that date. A deadline: it must be looked at again by then.
-_SNAPSHOT = re.compile(
+_SNAPSHOT = LazyPattern(
     r"(?i)\b(?:(?:last\s+)?(?:verified|checked|confirmed|tested|validated|reviewed|re-?verified|re-?checked)"
     r"(?:\s+(?:on|at|as\s+of))?|as\s+of|accurate\s+as\s+of|current\s+as\s+of)\s*:?\s+" + _date_text("d1")
     + r"|(?:截至|截止|確認於|确认于|驗證於|验证于|查證於|查证于|檢查於|检查于)\s*" + _date_text("d2")
     + "|" + _date_text("d3") + r"\s*(?:時点|現在|時點|时点|に確認|確認済み|確認|确认|驗證|验证)"
 )
-_DEADLINE = re.compile(
+_DEADLINE = LazyPattern(
     r"(?i)\b(?:review|re-?verify|re-?check|recheck|revisit|re-?evaluate|re-?test|check\s+again)\s+(?:by|before)"
     r"\s*:?\s+" + _date_text("d1")
     + r"|\b(?:valid|good|true|applies)\s+(?:until|through|till)\s*:?\s+" + _date_text("d2")

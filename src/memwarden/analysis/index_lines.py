@@ -322,20 +322,24 @@ def _distance(a: str, b: str, limit: int) -> int:
 # -- two-sided notes ------------------------------------------------------------------
 
 
-def two_sided_declarations(ws) -> dict[str, bool]:
-    """For each note whose bytes mention two_sided: whether its front matter declares it."""
-    # Only such a note can declare it: parse just those (a hook stays fast).
-    found = {}
-    for relpath, kind in ws.files.items():
-        if kind.name == "note" and _may_declare_two_sided(ws.current_bytes(relpath) or b""):
-            note = ws.document(relpath)
-            found[relpath] = note.ok and _declares_two_sided(note)
-    return found
+def two_sided_summary(doc) -> bool:
+    """Whether a note's front matter declares it two-sided (a summary: see :func:`two_sided_declarations`)."""
+    return bool(doc is not None and doc.ok and _declares_two_sided(doc))
+
+
+def two_sided_declarations(summaries: dict) -> dict[str, bool]:
+    """For each note whose bytes mention two_sided: whether its front matter declares it, from
+    ``ctx.summaries(two_sided_summary, "note")`` (None for a note whose bytes do not mention it)."""
+    return {relpath: declared for relpath, declared in summaries.items() if declared is not None}
 
 
 def _may_declare_two_sided(raw: bytes) -> bool:
     # UTF-16/32 files spell the key with NUL bytes between letters: parse those to be sure.
     return b"two_sided" in raw or raw[:2] in (b"\xff\xfe", b"\xfe\xff") or raw[:4] == b"\x00\x00\xfe\xff"
+
+
+# Only such a note can declare it: only those are parsed (a hook stays fast).
+two_sided_summary.raw_filter = _may_declare_two_sided
 
 
 def _declares_two_sided(note) -> bool:

@@ -79,25 +79,36 @@ def _note_path(notes: dict[str, str], from_note: str, reference: str) -> str | N
     return same_stem[0] if len(same_stem) == 1 else None
 
 
-def superseded_notes(ws) -> dict[str, Supersession]:
-    """Every note of the workspace marked superseded, by workspace path."""
+def supersession_marks(doc) -> list | None:
+    """What a note's front matter says of supersession, per mapping (top, then `metadata`):
+    [superseded_by values, status, supersedes values]; None for a note that says nothing (a summary:
+    under the cache an unchanged note is not parsed again)."""
+    if doc is None or not doc.ok:
+        return None
+    marks = []
+    for mapping in _mappings(getattr(doc, "front_matter", None)):
+        status = mapping.get("status")
+        marks.append([_values(mapping.get("superseded_by")), status if isinstance(status, str) else None,
+                      _values(mapping.get("supersedes"))])
+    return marks if any(by or status or old for by, status, old in marks) else None
+
+
+supersession_marks.raw_filter = _may_mention  # only a note whose bytes mention the words is parsed
+
+
+def superseded_notes(ws, marks: dict[str, list | None]) -> dict[str, Supersession]:
+    """Every note of the workspace marked superseded, by workspace path, from each note's
+    :func:`supersession_marks` (``ctx.summaries(supersession_marks, "note")``)."""
     notes = {relpath: posixpath.basename(relpath).removesuffix(".md") for relpath, kind in ws.files.items() if kind.name == "note"}
     own: dict[str, Supersession] = {}  # what a note says of itself wins over what another says of it
     by_others: dict[str, Supersession] = {}
-    # Only a note whose bytes mention the words can say so: parse just those (a hook stays fast).
     for relpath in sorted(notes):
-        if not _may_mention(ws.current_bytes(relpath) or b""):
-            continue
-        doc = ws.document(relpath)
-        if doc is None or not doc.ok:
-            continue
-        for mapping in _mappings(getattr(doc, "front_matter", None)):
-            for reference in _values(mapping.get("superseded_by")):
+        for superseded_by, status, supersedes in marks.get(relpath) or ():
+            for reference in superseded_by:
                 own.setdefault(relpath, Supersession("superseded_by", reference, _note_path(notes, relpath, reference)))
-            status = mapping.get("status")
             if isinstance(status, str) and status.strip().casefold() in SUPERSEDED_STATUSES:
                 own.setdefault(relpath, Supersession("status", status.strip(), None))
-            for reference in _values(mapping.get("supersedes")):
+            for reference in supersedes:
                 old = _note_path(notes, relpath, reference)
                 if old is not None and old != relpath:
                     by_others.setdefault(old, Supersession("supersedes", relpath, relpath))

@@ -35,6 +35,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Union
 
+from memwarden.patterns import LazyPattern
+
 LANGUAGES = ("en", "zh-Hant", "zh-Hans", "ja")
 SYMPTOM, CAUSE = "symptom", "cause"
 
@@ -42,8 +44,8 @@ SYMPTOM, CAUSE = "symptom", "cause"
 # only its start is read.
 MAX_CHARS = 300
 
-_KANA = re.compile(r"[\u3041-\u309f\u30a1-\u30fa\u30fd-\u30ff]")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KANA = LazyPattern(r"[\u3041-\u309f\u30a1-\u30fa\u30fd-\u30ff]")
+_HAN = LazyPattern(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 # Common characters that exist in only one of the two Chinese scripts.
 _TRADITIONAL_ONLY = set(

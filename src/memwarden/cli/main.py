@@ -108,7 +108,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         try:
             registry.resolve(_split(keys))
         except KeyError as error:
-            names = [r.name for r in registry.all_rules()]
+            names = registry.names()
             from memwarden.discover.config import suggest
 
             raise UsageError(f"unknown rule '{error.args[0]}'{suggest(error.args[0], names)}") from None
@@ -272,7 +272,7 @@ def explain(name):
 
     found = registry.by_name_or_code(name)
     if found is None:
-        raise UsageError(f"unknown rule '{name}'{suggest(name, [r.name for r in registry.all_rules()])}")
+        raise UsageError(f"unknown rule '{name}'{suggest(name, registry.names())}")
     click.echo(f"# {found.name} ({found.code})\n")
     click.echo(f"{found.summary}\n")
     fix = found.fix.value if found.fix else "none"

@@ -143,7 +143,7 @@ def _rule_names(values, where: str) -> list[str]:
         try:
             names.extend(sorted(registry.resolve([value])))
         except KeyError:
-            known = [r.name for r in registry.all_rules()]
+            known = registry.names()
             raise UsageError(f"{where}: unknown rule '{value}'{suggest(value, known)}") from None
     return names
 
@@ -203,16 +203,15 @@ def parse(table: dict, path: Path | None) -> Config:
         return config  # no rule options: the rule modules need not load (a hook on a file that is not memory)
     from memwarden import registry
 
-    known_rules = {r.name: r for r in registry.all_rules()}
     # In catalog order, so where two rules' tables set one shared setting the later rule's wins.
     rule_tables = sorted(
         _table(table, "rules", where).items(),
-        key=lambda item: (known_rules.get(item[0]) or registry.by_name_or_code(item[0]) or _UNKNOWN).code,
+        key=lambda item: registry.CATALOG.get(registry.name_of(item[0]) or "", (_UNKNOWN.code,))[0],
     )
     for name, options in rule_tables:
-        declared = known_rules.get(name) or registry.by_name_or_code(name)
+        declared = registry.by_name_or_code(name)  # imports only the modules of the rules configured
         if declared is None:
-            raise UsageError(f"{where}: rules.{name}: unknown rule{suggest(name, known_rules)}")
+            raise UsageError(f"{where}: rules.{name}: unknown rule{suggest(name, registry.names())}")
         if not isinstance(options, dict):
             raise UsageError(f"{where}: rules.{name} must be a table of options")
         for option, value in options.items():

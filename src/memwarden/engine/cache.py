@@ -131,8 +131,8 @@ def usable(root: Path) -> bool:
     return not any(os.path.islink(path) for path in (root / CACHE_DIR, root / CACHE_DIR / "v1"))
 
 
-def read_json(path: Path):
-    """A cache file's JSON, or None: only a regular file is read (a symlink to /dev/zero, a FIFO or a device
+def read_regular(path: Path) -> bytes | None:
+    """A cache file's bytes, or None: only a regular file is read (a symlink to /dev/zero, a FIFO or a device
     planted in the folder, even committed to the repository, would hang the run or exhaust its memory)."""
     try:
         handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
@@ -142,9 +142,20 @@ def read_json(path: Path):
         try:
             if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
                 return None
-            return json.loads(stream.read().decode("utf-8"))
-        except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+            return stream.read()
+        except OSError:
             return None
+
+
+def read_json(path: Path):
+    """A cache file's JSON (read as :func:`read_regular` reads), or None."""
+    raw = read_regular(path)
+    if raw is None:
+        return None
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError is a ValueError
+        return None
 
 
 class RunCache:

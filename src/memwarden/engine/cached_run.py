@@ -9,7 +9,6 @@ apply is never reused: fixes need real edits, so that unit is checked again.
 
 from __future__ import annotations
 
-from memwarden import registry
 from memwarden.engine import parallel
 from memwarden.engine.cache import RunCache, finding_from, finding_record
 from memwarden.engine.incremental import Incremental, Recorder, Store, masked, split_lines
@@ -23,8 +22,8 @@ def open_caches(checker):
     ws = checker.workspace
     cache = RunCache(ws.root)
     store = Store(cache.dir)
-    # Every rule's options, whichever are selected: an entry holds findings per rule, so any selection reuses it.
-    settings = cache.settings_key(ws, registry.all_rules(), checker.run)
+    # The selected rules' options only (the others' modules need not load); an entry holds findings per rule.
+    settings = cache.settings_key(ws, checker.rules, checker.run)
     checker.incremental = Incremental(store, settings, ws, cache.file_hashes, checker.secret_scans, cache.forget_hashes)
     checker.incremental.rules_by_name = {rule.name: rule for rule in checker.rules}
     return cache, store
@@ -36,8 +35,7 @@ def incremental_findings(checker, worker) -> list[Finding]:
     found: list[Finding] = []
     for rule in checker.rules:
         if rule.scope is Scope.WORKSPACE:  # one at a time: each rule's entry holds what it read
-            key = checker.incremental.workspace_rule_key()
-            found.extend(_cached(checker, key + rule.name, [rule], checker.workspace_findings, kind="rule"))
+            found.extend(_workspace_rule(checker, rule))
     document_rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
     if not document_rules:
         return found
@@ -65,6 +63,35 @@ def incremental_findings(checker, worker) -> list[Finding]:
             found.extend(_document(checker, relpath, document_rules))
             advance(1)
     return found
+
+
+def _workspace_rule(checker, rule) -> list[Finding]:
+    """A workspace rule's findings. A rule that never asks which files are targets is kept with its findings on
+    every file, so a hook on other files reuses them; one that asks is kept for this run's targets."""
+    inc, ws = checker.incremental, checker.workspace
+    any_targets = inc.workspace_rule_key(any_targets=True) + rule.name
+    entry = inc.lookup(any_targets)
+    stored = entry[1].get(rule.name) if entry is not None and isinstance(entry[1], dict) else None
+    if isinstance(stored, list):
+        shown = [f for f in stored if isinstance(f, dict) and ws.is_target(str(f.get("workspace_path", "")))]
+        reused = _reuse(checker, shown)
+        if reused is not None:
+            return reused
+    key = inc.workspace_rule_key() + rule.name
+    have, _ = _held(checker, inc.lookup(key), [rule])
+    if have:
+        return have[rule.name]
+    checker.keep_all = True  # findings on every file, not only the targets: what the entry keeps
+    try:
+        fresh, recorder = _watched(checker, lambda: checker.workspace_findings([rule]))
+    finally:
+        checker.keep_all = False
+    targeted = [f for f in fresh if ws.is_target(f.workspace_path)]
+    if ("targets",) in recorder.deps:
+        inc.put(key, recorder, _by_rule([rule], targeted), kind="rule")
+    else:
+        inc.put(any_targets, recorder, _by_rule([rule], fresh), kind="rule")
+    return targeted
 
 
 def check_chunk(checker, chunk: list[str]) -> list:

@@ -11,9 +11,10 @@ rule is never served stale findings even when it knows nothing of the cache.
 
 A rule that needs a little of every document (the tags in use, the ids, the links) asks
 ``ctx.summaries(function, *kinds)``: each document's summary is cached by its content, and a
-finding that used them depends only on the summaries' digest, not on every byte.
+finding that used them depends only on the summaries' digest, not on every byte. A summary function
+with a ``raw_filter`` (a test of the bytes) is not even called on a file that fails it.
 
-The store is one JSON file; a missing, truncated or garbled one is a miss. It never holds a
+The store is a folder of shards (see :class:`Store`); a missing, truncated or garbled one is a miss. It never holds a
 secret in clear text: messages are stored after the engine hid the file's secrets in them, and
 the summary of a file the secrets scan finds anything in is never stored.
 """
@@ -26,10 +27,10 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from memwarden.engine.cache import read_json
+from memwarden.engine.cache import read_json, read_regular
 
-STORE = "incremental.json"
-FORMAT = 2
+STORE_DIR = "incremental"
+FORMAT = 3
 MAX_ENTRIES = 400_000  # past this, entries not used by the latest run are dropped
 MAX_FILE_DEPS = 64
 
@@ -133,57 +134,132 @@ class WatchedMemo:
 
 
 class Store:
-    """The entries of earlier runs, read once; written back whole when a run added any."""
+    """The entries of earlier runs, in shards read only when a key of theirs is asked for.
+
+    A key names its shard (``shard/hash``: the documents of one bucket of paths, one log's records,
+    the summaries, the workspace rules), so a hook on three files reads the shards of those files
+    and of what the workspace rules need, not every document's findings. Each shard is a JSON file
+    and a journal of the entries added since (one JSON object a line, appended): a run that adds a
+    few entries appends them, and a shard is rewritten whole only when its journal has grown to a
+    quarter of it. A missing, truncated or garbled shard or journal line is a miss.
+    """
 
     def __init__(self, directory: Path):
-        self.path = directory / STORE
-        self.entries: dict[str, list] = {}
+        self.dir = directory / STORE_DIR
+        self.shards: dict[str, dict[str, list]] = {}
+        self._journaled: dict[str, int] = {}  # shard -> entries its journal holds
         self.used: set[str] = set()
         self._made: set[str] = set()
         self.dirty = False
-        data = read_json(self.path)
+
+    def shard(self, name: str) -> dict[str, list]:
+        if name not in self.shards:
+            self.shards[name] = self._read(name)
+        return self.shards[name]
+
+    def _read(self, name: str) -> dict[str, list]:
+        entries: dict[str, list] = {}
+        if os.path.islink(self.dir):  # a committed symlink must not lead reads or writes out of the cache
+            self._journaled[name] = 0
+            return entries
+        data = read_json(self.dir / f"{name}.json")
         if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
-            self.entries = data["entries"]
+            entries = data["entries"]
+        journaled = 0
+        for line in (read_regular(self.dir / f"{name}.log") or b"").splitlines():
+            try:
+                added = json.loads(line)
+            except ValueError:  # UnicodeDecodeError is one: a torn or garbled line, its entries are misses
+                continue
+            if isinstance(added, dict):
+                entries.update(added)
+                journaled += len(added)
+        self._journaled[name] = journaled
+        return entries
 
     def get(self, key: str):
-        entry = self.entries.get(key)
+        entry = self.shard(shard_of(key)).get(key)
         if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], list)):
             return None
         self.used.add(key)
         return entry
 
     def put(self, key: str, deps, value, kind: str = "") -> None:
-        self.entries[key] = [sorted(([list(p) if isinstance(p, tuple) else p for p in d] for d in deps), key=str), value, kind]
+        entry = [sorted(([list(p) if isinstance(p, tuple) else p for p in d] for d in deps), key=str), value, kind]
+        self.shard(shard_of(key))[key] = entry
         self.used.add(key)
         self._made.add(key)
         self.dirty = True
 
     def made(self) -> dict:
         """The entries this run stored (a worker process hands them to the main one)."""
-        return {key: self.entries[key] for key in self.used if key in self.entries and key in self._made}
+        return {key: self.shards[shard_of(key)][key] for key in self._made}
 
     def adopt(self, entries: dict) -> None:
         """Entries a worker process made."""
-        self.entries.update(entries)
+        for key, entry in entries.items():
+            self.shard(shard_of(key))[key] = entry
         self.used.update(entries)
+        self._made.update(entries)
         self.dirty = self.dirty or bool(entries)
 
     def save(self) -> None:
         if not self.dirty:
             return
-        entries = self.entries
-        if len(entries) > MAX_ENTRIES:
-            entries = {key: value for key, value in entries.items() if key in self.used}
-        else:  # a workspace rule's entry of another run (other files named) is seldom asked for again
-            entries = {key: value for key, value in entries.items() if key in self.used or not (isinstance(value, list) and value[2:3] == ["rule"])}
         from memwarden.fixes.write import write_atomic
 
+        made_by_shard: dict[str, list[str]] = {}
+        for key in self._made:
+            made_by_shard.setdefault(shard_of(key), []).append(key)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, json.dumps({"format": FORMAT, "entries": entries}, separators=(",", ":")).encode("ascii"))
+            self.dir.mkdir(parents=True, exist_ok=True)
+            if os.path.islink(self.dir):
+                return
+            (self.dir.parent / "incremental.json").unlink(missing_ok=True)  # the one-file store of format 2
+            for name, keys in sorted(made_by_shard.items()):
+                entries = self.shards[name]
+                journal = self.dir / f"{name}.log"
+                base_size = len(entries) - self._journaled.get(name, 0) - len(keys)
+                if name != RULE_SHARD and (self._journaled.get(name, 0) + len(keys)) * 4 <= max(base_size, 0):
+                    added = {key: entries[key] for key in sorted(keys)}
+                    line = json.dumps(added, separators=(",", ":")).encode("ascii") + b"\n"
+                    descriptor = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+                    try:
+                        os.write(descriptor, line)  # one write: a torn line is a miss, never a wrong entry
+                    finally:
+                        os.close(descriptor)
+                    self._journaled[name] = self._journaled.get(name, 0) + len(keys)
+                    continue
+                if len(entries) > MAX_ENTRIES:
+                    entries = {key: value for key, value in entries.items() if key in self.used}
+                elif name == RULE_SHARD:  # a workspace rule's entry of another run (other files named) is seldom asked again
+                    entries = {key: value for key, value in entries.items() if key in self.used}
+                write_atomic(self.dir / f"{name}.json",
+                             json.dumps({"format": FORMAT, "entries": entries}, separators=(",", ":")).encode("ascii"))
+                journal.unlink(missing_ok=True)
+                self._journaled[name] = 0
+            self._made.clear()
             self.dirty = False
         except OSError:
             pass  # a read-only workspace is checked all the same
+
+
+DOCUMENT_BUCKETS = 16
+RULE_SHARD = "rules"
+
+
+def shard_of(key: str) -> str:
+    name, _, _ = key.rpartition("/")
+    return name or "other"
+
+
+def in_shard(shard: str, key: str) -> str:
+    return f"{shard}/{key}"
+
+
+def bucket(relpath: str) -> str:
+    """Which of the document shards a file's entries live in (a log's records have a shard of their own)."""
+    return f"{int(hashlib.sha256(relpath.encode('utf-8', 'surrogatepass')).hexdigest()[:4], 16) % DOCUMENT_BUCKETS:02d}"
 
 
 class Incremental:
@@ -225,14 +301,17 @@ class Incremental:
 
     # -- keys ---------------------------------------------------------------------------------------
     def document_key(self, relpath: str, kind: str, raw: bytes, part: str) -> str:
-        return key_of(self.run_key, "document", part, relpath, kind, content_digest(raw))
+        key = key_of(self.run_key, "document", part, relpath, kind, content_digest(raw))
+        return in_shard(f"documents-{bucket(relpath)}", key)
 
     def record_key(self, relpath: str, kind: str, line: int, raw_line: bytes) -> str:
-        return key_of(self.run_key, "record", relpath, kind, line, content_digest(raw_line))
+        return in_shard(f"records-{bucket(relpath)}", key_of(self.run_key, "record", relpath, kind, line,
+                                                             content_digest(raw_line)))
 
-    def workspace_rule_key(self) -> str:
+    def workspace_rule_key(self, any_targets: bool = False) -> str:
         ws = self.workspace
-        return digest(self.run_key, "workspace-rules", sorted(ws.targets) if ws.targets is not None else None)
+        named = "any" if any_targets else sorted(ws.targets) if ws.targets is not None else None
+        return in_shard(RULE_SHARD, digest(self.run_key, "workspace-rules", named))
 
     # -- dependencies -------------------------------------------------------------------------------
     def current(self, dep: tuple) -> str | None:
@@ -328,10 +407,17 @@ class Incremental:
                 continue
             real = self.masked.get(relpath)
             hashed = self.content_hash(relpath)
-            key = key_of(self.run_key, "summary", name, relpath, kind.name, hashed) if hashed is not None else None
+            key = None
+            if hashed is not None:
+                key = in_shard("summaries", key_of(self.run_key, "summary", name, relpath, kind.name, hashed))
             entry = self.store.get(key) if key is not None else None
             if entry is not None:
                 result[relpath] = entry[1]
+                continue
+            if not _passes_raw_filter(function, real if real is not None else ws.current_bytes(relpath)):
+                result[relpath] = None
+                if key is not None:
+                    self.store.put(key, (), None)
                 continue
             if real is not None:
                 from memwarden.documents import load
@@ -376,8 +462,9 @@ class Incremental:
         if lines is None:
             doc = load(ws.root, relpath, kind, raw)
             return plain_lines(function(doc, ws.profile)) if doc.ok else None
-        keys = [key_of(self.run_key, "record-summary", name, relpath, kind.name, number, content_digest(line))
-                for number, line in enumerate(lines, 1)]
+        shard = f"record-summaries-{bucket(relpath)}"
+        keys = [in_shard(shard, key_of(self.run_key, "record-summary", name, relpath, kind.name, number,
+                                       content_digest(line))) for number, line in enumerate(lines, 1)]
         result, misses = {}, []
         for number, key in enumerate(keys, 1):
             entry = self.store.get(key)
@@ -443,10 +530,20 @@ def summaries_without_cache(workspace, function: Callable, kinds: tuple[str, ...
     for relpath, kind in sorted(workspace.files.items()):
         if kinds and kind.name not in kinds:
             continue
+        if not _passes_raw_filter(function, workspace.current_bytes(relpath)):
+            result[relpath] = None
+            continue
         doc = workspace.document(relpath)
         if doc is not None:
             result[relpath] = json.loads(json.dumps(function(doc)))
     return result
+
+
+def _passes_raw_filter(function: Callable, raw: bytes | None) -> bool:
+    """A summary function may name, as ``raw_filter``, a test of a file's bytes: a file failing it is not
+    parsed, and its summary is None (two_sided, supersedes: only a note that spells the key can say it)."""
+    test = getattr(function, "raw_filter", None)
+    return test is None or test(raw or b"")
 
 
 # -- JSONL records --------------------------------------------------------------------------------------

@@ -120,18 +120,18 @@ class WorkspaceResult:
 
 
 def selected_rules(workspace: Workspace, run: RunOptions) -> list[Rule]:
+    """The rules a run checks; only their modules are imported."""
     config = workspace.config
-    rules = registry.all_rules()
     if run.select is not None:
         chosen = set(registry.resolve(run.select))
     elif config.select is not None:
         chosen = set(config.select)
     else:
-        chosen = {r.name for r in rules}
+        chosen = set(registry.names())
     chosen |= set(registry.resolve(run.extend_select))
     chosen -= set(config.ignore)
     chosen -= set(registry.resolve(run.ignore))
-    return [r for r in rules if r.name in chosen]
+    return registry.rules_named(chosen)
 
 
 class Checker:
@@ -142,6 +142,7 @@ class Checker:
 
         self.incremental = incremental  # engine/incremental.py: findings kept per document, record and rule
         self.recorder = None  # what the rules of the current unit of work read, under the incremental cache
+        self.keep_all = False  # a workspace rule's findings on files not targeted too (the cache keeps them)
         self.workspace = workspace
         self.run = run
         self.rules = selected_rules(workspace, run)
@@ -254,7 +255,7 @@ class Checker:
 
     def _keep(self, rule: Rule, problem: Problem, doc: Document | None, found: list[Finding]) -> None:
         relpath = problem.path or (doc.relpath if doc is not None else "")
-        if not self.workspace.is_target(relpath):
+        if not self.keep_all and not self.workspace.is_target(relpath):
             return
         if self.ignored_by_config(rule, relpath):
             return

@@ -19,13 +19,14 @@ from __future__ import annotations
 import json
 import re
 
+from memwarden.patterns import LazyPattern
 from memwarden.documents.yamldoc import SpanTable
 from memwarden.model import Edit
 
 # -- YAML scalars --------------------------------------------------------------
 
-_PLAIN_SAFE = re.compile(r"[A-Za-z0-9_\u00a0-\U0010ffff][A-Za-z0-9_.\-/+:@\u00a0-\U0010ffff]*")
-_YAML_SPECIAL = re.compile(
+_PLAIN_SAFE = LazyPattern(r"[A-Za-z0-9_\u00a0-\U0010ffff][A-Za-z0-9_.\-/+:@\u00a0-\U0010ffff]*")
+_YAML_SPECIAL = LazyPattern(
     r"(?i:true|false|yes|no|on|off|y|n|null|~)"
     r"|[-+]?(?:\d[\d_]*)?(?:\.\d*)?(?:[eE][-+]?\d+)?"
     r"|0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[-+]?\.(?i:inf|nan)"

@@ -239,7 +239,7 @@ def one_direction_trigger(ctx):
     """
     if not _uses_triggers(ctx):
         return
-    declarations = index_lines.two_sided_declarations(ctx.workspace)
+    declarations = index_lines.two_sided_declarations(ctx.summaries(index_lines.two_sided_summary, "note"))
     pointing: dict[str, list[tuple[IndexDocument, object]]] = {}
     flagged: set[tuple[str, int]] = set()
     for doc in index_lines.in_reading_order(ctx.documents(*INDEX_KINDS)):

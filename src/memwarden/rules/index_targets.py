@@ -11,7 +11,7 @@ import posixpath
 from dataclasses import dataclass
 
 from memwarden.analysis import index_lines
-from memwarden.analysis.superseded import superseded_notes
+from memwarden.analysis.superseded import superseded_notes, supersession_marks
 from memwarden.documents import IndexDocument
 from memwarden.documents.scan import resolve_link
 from memwarden.model import Problem, Scope, Severity
@@ -256,7 +256,7 @@ def superseded_note_indexed(ctx):
     indexes = index_lines.in_reading_order(ctx.documents(*INDEX_KINDS))
     if not indexes:
         return
-    superseded = superseded_notes(ctx.workspace)
+    superseded = superseded_notes(ctx.workspace, ctx.summaries(supersession_marks, "note"))
     if not superseded:
         return
     for doc in indexes:

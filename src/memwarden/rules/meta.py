@@ -56,13 +56,13 @@ def invalid_suppression(doc, ctx):
     """
     from memwarden.discover.config import suggest
 
-    names = [r.name for r in registry.all_rules()]
+    names = registry.names()
     for directive in directives(doc):
         if directive.action not in ACTIONS:
             violation = UnknownSuppressionAction(directive.action, suggest(directive.action, ACTIONS))
             yield Problem(directive.line, directive.column, violation.message)
             continue
         for name in directive.names:
-            if registry.by_name_or_code(name) is None:
+            if registry.name_of(name) is None:
                 violation = UnknownRuleInSuppression(name, suggest(name, names))
                 yield Problem(directive.line, directive.column, violation.message)

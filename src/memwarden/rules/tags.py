@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from memwarden.patterns import LazyPattern
 from memwarden.discover.profiles import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument
 from memwarden.fixes import edits as structured
@@ -19,7 +20,7 @@ from memwarden.text import quoted
 TAGGED_KINDS = EPISODE_KINDS + ("note",)
 # The fields of an episode that say what it is about, in both profiles' spelling.
 EPISODE_TEXT_FIELDS = ("title", "summary", "content", "detail", "lesson")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+_CJK = LazyPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
 
 

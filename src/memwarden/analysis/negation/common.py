@@ -7,14 +7,16 @@ import re
 
 CLAIM, DIRECTIVE, QUESTION, NONE = "claim", "directive", "question", "none"
 
+from memwarden.patterns import LazyPattern
+
 # How far a cue looks back for the start of its clause, a condition or a hedge.
 LOOKBACK = 200
 
 # -- sentences -------------------------------------------------------------------
 
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
+CJK = LazyPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
 KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
-_END_MARK = re.compile(r"[。！？]+[」』）)\"'”’]*|[.!?]+[\"'”’)\]]*|\n[ \t]*\n|…+")
+_END_MARK = LazyPattern(r"[。！？]+[」』）)\"'”’]*|[.!?]+[\"'”’)\]]*|\n[ \t]*\n|…+")
 _ABBREVIATIONS = {
     "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig", "mr", "mrs", "ms", "dr", "st", "al", "jr", "sr",
 }

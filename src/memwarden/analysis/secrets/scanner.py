@@ -42,12 +42,14 @@ ENTROPY_PLUGINS = frozenset({"Base64HighEntropyString", "HexHighEntropyString"})
 REQUIRED_LITERAL = {"NpmDetector": "_authToken"}
 
 _KEYWORD_STEMS = ("key", "pass", "pwd", "secret", "contrase")  # every secret-like name lines.thin_keywords knows holds one
-# What every detector needs somewhere on a line: a 16-character token run (every token format,
-# high-entropy strings, JWTs), '://' (URLs with passwords), a secret-like word (keyword and
-# credential-name detection, npm's _authToken), a PEM or PuTTY header, Slack's 'xox', a CJK
-# password label, or a command-line credential flag. A line with none of these is skipped.
+# What every detector needs on a line: a 16-character token run not made only of lowercase hex and
+# hyphens (tokens, base64 high entropy, JWTs; hex counts only under a secret's name, a word below),
+# '://', a secret-like word or name, a PEM or PuTTY header, 'xox', a CJK password label, or a
+# command-line credential flag. A line with none of these is skipped.
 _MAY_HOLD_SECRET = re.compile(
-    r"[A-Za-z0-9+/=_-]{16}|://|BEGIN|PuTTY|xox|(?i:key|pass|pwd|secret|contrase|token|apikey|pat|credential)"
+    r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/=_-]{16})[0-9a-f-]*[g-zA-Z+/=_]"
+    r"|://|BEGIN|PuTTY|xox|(?i:key|pass|pwd|secret|contrase|token|apikey|pat(?![a-z0-9])|credential"
+    r"|auth|bearer|private|cookie|signing)"
     r"|密碼|密码|口令|パスワード|비밀번호|\s-[up]\b|--user"
 )
 _KEY_TAIL = re.compile(r"-{0,5}(?:[A-Za-z0-9+/=]|\\[nr]){0,20000}")
