@@ -42,7 +42,10 @@ def in_process(root: Path) -> None:
     ws = open_workspace(root)
     print(f"{'phase':<22} {'wall s':>7} {'peak MB':>8} {'count':>8}")
     start = time.perf_counter()
-    records = coherence.memory_records(ws)
+    from memwarden.analysis.superseded import supersession_marks
+
+    marks = {relpath: supersession_marks(ws.document(relpath)) for relpath, kind in ws.files.items() if kind.name == "note"}
+    records = coherence.memory_records(ws, marks)
     print(f"{'read records':<22} {time.perf_counter() - start:>7.1f} {peak_mb():>8.0f} {len(records):>8}")
     start = time.perf_counter()
     conflicts = coherence.find_conflicts(records)

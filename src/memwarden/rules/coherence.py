@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memwarden.analysis import coherence
+from memwarden.analysis.superseded import supersession_marks
 from memwarden.model import Option, Problem, Scope, Severity
 from memwarden.registry import rule
 from memwarden.text import excerpt, quoted
@@ -14,7 +15,8 @@ LAYER_NAMES = {"fact": "fact", "note": "note", "episode": "episode"}
 
 
 def _records(ctx):
-    return ctx.memo.get("coherence.records", lambda: coherence.memory_records(ctx.workspace))
+    marks = ctx.summaries(supersession_marks, "note")
+    return ctx.memo.get("coherence.records", lambda: coherence.memory_records(ctx.workspace, marks))
 
 
 # -- conflicting-records ------------------------------------------------------------------

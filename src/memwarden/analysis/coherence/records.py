@@ -101,14 +101,15 @@ def bulk() -> Iterator[None]:
             gc.enable()
 
 
-def memory_records(ws) -> list[MemoryRecord]:
-    """Every live fact, note and episode of the workspace, in reading order."""
+def memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
+    """Every live fact, note and episode of the workspace, in reading order; ``marks`` are the notes'
+    :func:`~memwarden.analysis.superseded.supersession_marks` (``ctx.summaries``)."""
     with bulk():
-        return _memory_records(ws)
+        return _memory_records(ws, marks)
 
 
-def _memory_records(ws) -> list[MemoryRecord]:
-    superseded = superseded_notes(ws)
+def _memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
+    superseded = superseded_notes(ws, marks)
     found: list[MemoryRecord] = []
     for relpath, kind in sorted(ws.files.items()):
         if kind.name == "note":
