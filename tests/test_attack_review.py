@@ -164,8 +164,17 @@ def test_hole_a_cache_file_that_is_a_fifo_or_a_link_to_an_endless_file_is_not_re
     store = root / ".memwarden_cache" / "v1"
     (store / "files.json").unlink()
     os.mkfifo(store / "files.json")
-    (store / "incremental.json").unlink()
-    (store / "incremental.json").symlink_to("/dev/zero")
+    shards = sorted((store / "incremental").iterdir())
+    assert shards, "the incremental store's shards"
+    for number, shard in enumerate(shards):  # the sharded store: every shard and journal a FIFO or a link
+        shard.unlink()
+        if number % 2:
+            os.mkfifo(shard)
+        else:
+            shard.symlink_to("/dev/zero")
+    for journal in ("documents-0.log", "rules.log"):
+        if not (store / "incremental" / journal).exists():
+            (store / "incremental" / journal).symlink_to("/dev/zero")
     for run in store.glob("run-*.json"):
         run.unlink()
         run.symlink_to("/dev/zero")
