@@ -135,6 +135,20 @@ def test_near_duplicate_notes_and_suppression(cli, workspace):
     assert only(cli, root, "near-duplicate") == []
 
 
+def test_suppression_in_a_utf16_note_still_silences(cli, workspace):
+    # The engine looks for 'memwarden:' in the decoded text before parsing a note for directives: a BOM's
+    # encoding must not hide one.
+    root = gish(workspace, {
+        "memory/knowledge/feedback/migrate.md": note("migrate", "Run the database migration before every deploy, or new columns are missing."),
+    })
+    later = note("migrate-again", "Run the database migration before each deploy, or the new columns are missing.", "2026-02-01")
+    path = root / "memory/knowledge/feedback/migrate-again.md"
+    path.write_bytes(later.encode("utf-16"))
+    assert [f[1] for f in only(cli, root, "near-duplicate")] == ["memory/knowledge/feedback/migrate-again.md"]
+    path.write_bytes((later + "<!-- memwarden: disable-file=near-duplicate -->\n").encode("utf-16"))
+    assert only(cli, root, "near-duplicate") == []
+
+
 def test_many_repeated_episodes_each_named_once(cli, workspace):
     lines = [episode(i, f"Nightly backup of the orders database finished in {i % 3 + 1} minutes.") for i in range(300)]
     root = gish(workspace, {"memory/episodic.jsonl": "\n".join(lines) + "\n"})

@@ -424,3 +424,73 @@ def test_a_clean_check_loads_neither_jsonschema_nor_ruamel(tmp_path):
     )
     assert "All checks passed" in done.stdout, done.stdout + done.stderr
     assert done.stderr.strip().splitlines()[-1] == "['jsonschema_rs', 'yaml']", done.stderr
+
+
+# -- a note's few front-matter values, read line by line ------------------------------------------
+
+NOTE_KEYS = ("description", "updated", "date", "created")
+_FRONT_KEYS = st.sampled_from(["description", "updated", "date", "created", "name", "metadata", "type", "tags", "other"])
+_FRONT_VALUES = st.sampled_from([
+    "", "hello world", "2026-01-01", "2026-13-45", "12", "1.5", "0x1F", "true", "null", "~", "a: b", "x #c", "x#y",
+    "'quoted'", '"dq"', "|", ">-", "[a, b]", "[]", "{a: 1}", "&anchor v", "*alias", "!tag v", "- item", "?", ":x",
+    "部署前先跑遷移", "é accent", "trailing:", "`tick`", "%pct", "@at", "-", "[a, 'b']", "x \\ y",
+])
+
+
+_PLAIN_VALUES = st.sampled_from(["hello world", "2026-01-01", "x #c", "部署前先跑遷移", "[a, b]", "a-b_c", "0.9"])
+
+
+@st.composite
+def front_matters(draw) -> str:
+    """Mostly plain front matters (top-level keys, a nested block) with a tricky line or value now and then."""
+    lines = []
+    for _ in range(draw(st.integers(0, 6))):
+        key = draw(_FRONT_KEYS)
+        value = draw(st.one_of(_PLAIN_VALUES, _PLAIN_VALUES, _FRONT_VALUES))
+        if draw(st.booleans()):
+            lines.append(f"{key}:")
+            child = " " * draw(st.sampled_from([2, 2, 2, 4, 1]))
+            for _ in range(draw(st.integers(1, 3))):
+                value = draw(st.one_of(_PLAIN_VALUES, _PLAIN_VALUES, _FRONT_VALUES))
+                lines.append(f"{child}{draw(_FRONT_KEYS)}:{' ' + value if value else ''}")
+        else:
+            lines.append(f"{key}:{' ' + value if value else ''}")
+        if draw(st.integers(0, 9)) == 0:
+            indent = " " * draw(st.sampled_from([0, 2, 3]))
+            lines.append(indent + draw(st.sampled_from(["# a comment", "- item", "continued words", "", "\t", "key: v"])))
+    return "".join(line + draw(st.sampled_from(["\n", "\r\n"])) for line in lines)
+
+
+def light_agrees(inner: str) -> bool:
+    """Whether the line reader read inner (False: it stepped aside); when it did, it read what the YAML reader reads."""
+    from memwarden.documents.markdown import front_matter_values, plain_front_matter_values
+
+    light = plain_front_matter_values(inner, NOTE_KEYS)
+    if light is None:
+        return False
+    data, _, error = parse_yaml(None, inner)
+    assert error is None, inner
+    data = {} if data is None else data
+    assert isinstance(data, dict), inner
+    assert light == front_matter_values(data, NOTE_KEYS), inner
+    return True
+
+
+@SETTINGS
+@given(front_matters())
+def test_light_front_matter_reader_reads_what_the_yaml_reader_reads(inner):
+    light_agrees(inner)
+
+
+@SETTINGS
+@given(yaml_documents())
+def test_light_front_matter_reader_on_generated_yaml(text):
+    light_agrees(text)
+
+
+def test_light_front_matter_reader_on_every_fixture_front_matter():
+    front = [text for _, text, offset, _ in FIXTURES if offset == 1]
+    read = sum(light_agrees(text) for text in front)
+    assert read >= len(front) * 0.3  # it is a fast path: plain front matters are common
+    assert light_agrees("name: a\ndescription: Deploy after the migration\nmetadata:\n  updated: 2026-05-01\n")
+    assert not light_agrees("description: |\n  updated: 2020-01-01\n")  # a block scalar: the YAML reader's

@@ -59,6 +59,9 @@ class Problem:
     fix: Fix | None = None
     path: str | None = None  # workspace-relative; defaults to the checked document
     severity: Severity | None = None  # overrides the rule's default when set
+    # False when message, fix and JSON path are made of the rule's own words, paths and numbers only: nothing
+    # from a file's content, so the engine need not scan the file for secrets to hide in them.
+    quotes: bool = True
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,7 @@ class Finding:
     fix: Fix | None = None
     workspace_path: str = ""  # relative to the workspace root
     fixed: bool = False
+    quotes: bool = True  # as Problem.quotes
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.rule.code, self.message)

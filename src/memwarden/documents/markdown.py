@@ -19,7 +19,7 @@ from memwarden.documents.scan import (
     markdown_links,
     opens_front_matter,
 )
-from memwarden.documents.yamldoc import JsonPath, Span, parse_yaml
+from memwarden.documents.yamldoc import JsonPath, Span, parse_yaml, plain_is_str
 
 _URL = re.compile(r"\b(?:https?|ftp|file)://[^\s<>()\[\]]+|\bwww\.[^\s<>()\[\]]+")
 CODE_PLACEHOLDER = "CODE"
@@ -421,3 +421,91 @@ class IndexDocument(MarkdownDocument):
                 links=links,
                 hook=hook,
             )
+
+
+# -- a few front-matter values without building the YAML ------------------------------------------
+
+# A line the fast path reads: blank, a comment, `key: plain value` or `- plain item`. Anything else (a quoted
+# or flow or block value, an anchor, a tag, a tab, a multi-line plain scalar, a bad indent) sends the
+# whole front matter to the YAML reader, whose reading the fast path must equal (tests/test_fast_path.py).
+_PLAIN_KEY = re.compile(r"( *)(?:([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?|- +(.*))")
+_NOT_PLAIN_START = tuple("\"'|>&*![]{}%@`#,:?-")
+_FLOW_WORDS = re.compile(r"\[ *(?:[A-Za-z0-9_][A-Za-z0-9_.-]*(?: *, *[A-Za-z0-9_][A-Za-z0-9_.-]*)*)? *\]")
+
+
+def front_matter_values(front: dict, keys: tuple[str, ...], nested: str = "metadata") -> dict:
+    """The values of ``keys`` at the top of a parsed front matter or under its ``nested`` mapping (the top wins)."""
+    inner = front.get(nested) if isinstance(front.get(nested), dict) else {}
+    found = {key: value for key, value in inner.items() if key in keys}
+    found.update((key, value) for key, value in front.items() if key in keys)
+    return found
+
+
+def plain_front_matter_values(inner: str, keys: tuple[str, ...], nested: str = "metadata") -> dict | None:
+    """What ``front_matter_values`` gives for the front matter ``inner`` (the text between its '---' lines)
+    when every line of it is plain, read line by line (a few times faster than composing and building
+    the YAML); None when it is not plain enough to be sure, for the YAML reader to read."""
+    if "\t" in inner or "\\" in inner:
+        return None
+    top: dict = {}
+    under: dict = {}
+    indents = [0]  # open block indentations
+    kinds = {0: "map"}  # what each open block holds: "map" (keys) or "seq" (items)
+    compact = None  # the indent of items that are a key's value at the key's own indent (`tags:` then `- a`)
+    parent = None  # the top-level key the current block belongs to
+    open_key = False  # the previous key line had no value: a deeper block may follow
+    for line in inner.split("\n"):
+        line = line.rstrip("\r").rstrip(" ")
+        if not line.lstrip(" ") or line.lstrip(" ").startswith("#"):
+            continue
+        match = _PLAIN_KEY.fullmatch(line)
+        if match is None:
+            return None
+        indent, key, value = len(match.group(1)), match.group(2), match.group(3) if match.group(2) else match.group(4)
+        if indent > indents[-1]:
+            if not open_key:
+                return None  # a continued plain scalar, or a stray indent
+            indents.append(indent)
+            kinds[indent] = "map" if key is not None else "seq"
+        else:
+            while indent < indents[-1]:
+                kinds.pop(indents.pop())
+            if indent != indents[-1]:
+                return None
+            if compact is not None and compact > indent:
+                compact = None
+            if key is None and kinds[indent] == "map":
+                if not (open_key or compact == indent):
+                    return None  # an item among keys
+                compact = indent
+            elif key is not None and kinds[indent] == "seq":
+                return None  # a key among items
+            elif key is not None:
+                compact = None
+        value = (value or "").split(" #", 1)[0].rstrip(" ")
+        open_key = key is not None and not value
+        if _FLOW_WORDS.fullmatch(value):
+            if key in keys:
+                return None  # a list where a text is wanted: the YAML reader's
+            value = "[]"  # `evidence: [session]`: a one-line list of plain words, nothing the caller reads
+        elif value.startswith(_NOT_PLAIN_START) or ": " in value or value.endswith(":"):
+            return None
+        if key is None:
+            continue
+        if indent == 0:
+            parent = key
+            scope = top
+        elif len(indents) == 2 and parent == nested:
+            scope = under
+        else:
+            continue
+        if key in scope:
+            return None  # a duplicate key: which one counts is the YAML reader's to say
+        scope[key] = value
+    found = {key: value for key, value in under.items() if key in keys}
+    found.update((key, value) for key, value in top.items() if key in keys)
+    if not all(value and plain_is_str(value) for value in found.values()):
+        return None  # empty, a number, a boolean, null: the YAML reader types it
+    if nested in top and top[nested]:
+        return None  # `metadata: x` is no mapping to look under
+    return found

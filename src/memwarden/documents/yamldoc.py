@@ -314,6 +314,14 @@ _IMPLICIT_12 = (
     (_YAML + "null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
 )
 
+_NOT_STR = re.compile("|".join(f"(?:{pattern})" for _, pattern, _ in _IMPLICIT_12), re.X)
+
+
+def plain_is_str(value: str) -> bool:
+    """Whether a plain (unquoted) scalar reads as a string in YAML 1.2, as both composers resolve it."""
+    return _NOT_STR.match(value) is None
+
+
 # What libyaml reads otherwise than ruamel.yaml does; a text with any of these is read by the round trip.
 _ROUND_TRIP_ONLY = re.compile(
     r"""

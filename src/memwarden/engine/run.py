@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from memwarden import registry
+from memwarden.decoding import decode
 from memwarden.discover.globs import matches_any
 from memwarden.discover.workspace import Workspace
 from memwarden.documents import Document
@@ -151,12 +152,15 @@ class Checker:
         self.secret_scans = SecretScans.from_options(workspace.root, secret_options)
         self.memo = RunMemo()
         self._suppressions: dict[str, Suppressions] = {}
+        self._shown: dict[str, str] = {}  # display path of each workspace path a finding is in
 
     def suppressions(self, relpath: str) -> Suppressions | None:
         if relpath not in self._suppressions:
             kind = self.workspace.text_kind_of(relpath)
             if kind is not None and kind.format == "jsonl":
                 return None  # JSONL has no comments, so no directives: never parse a big log to learn that
+            if not _may_have_directives(self.workspace.current_bytes(relpath)):
+                return None  # no directive in it: never parse a note a workspace rule read as bytes to learn that
             doc = self.workspace.document(relpath)
             if doc is None or not doc.decoded:
                 return None
@@ -219,7 +223,7 @@ class Checker:
                 self._keep(rule, problem, None, found)
         if found:
             # They may point at files this process has not scanned (workers did): scan those in one go.
-            docs = [self.workspace.document(p) for p in sorted({f.workspace_path for f in found})]
+            docs = [self.workspace.document(p) for p in sorted({f.workspace_path for f in found if f.quotes})]
             self.secret_scans.scan_all([d for d in docs if d is not None])
             self.secret_scans.hide_in(self.workspace, found)
         return found
@@ -265,7 +269,7 @@ class Checker:
         found.append(
             Finding(
                 rule=rule,
-                path=self.workspace.display_path(relpath, self.run.cwd),
+                path=self._display_path(relpath),
                 line=max(problem.line, 1),
                 column=max(problem.column, 1),
                 message=problem.message,
@@ -273,8 +277,15 @@ class Checker:
                 json_path=problem.json_path,
                 fix=problem.fix,
                 workspace_path=relpath,
+                quotes=problem.quotes,
             )
         )
+
+
+    def _display_path(self, relpath: str) -> str:
+        if relpath not in self._shown:  # a workspace rule reports thousands of findings in one log
+            self._shown[relpath] = self.workspace.display_path(relpath, self.run.cwd)
+        return self._shown[relpath]
 
 
 def _worker_checker(spec, chunk: list[str]) -> Checker:
@@ -303,6 +314,14 @@ def _check_chunk_cached(spec, chunk: list[str]) -> list:
     from memwarden.engine.cached_run import check_chunk
 
     return check_chunk(_worker_checker(spec, chunk), chunk)
+
+
+def _may_have_directives(raw: bytes | None) -> bool:
+    """False only when the file's text surely holds no ``memwarden:`` directive (what `directives` looks for first)."""
+    if raw is None:
+        return True  # unreadable now: the document says why
+    text = decode(raw)[0]
+    return text is None or "memwarden:" in text
 
 
 def _resolve_quietly(name: str) -> set[str]:

@@ -178,7 +178,7 @@ def near_duplicate(ctx):
     for repeat in coherence.find_repeats(records, float(ctx.options["threshold"]), float(ctx.options["containment"])):
         earlier, later = repeat.earlier.place, repeat.later.place
         violation = NearDuplicate(repeat.later.layer, earlier.path, earlier.line, repeat.exact)
-        yield Problem(later.line, later.column, violation.message, path=later.path)
+        yield Problem(later.line, later.column, violation.message, path=later.path, quotes=False)
 
 
 # -- missing-provenance -------------------------------------------------------------------------
@@ -254,4 +254,4 @@ def missing_provenance(doc, ctx):
     keys = {"source": list(options["source_keys"]), "date": list(options["date_keys"]), "confidence": list(options["confidence_keys"])}
     for lack in coherence.lacks(doc, list(options["require"]), keys):
         named = tuple(keys[aspect][0] if keys[aspect] else aspect for aspect in lack.missing)
-        yield Problem(lack.line, lack.column, MissingProvenance(lack.missing, named).message)
+        yield Problem(lack.line, lack.column, MissingProvenance(lack.missing, named).message, quotes=False)

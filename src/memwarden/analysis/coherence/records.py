@@ -6,9 +6,10 @@ that says the opposite of its replacement is the history working as it should.
 
 Reading is built for 100,000 episodes and tens of thousands of notes in one process: an
 episode's prose comes from its parsed record (its position inside the line is looked up only
-for a record that is reported); a note is read from its bytes (front matter through libyaml's
-C loader, no positions, and the body as text with code blocks and HTML comments blanked out),
-so a workspace rule never holds every note's parsed document. Facts files are few and small:
+for a record that is reported); a note is read from its bytes: its front matter by the documents'
+line reader when it is plain (`documents.markdown.plain_front_matter_values`, held to the YAML
+reader by tests/test_fast_path.py), else by the document reader; its body as text with code blocks
+and HTML comments blanked out. So a workspace rule never holds every note's parsed document. Facts files are few and small:
 they go through `expiry.claim_records` as the claims rules read them.
 """
 
@@ -26,13 +27,13 @@ from memwarden.analysis.expiry import (
     NOTE_DATE_KEYS,
     claim_records,
     date_prefix,
-    parse_date,
 )
 from memwarden.analysis.coherence.statements import sentences
 from memwarden.analysis.superseded import superseded_notes
 from memwarden.decoding import decode
 from memwarden.discover.profiles import EPISODE_KINDS
-from memwarden.documents import JsonlDocument
+from memwarden.documents import JsonlDocument, MarkdownDocument, load
+from memwarden.documents.markdown import front_matter_values, plain_front_matter_values
 from memwarden.documents.scan import comment_spans, front_matter_end
 
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)[^\n]*\n.*?(?:^[ \t]{0,3}\1[^\n]*$|\Z)", re.M | re.S)
@@ -114,7 +115,7 @@ def _memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
     for relpath, kind in sorted(ws.files.items()):
         if kind.name == "note":
             if relpath not in superseded:
-                record = _note(ws, relpath, len(found))
+                record = _note(ws, relpath, kind, len(found))
                 if record is not None:
                     found.append(record)
         elif kind.name in EPISODE_KINDS or kind.name == "facts":
@@ -171,54 +172,6 @@ def _episodes(doc: JsonlDocument, order: int) -> list[MemoryRecord]:
 # -- notes --------------------------------------------------------------------------------
 
 
-# The few front-matter values a note's record needs, read line by line: building every scalar of
-# 57,000 front matters through the YAML constructor costs more than the rest of the rule. A value this
-# cannot read plainly (quoted, a block scalar, a flow collection, continued on the next line) sends
-# the whole front matter to the YAML loader.
-_FRONT_LINE = re.compile(r"^( {0,8})(description|updated|date|created)[ \t]*:[ \t]*(.*?)[ \t]*\r?$", re.M)
-_PLAIN_DATE = re.compile(r"['\"]?(\d{4}-\d{2}-\d{2})")
-_NOT_PLAIN = tuple("\"'|>&*![{%@`")
-
-
-def _front_matter(text: str) -> tuple[dict | None, int]:
-    """(the description and dates of a note's front matter, where the front matter ends)."""
-    end = front_matter_end(text)
-    if not end:
-        return {}, 0
-    inner = text[text.index("\n") + 1 : end]
-    inner = inner[: inner.rstrip("\r\n").rfind("\n") + 1]  # without the closing '---'
-    found: dict = {}
-    for match in _FRONT_LINE.finditer(inner):
-        indent, key, value = match.groups()
-        if key == "description":
-            following = inner[match.end() + 1 : inner.find("\n", match.end() + 1)]
-            continued = following[: len(indent) + 1].strip() == "" and following.strip() != ""
-            if indent or not value or value.startswith(_NOT_PLAIN) or continued:
-                return _yaml_front_matter(inner), end
-            found["description"] = value.split(" #", 1)[0].rstrip()
-        else:
-            date = _PLAIN_DATE.match(value)
-            if date:
-                found.setdefault(key, date.group(1))
-    return found, end
-
-
-def _yaml_front_matter(inner: str) -> dict | None:
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        front = yaml.load(inner, Loader=loader)
-    except (yaml.YAMLError, ValueError, RecursionError):
-        return None  # unparsable-file's to report
-    if not isinstance(front, dict):
-        return {}
-    metadata = front.get("metadata") if isinstance(front.get("metadata"), dict) else {}
-    flat = {key: value for key, value in metadata.items() if key in NOTE_DATE_KEYS}
-    flat.update((key, value) for key, value in front.items() if key in (*NOTE_DATE_KEYS, "description"))
-    return flat
-
-
 _NOT_NEWLINE = re.compile(r"[^\n]")
 
 
@@ -249,14 +202,33 @@ class _NoteText:
         return self._whole.count("\n", 0, at) + 1, at - line_start + 1
 
 
-def _note(ws, relpath: str, order: int) -> MemoryRecord | None:
+def _front_matter(ws, relpath: str, kind, raw: bytes, text: str) -> tuple[dict | None, int]:
+    """(the description and dates of a note's front matter, where the front matter ends); None when it
+    does not parse. Plain front matter is read line by line; any other goes through the document reader."""
+    end = front_matter_end(text)
+    if not end:
+        return {}, 0
+    inner = text[text.index("\n") + 1 : text.rfind("\n", 0, end - 1) + 1]  # without the '---' lines
+    front = plain_front_matter_values(inner, _NOTE_KEYS)
+    if front is None:
+        doc = load(ws.root, relpath, kind, raw)
+        if not doc.ok or not isinstance(doc, MarkdownDocument):
+            return None, end  # unparsable-file's to report
+        front = front_matter_values(doc.front_matter or {}, _NOTE_KEYS)
+    return front, end
+
+
+_NOTE_KEYS = (*NOTE_DATE_KEYS, "description")
+
+
+def _note(ws, relpath: str, kind, order: int) -> MemoryRecord | None:
     raw = ws.current_bytes(relpath)
     if raw is None:
         return None
     text, _, _, error = decode(raw)
     if text is None or error is not None:
         return None
-    front, end = _front_matter(text)
+    front, end = _front_matter(ws, relpath, kind, raw, text)
     if front is None:
         return None
     hidden = [m.span() for m in _FENCE.finditer(text, end)]
@@ -276,12 +248,8 @@ def _note(ws, relpath: str, order: int) -> MemoryRecord | None:
 
 
 def _date(value) -> dt.date | None:
-    """A front-matter date: libyaml's loader reads `2026-05-01` as a date already."""
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    return parse_date(value)
+    """A front-matter date, kept by the readers as the text written (a timestamp counts by its date)."""
+    return date_prefix(value)
 
 
 # -- facts --------------------------------------------------------------------------------

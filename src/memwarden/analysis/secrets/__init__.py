@@ -104,6 +104,8 @@ class SecretScans:
         """
         known: dict[str, Quotes] = {}
         for finding in findings:
+            if not finding.quotes:
+                continue  # nothing of the file in it (Problem.quotes): no need to scan the file
             relpath = finding.workspace_path
             if relpath not in known:
                 doc = workspace.document(relpath)
