@@ -33,7 +33,8 @@ class ConflictingRecords:
     def message(self) -> str:
         return (
             f"this contradicts the {self.layer} at {quoted(self.path, 60)} line {self.line}: "
-            f'"{excerpt(self.other, QUOTE_CHARS, mask_tokens=False)}" (decide which is true, then correct or archive the other)'
+            # Token-like runs are masked: the engine hides only the secrets of this finding's own file.
+            f'"{excerpt(self.other, QUOTE_CHARS)}" (decide which is true, then correct or archive the other)'
         )
 
 
