@@ -50,8 +50,8 @@ def _reject_constant(name: str):
     raise NonStandardConstant(name)
 
 
-def _outside_strings(text: str, word: str) -> int:
-    """Where word first occurs in a JSON text outside its strings (0 when it does not)."""
+def _unquoted(text: str):
+    """(index, character) of every character of a JSON text outside its strings and their quotes."""
     in_string = escaped = False
     for i, char in enumerate(text):
         if in_string:
@@ -63,27 +63,21 @@ def _outside_strings(text: str, word: str) -> int:
                 in_string = False
         elif char == '"':
             in_string = True
-        elif text.startswith(word, i):
-            return i
-    return 0
+        else:
+            yield i, char
+
+
+def _outside_strings(text: str, word: str) -> int:
+    """Where word first occurs in a JSON text outside its strings (0 when it does not)."""
+    return next((i for i, _ in _unquoted(text) if text.startswith(word, i)), 0)
 
 
 def depth_exceeds(text: str, limit: int) -> bool:
     if text.count("[") + text.count("{") <= limit:
         return False
     depth = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
+    for _, char in _unquoted(text):
+        if char in "[{":
             depth += 1
             if depth > limit:
                 return True
