@@ -19,7 +19,8 @@ import hashlib
 from pathlib import Path
 
 from memwarden.analysis.secrets import baseline as baseline_file
-from memwarden.analysis.secrets.hiding import Quotes
+from memwarden.analysis.secrets.hiding import Quotes, marker
+from memwarden.analysis.secrets.paths import hide_names_in, name_quotes
 from memwarden.analysis.secrets.scanner import Detection, ScanStats
 
 __all__ = [
@@ -100,10 +101,12 @@ class SecretScans:
 
         Rules quote what they judge (a sentence, a tag, a key, an id); when that
         text holds a secret it is replaced by the marker the diff shows. The
-        secret-in-memory rule's own findings never quote the secret.
+        secret-in-memory rule's own findings never quote the secret. A path or a file name a message quotes
+        (another note, a link's target) is hidden as every shown path is (:func:`paths.hide_in_path`).
         """
         known: dict[str, Quotes] = {}
         for finding in findings:
+            _hide_names_in_finding(finding)
             if not finding.quotes:
                 continue  # nothing of the file in it (Problem.quotes): no need to scan the file
             relpath = finding.workspace_path
@@ -132,11 +135,6 @@ def scan_document(doc, *, high_entropy: bool = True) -> list[Detection]:
 def redaction(detection: Detection) -> str:
     """What the unsafe fix writes in place of the secret."""
     return f"[REDACTED:{detection.type.slug}]"
-
-
-def marker(detection: Detection) -> str:
-    """What is shown in place of a secret: its type and short hash, never the value."""
-    return f"[SECRET:{detection.type.slug} sha256:{detection.short_hash}]"
 
 
 def hide_secrets(text: str, fmt: str) -> str:
@@ -171,6 +169,15 @@ def hider(text: str, fmt: str):
     except Exception:  # never show what could not be checked
         return lambda quoted: "[memwarden: hidden: could not be checked for secrets]" if quoted else quoted
     return quotes.hide
+
+
+def _hide_names_in_finding(finding) -> None:
+    own = name_quotes(finding.workspace_path)
+    finding.message = hide_names_in(own.hide(finding.message))
+    if finding.fix is not None:
+        hidden = hide_names_in(own.hide(finding.fix.description))
+        if hidden != finding.fix.description:
+            finding.fix = dataclasses.replace(finding.fix, description=hidden)
 
 
 def _hide_in_finding(finding, quotes: Quotes) -> None:

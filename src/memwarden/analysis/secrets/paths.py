@@ -1,0 +1,117 @@
+"""Secrets in file and folder names: finding them, and hiding them wherever a path is shown.
+
+A file named after a token (`memory/knowledge/tools/ghp_....md`) leaks it in every
+listing, report and CI log that names the file. :func:`name_secrets` finds the
+secrets a path's names hold, one name (a part between slashes) at a time, each
+behind the same cheap gate as a file's lines and then only through the detectors of a known format
+(no high-entropy guessing: a content hash or a UUID as a file name is common, and
+hiding it would hide the file). A name's answer is kept for the process, so a path
+shown on a thousand findings is read once.
+
+:func:`hide_in_path` is what every display of a path goes through
+(``Workspace.display_path``): the secret's characters become the marker a hidden
+secret always shows (``[SECRET:github-token sha256:1a2b3c4d]``), the folders and the
+extension stay, so the reader can still find the file. :func:`hide_names_in` does the
+same for the paths a message or an error quotes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memwarden.analysis.secrets.hiding import Quotes, marker
+from memwarden.analysis.secrets.scanner import Detection, may_hold_secret
+
+UNCHECKED = "[memwarden: hidden: could not be checked for secrets]"
+# A word of a message that may be a path or a name: no whitespace, quotes or brackets around it; or a marker
+# shown already, kept as it is (its words would read as `secret: github-token` to the keyword detector).
+# Only the exact shape: a name spelled `[SECRET:ghp_...]` is a name like any other.
+_WORD = re.compile(r"(\[SECRET:[a-z0-9-]+ sha256:[0-9a-f]{8}\]|\[memwarden: hidden: could not be checked for secrets\])"
+                   r"|[^\s'\"`()\[\]{}<>,;|]+")
+_MARKER = re.compile(_WORD.pattern.split("|[^", 1)[0])
+
+
+@dataclass(frozen=True)
+class NameSecret:
+    """A secret in a path: where its characters are in the path, and whether a folder's name holds it."""
+
+    start: int
+    end: int
+    detection: Detection | None  # None: the name could not be checked (its whole name is hidden)
+    in_folder: bool
+
+    @property
+    def shown(self) -> str:
+        return marker(self.detection) if self.detection is not None else UNCHECKED
+
+
+@lru_cache(maxsize=65536)
+def _in_name(name: str) -> tuple[Detection, ...] | None:
+    """The secrets of a known format in one file or folder name; None if it could not be checked."""
+    if not name or not may_hold_secret(name):
+        return ()
+    from memwarden.analysis.secrets.scanner import scan_text
+
+    try:
+        return tuple(scan_text(name, "markdown", high_entropy=False))
+    except Exception:  # never show what could not be checked
+        return None
+
+
+def name_secrets(path: str) -> list[NameSecret]:
+    """The secrets the names of a '/'-separated path hold, in order (a marker shown already is not read again)."""
+    found: list[NameSecret] = []
+    pieces = _MARKER.split(path) if "[" in path else [path]
+    offset = 0
+    for index, piece in enumerate(pieces):
+        if index % 2:  # a marker (the split keeps its group)
+            offset += len(piece)
+            continue
+        names = piece.split("/")
+        for number, name in enumerate(names, 1):
+            in_folder = "/" in path[offset + len(name) :]
+            detections = _in_name(name)
+            if detections is None:
+                found.append(NameSecret(offset, offset + len(name), None, in_folder))
+            else:
+                found.extend(NameSecret(offset + d.start, offset + d.end, d, in_folder) for d in detections)
+            offset += len(name) + 1
+        offset -= 1  # no '/' after the piece's last name
+    return found
+
+
+def hide_in_path(path: str) -> str:
+    """The path with each secret its names hold replaced by its marker (folders and extension kept)."""
+    if not path:
+        return path
+    found = name_secrets(path)
+    if not found:
+        return path
+    pieces = []
+    cursor = 0
+    for secret in found:
+        if secret.start < cursor:
+            continue  # overlapping detections of one name: the first covers it
+        pieces.append(path[cursor : secret.start])
+        pieces.append(secret.shown)
+        cursor = secret.end
+    pieces.append(path[cursor:])
+    return "".join(pieces)
+
+
+def name_quotes(path: str) -> Quotes:
+    """The secrets a path's names hold as :class:`Quotes`: a message quoting a piece of its own file's name
+    (a stem cut short, which no detector would match) is hidden too."""
+    quotes = Quotes()
+    for secret in name_secrets(path):
+        quotes.add(path[secret.start : secret.end], secret.shown)
+    return quotes
+
+
+def hide_names_in(text: str) -> str:
+    """A message or an error with every path or name it quotes hidden as :func:`hide_in_path` hides it."""
+    if not text or not may_hold_secret(text):  # a name that passes the gate passes it inside any text
+        return text
+    return _WORD.sub(lambda match: match.group(0) if match.group(1) else hide_in_path(match.group(0)), text)
