@@ -212,3 +212,25 @@ def test_the_hook_blocks_a_new_file_named_by_a_token_and_never_prints_it(tmp_pat
     for run in (before, after):
         assert_no_crash(run)
         assert_no_leak(run.text, [token], f"{agent} hook")
+
+
+def test_which_names_are_read_as_secrets(tmp_path):
+    """Names of a known token format are hidden, whatever their letters (an AWS key of capitals only, a Slack
+    token whose random part alternates case, a Stripe key, a JWT); names agents write (`feedback_api_key_rotation`,
+    a CamelCase title), a content hash and a UUID are shown whole and not reported (no high-entropy guessing on
+    names: hiding a hash-named file would hide where it is)."""
+    secrets = ["AKIA" + "QWERTYUPLKJHGFDS", "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+               "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",
+               "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"]
+    plain = ["feedback_api_key_rotation", "FeedbackTranslationRejected", "8f14e45fceea167a5a36dedd4bea2543",
+             "550e8400-e29b-41d4-a716-446655440000", "password-reset-flow_2026-03"]
+    root = write_files(tmp_path / "ws", {**GISH_BASE, **{f"memory/knowledge/tools/{n}.md": _note(n) for n in secrets + plain}})
+    run = mw("check", "--format", "json", "--select", "secret-in-memory", ".", cwd=root)
+    assert_no_crash(run)
+    assert_no_leak(run.text, secrets, "names")
+    reported = sorted(f["path"] for f in run.json()["findings"] if f["line"] == 1 and "file's name" in f["message"])
+    assert len(reported) == len(secrets), reported
+    assert all(p.startswith("memory/knowledge/tools/[SECRET:") and p.endswith("].md") for p in reported), reported
+    shown = mw("check", "--format", "json", "--select", "orphan-note", ".", cwd=root)
+    paths = {f["path"] for f in shown.json()["findings"]}
+    assert {f"memory/knowledge/tools/{n}.md" for n in plain} <= paths, paths

@@ -98,12 +98,14 @@ def secret_in_memory(doc, ctx):
     is still in git history and wherever memory was synced, so rotate it.
     """
     from memwarden.analysis.secrets import SecretScans, redaction
-    from memwarden.analysis.secrets.paths import name_secrets
+    from memwarden.analysis.secrets.paths import name_secrets, read_names
 
     scans = SecretScans.of_run(ctx.memo, lambda: ctx.workspace.root, ctx.options)
     if not scans.targets_scanned:
-        # One detect-secrets settings context for the whole run, not one per file.
-        scans.scan_all(ctx.workspace.target_documents())
+        # One detect-secrets settings context for the whole run, not one per file (and one for the names).
+        targets = ctx.workspace.target_documents()
+        scans.scan_all(targets)
+        read_names(d.relpath for d in targets)
         scans.targets_scanned = True
     accepted = scans.baseline  # read before any detection, so a broken baseline fails every run of the rule
     for secret in name_secrets(doc.relpath):

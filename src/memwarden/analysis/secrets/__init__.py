@@ -20,7 +20,7 @@ from pathlib import Path
 
 from memwarden.analysis.secrets import baseline as baseline_file
 from memwarden.analysis.secrets.hiding import Quotes, marker
-from memwarden.analysis.secrets.paths import hide_names_in, name_quotes
+from memwarden.analysis.secrets.paths import hide_names_in, name_quotes, read_names_in
 from memwarden.analysis.secrets.scanner import Detection, ScanStats
 
 __all__ = [
@@ -105,6 +105,7 @@ class SecretScans:
         (another note, a link's target) is hidden as every shown path is (:func:`paths.hide_in_path`).
         """
         known: dict[str, Quotes] = {}
+        read_names_in(text for f in findings for text in (f.message, f.fix.description if f.fix else ""))
         for finding in findings:
             _hide_names_in_finding(finding)
             if not finding.quotes:

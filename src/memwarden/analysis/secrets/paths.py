@@ -3,10 +3,12 @@
 A file named after a token (`memory/knowledge/tools/ghp_....md`) leaks it in every
 listing, report and CI log that names the file. :func:`name_secrets` finds the
 secrets a path's names hold, one name (a part between slashes) at a time, each
-behind the same cheap gate as a file's lines and then only through the detectors of a known format
-(no high-entropy guessing: a content hash or a UUID as a file name is common, and
-hiding it would hide the file). A name's answer is kept for the process, so a path
-shown on a thousand findings is read once.
+behind the same cheap gate as a file's lines (and not at all when it is made only of
+words and numbers, as agents name notes), then only through the detectors of a known
+format (no high-entropy guessing: a content hash or a UUID as a file name is common,
+and hiding it would hide the file). The names of many paths are read in one scan
+(:func:`read_names`), and a name's answer is kept for the process, so a path shown on
+a thousand findings is read once.
 
 :func:`hide_in_path` is what every display of a path goes through
 (``Workspace.display_path``): the secret's characters become the marker a hidden
@@ -19,7 +21,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from memwarden.analysis.secrets.hiding import Quotes, marker
 from memwarden.analysis.secrets.scanner import Detection, may_hold_secret
@@ -47,17 +48,48 @@ class NameSecret:
         return marker(self.detection) if self.detection is not None else UNCHECKED
 
 
-@lru_cache(maxsize=65536)
-def _in_name(name: str) -> tuple[Detection, ...] | None:
-    """The secrets of a known format in one file or folder name; None if it could not be checked."""
-    if not name or not may_hold_secret(name):
-        return ()
-    from memwarden.analysis.secrets.scanner import scan_text
+# A name made only of words, numbers and short runs (`feedback_deploy_gates_12.md`, `INDEX_tools.md`, `2026-03`) is
+# what agents name notes; every format a detector knows has a random run that is none of these (20 capitals and
+# digits after AKIA; 36 letters and digits after ghp_), so such a name is not scanned. What this lets through: a
+# token whose random part is all lowercase letters (1 in 10^9 for a Slack token's 24), or all digits.
+_PLAIN_PART = re.compile(r"[a-z]+|[A-Z]?[a-z]{2,}(?:[A-Z][a-z]{2,})*|[A-Z]{1,8}|\d+|[a-z0-9]{1,6}")
+_PART_SPLIT = re.compile(r"[_\-+=.~@:,()\[\]{}!#&%' ]+")
+_KNOWN: dict[str, tuple[Detection, ...] | None] = {}  # name -> its secrets (None: could not be checked)
+_UNREAD = object()
+MAX_KNOWN = 200_000  # names kept for the process; past it, forgotten all at once
+
+
+def read_names(paths) -> None:
+    """Read every name of these paths not read yet, in one scan (one detect-secrets settings context):
+    a rule about to show or judge many paths asks this first, so each name costs a window, not a setup."""
+    new = {name for path in paths for name in path.split("/") if name not in _KNOWN}
+    if len(_KNOWN) + len(new) > MAX_KNOWN:
+        _KNOWN.clear()
+    todo = sorted(name for name in new if _may_hold(name))
+    # The gate's answer is kept too: a name shown again costs a lookup.
+    _KNOWN.update((name, ()) for name in new.difference(todo))
+    if not todo:
+        return
+    from memwarden.analysis.secrets.scanner import scan_texts
 
     try:
-        return tuple(scan_text(name, "markdown", high_entropy=False))
+        found = scan_texts([(name, "markdown") for name in todo], high_entropy=False)
     except Exception:  # never show what could not be checked
-        return None
+        found = [None] * len(todo)
+    _KNOWN.update((name, tuple(d) if d is not None else None) for name, d in zip(todo, found))
+
+
+def _may_hold(name: str) -> bool:
+    return may_hold_secret(name) and not all(_PLAIN_PART.fullmatch(part) for part in _PART_SPLIT.split(name) if part)
+
+
+def _in_name(name: str) -> tuple[Detection, ...] | None:
+    """The secrets of a known format in one file or folder name; None if it could not be checked."""
+    found = _KNOWN.get(name, _UNREAD)
+    if found is _UNREAD:
+        read_names([name])
+        found = _KNOWN[name]
+    return found
 
 
 def name_secrets(path: str) -> list[NameSecret]:
@@ -108,6 +140,12 @@ def name_quotes(path: str) -> Quotes:
     for secret in name_secrets(path):
         quotes.add(path[secret.start : secret.end], secret.shown)
     return quotes
+
+
+def read_names_in(texts) -> None:
+    """:func:`read_names` for the words of many messages at once, before they are hidden one by one."""
+    read_names(match.group(0) for text in texts if text and may_hold_secret(text)
+               for match in _WORD.finditer(text) if not match.group(1))
 
 
 def hide_names_in(text: str) -> str:
