@@ -234,3 +234,23 @@ def test_which_names_are_read_as_secrets(tmp_path):
     shown = mw("check", "--format", "json", "--select", "orphan-note", ".", cwd=root)
     paths = {f["path"] for f in shown.json()["findings"]}
     assert {f"memory/knowledge/tools/{n}.md" for n in plain} <= paths, paths
+
+
+@pytest.mark.parametrize("case", ["per-file-ignores", "a missing path", "--output onto the file"])
+def test_errors_naming_a_token_file_hide_it(tmp_path, case):
+    """Usage errors quote what the user or the config named: a per-file-ignores key with a misspelt rule, a
+    path that is not there, `--output` onto a memory file. Each is one `memwarden: error:` line (exit 2) that
+    names the file by its marker."""
+    token = github_token()
+    note = f"memory/knowledge/tools/{token}.md"
+    root = write_files(tmp_path / "ws", {**GISH_BASE, note: _note("n9")})
+    if case == "per-file-ignores":
+        write_files(root, {".memwarden.toml": f'[per-file-ignores]\n"{note}" = ["secret-in-memry"]\n'})
+        run = mw("check", ".", cwd=root)
+    elif case == "a missing path":
+        run = mw("check", f"memory/nope/{token}.md", cwd=root)
+    else:
+        run = mw("check", "--output", note, ".", cwd=root)
+    assert_no_crash(run)
+    assert run.rc == 2 and run.err.startswith("memwarden: error:") and "[SECRET:github-token" in run.err, run
+    assert_no_leak(run.text, [token], case)

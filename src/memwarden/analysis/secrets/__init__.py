@@ -20,7 +20,7 @@ from pathlib import Path
 
 from memwarden.analysis.secrets import baseline as baseline_file
 from memwarden.analysis.secrets.hiding import Quotes, marker
-from memwarden.analysis.secrets.paths import hide_names_in, name_quotes, read_names_in
+from memwarden.analysis.secrets.paths import hide_known_names, read_names
 from memwarden.analysis.secrets.scanner import Detection, ScanStats
 
 __all__ = [
@@ -49,6 +49,7 @@ class SecretScans:
         self._found: dict[tuple, list[Detection]] = {}
         self._baseline: baseline_file.Baseline | None = None
         self.targets_scanned = False  # the rule scans every target at once, on its first document
+        self.names_read = False  # the names of every file of the workspace, read before a message is hidden
 
     @classmethod
     def from_options(cls, root: Path, options: dict) -> "SecretScans":
@@ -102,10 +103,12 @@ class SecretScans:
         Rules quote what they judge (a sentence, a tag, a key, an id); when that
         text holds a secret it is replaced by the marker the diff shows. The
         secret-in-memory rule's own findings never quote the secret. A path or a file name a message quotes
-        (another note, a link's target) is hidden as every shown path is (:func:`paths.hide_in_path`).
+        (another note, a link's target) is hidden as every shown path is (:func:`paths.hide_known_names`).
         """
         known: dict[str, Quotes] = {}
-        read_names_in(text for f in findings for text in (f.message, f.fix.description if f.fix else ""))
+        if findings and not self.names_read:
+            read_names(workspace.checked_files)  # a message may name any file of the workspace
+            self.names_read = True
         for finding in findings:
             _hide_names_in_finding(finding)
             if not finding.quotes:
@@ -173,10 +176,9 @@ def hider(text: str, fmt: str):
 
 
 def _hide_names_in_finding(finding) -> None:
-    own = name_quotes(finding.workspace_path)
-    finding.message = hide_names_in(own.hide(finding.message))
+    finding.message = hide_known_names(finding.message)
     if finding.fix is not None:
-        hidden = hide_names_in(own.hide(finding.fix.description))
+        hidden = hide_known_names(finding.fix.description)
         if hidden != finding.fix.description:
             finding.fix = dataclasses.replace(finding.fix, description=hidden)
 

@@ -56,6 +56,7 @@ _PLAIN_PART = re.compile(r"[a-z]+|[A-Z]?[a-z]{2,}(?:[A-Z][a-z]{2,})*|[A-Z]{1,8}|
 _PART_SPLIT = re.compile(r"[_\-+=.~@:,()\[\]{}!#&%' ]+")
 _KNOWN: dict[str, tuple[Detection, ...] | None] = {}  # name -> its secrets (None: could not be checked)
 _UNREAD = object()
+_FOUND = Quotes()  # every secret any name read in this process holds: what hide_known_names hides
 MAX_KNOWN = 200_000  # names kept for the process; past it, forgotten all at once
 
 
@@ -76,7 +77,12 @@ def read_names(paths) -> None:
         found = scan_texts([(name, "markdown") for name in todo], high_entropy=False)
     except Exception:  # never show what could not be checked
         found = [None] * len(todo)
-    _KNOWN.update((name, tuple(d) if d is not None else None) for name, d in zip(todo, found))
+    for name, detections in zip(todo, found):
+        _KNOWN[name] = tuple(detections) if detections is not None else None
+        if detections is None:
+            _FOUND.add(name, UNCHECKED)
+        for detection in detections or ():
+            _FOUND.add(name[detection.start : detection.end], marker(detection))
 
 
 def _may_hold(name: str) -> bool:
@@ -133,19 +139,11 @@ def hide_in_path(path: str) -> str:
     return "".join(pieces)
 
 
-def name_quotes(path: str) -> Quotes:
-    """The secrets a path's names hold as :class:`Quotes`: a message quoting a piece of its own file's name
-    (a stem cut short, which no detector would match) is hidden too."""
-    quotes = Quotes()
-    for secret in name_secrets(path):
-        quotes.add(path[secret.start : secret.end], secret.shown)
-    return quotes
-
-
-def read_names_in(texts) -> None:
-    """:func:`read_names` for the words of many messages at once, before they are hidden one by one."""
-    read_names(match.group(0) for text in texts if text and may_hold_secret(text)
-               for match in _WORD.finditer(text) if not match.group(1))
+def hide_known_names(text: str) -> str:
+    """A finding's message with every secret a name read so far holds hidden (and every run of 8 of its
+    characters: a stem quoted cut short). The engine reads the names of every file of the workspace first, so
+    this covers any file a rule names; it costs nothing while no name holds a secret."""
+    return _FOUND.hide(text) if _FOUND else text
 
 
 def hide_names_in(text: str) -> str:
