@@ -202,7 +202,7 @@ def test_hole_a_symlinked_cache_folder_is_neither_read_nor_written(tmp_path):
     assert not (elsewhere / "planted").exists()
 
 
-# == found and not fixed ============================================================================
+# == found in the review, fixed since ==============================================================
 
 
 def test_hole_a_secret_in_a_file_name_is_reported_and_never_printed(tmp_path):

@@ -254,3 +254,25 @@ def test_errors_naming_a_token_file_hide_it(tmp_path, case):
     assert_no_crash(run)
     assert run.rc == 2 and run.err.startswith("memwarden: error:") and "[SECRET:github-token" in run.err, run
     assert_no_leak(run.text, [token], case)
+
+
+def test_a_log_named_by_a_token_is_reported_under_the_cache_empty_or_appended_to(tmp_path):
+    """secret-in-memory reads a log record by record under the cache, and reports a name at line 1: the
+    finding stays once (not lost, not doubled) after a line is appended, and an empty log named by a token
+    (no line to keep it with) is reported too, with the cache and without."""
+    token = github_token()
+    full, empty = f"memory/_archive/{token}.jsonl", f"memory/_archive/empty-{token}.jsonl"
+    root = write_files(tmp_path / "ws", {**GISH_BASE, LOG: episode(1) + "\n", full: episode(1) + "\n", empty: ""})
+
+    def reported(**env) -> list[str]:
+        run = mw("check", "--format", "json", "--select", "secret-in-memory", ".", cwd=root, env=env)
+        assert_no_crash(run)
+        assert_no_leak(run.text, [token], "log names")
+        return sorted(f["path"] for f in run.json()["findings"] if "file's name" in f["message"])
+
+    first = reported()
+    assert len(first) == 2 and any(p.startswith("memory/_archive/empty-[SECRET:") for p in first), first
+    with open(root / full, "a", encoding="utf-8") as log:
+        log.write(episode(2) + "\n")
+    assert reported() == first
+    assert reported(MEMWARDEN_NO_CACHE="1") == first

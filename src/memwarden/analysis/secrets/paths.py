@@ -13,8 +13,11 @@ a thousand findings is read once.
 :func:`hide_in_path` is what every display of a path goes through
 (``Workspace.display_path``): the secret's characters become the marker a hidden
 secret always shows (``[SECRET:github-token sha256:1a2b3c4d]``), the folders and the
-extension stay, so the reader can still find the file. :func:`hide_names_in` does the
-same for the paths a message or an error quotes.
+extension stay, so the reader can still find the file. :func:`hide_known_names` hides,
+in a finding's message, what the names of the workspace's files hold (the engine reads
+them all first); :func:`hide_names_in` reads every word of an error or a warning as a
+name, since it may quote a path that is no file. What names have shown is kept for the
+process (a later run in it hides those too: more hiding, never less).
 """
 
 from __future__ import annotations
