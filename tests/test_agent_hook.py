@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import string
 from pathlib import Path
@@ -285,6 +286,51 @@ def test_init_agent_writes_a_new_settings_file_and_refuses_a_malformed_one(tmp_p
     (root / ".claude/settings.json").write_text('{"hooks": []}', encoding="utf-8")
     wrong_shape = cli("init", "--agent", "claude-code", root)
     assert wrong_shape.exit_code == 2 and '"hooks" is not an object' in wrong_shape.stderr
+
+
+@pytest.mark.parametrize("link", ["the file", "its folder", "a dangling link"])
+def test_init_agent_never_writes_through_a_symlink_out_of_the_project(tmp_path, cli, link):
+    """`.claude/settings.json` as a symlink to a file outside the project (a committed link can point at the
+    user's home), `.claude/` itself linked out, or a dangling link whose target is outside: each is refused
+    (exit 2, one line, no traceback), and nothing outside is written or created."""
+    root = project(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = outside / "settings.json"
+    if link == "the file":
+        target.write_text(USER_SETTINGS, encoding="utf-8")
+        (root / ".claude").mkdir()
+        (root / ".claude/settings.json").symlink_to(target)
+    elif link == "its folder":
+        target.write_text(USER_SETTINGS, encoding="utf-8")
+        (root / ".claude").symlink_to(outside, target_is_directory=True)
+    else:
+        (root / ".claude").mkdir()
+        (root / ".claude/settings.json").symlink_to(target)
+    before = sorted((p.name, p.read_bytes()) for p in outside.iterdir())
+    refused = cli("init", "--agent", "claude-code", root)
+    assert refused.exit_code == 2, refused
+    assert "symbolic link" in refused.stderr and "does not write through it" in refused.stderr, refused
+    assert "Traceback" not in refused.stderr and refused.stderr.count("\n") == 1, refused
+    assert sorted((p.name, p.read_bytes()) for p in outside.iterdir()) == before
+
+
+def test_init_agent_follows_a_symlink_inside_the_project_and_refuses_a_fifo(tmp_path, cli):
+    """A settings file linked to another file of the project is merged there (the link stays a link); a FIFO
+    in its place is refused at once instead of blocking the read."""
+    root = project(tmp_path)
+    write_files(root, {"config/claude.json": USER_SETTINGS})
+    (root / ".claude").mkdir()
+    (root / ".claude/settings.json").symlink_to("../config/claude.json")
+    done = cli("init", "--agent", "claude-code", root)
+    assert done.exit_code == 0, done
+    assert (root / ".claude/settings.json").is_symlink()
+    assert json.loads((root / "config/claude.json").read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == (
+        "memwarden hook")
+    (root / ".gemini").mkdir()
+    os.mkfifo(root / ".gemini/settings.json")
+    refused = cli("init", "--agent", "gemini-cli", root)
+    assert refused.exit_code == 2 and "not a regular file" in refused.stderr, refused
 
 
 def test_init_agent_gemini_cli_uses_its_events_and_tool_names(tmp_path, cli):

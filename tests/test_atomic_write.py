@@ -293,11 +293,11 @@ def test_sigkill_in_the_middle_of_a_big_write_leaves_old_or_new_never_half(tmp_p
     assert content == OLD or content == b"N" * size
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "write_atomic names its temp file in the target folder (mkstemp): a SIGKILL between mkstemp and "
-    "os.replace leaves `.NAME.xxxx.memwarden-tmp` behind, and no later run removes it"
-))
 def test_sigkill_in_the_middle_of_a_write_leaves_no_stray_temp_file(tmp_path):
+    """A SIGKILL between the temp file and the rename leaves `.NAME.PID.xxxxxxxx.memwarden-tmp` (nothing can
+    run in the killed process): the next write in that folder, in another process, removes it, since the
+    pid in its name is gone. Only that: a look-alike that is a symlink (its target untouched), names that
+    only end like ours, and a temp file of a process still running are kept."""
     path = tmp_path / "episodic.jsonl"
     path.write_bytes(OLD)
     child = _child(_STALL_CHILD, path, 1000)
@@ -308,7 +308,47 @@ def test_sigkill_in_the_middle_of_a_write_leaves_no_stray_temp_file(tmp_path):
     finally:
         child.kill()
         child.stdout.close()
-    assert _temp_files(tmp_path) == []
+    [stale] = _temp_files(tmp_path)
+    assert stale.startswith(f".episodic.jsonl.{child.pid}.")
+    target = tmp_path / "target.md"
+    target.write_bytes(OLD)
+    keep = {
+        f".notes.md.{child.pid}.abcdefgh{TEMP_SUFFIX}": None,  # a symlink named like a dead write's temp file
+        f"notes.md.{child.pid}.abcdefgh{TEMP_SUFFIX}": b"x",  # not hidden: not ours
+        f".notes.md.{child.pid}.abc{TEMP_SUFFIX}": b"x",  # not mkstemp's 8 characters
+        f".notes.md.{os.getppid()}.abcdefgh{TEMP_SUFFIX}": b"x",  # its process (pytest's parent) is alive
+        f".notes.md.{child.pid}.abcdefgh.memwarden-tmp.bak": b"x",
+    }
+    for name, data in keep.items():
+        if data is None:
+            (tmp_path / name).symlink_to(target)
+        else:
+            (tmp_path / name).write_bytes(data)
+    later = subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
+                            "from memwarden.fixes.write import write_atomic; write_atomic(Path(sys.argv[1]), b'new')",
+                            str(tmp_path / "other.md")], capture_output=True, timeout=60)
+    assert later.returncode == 0, later.stderr
+    assert stale not in listing(tmp_path)
+    assert set(keep) <= set(listing(tmp_path)) and target.read_bytes() == OLD and path.read_bytes() == OLD
+    assert (tmp_path / "other.md").read_bytes() == b"new"
+
+
+def test_a_temp_file_older_than_an_hour_is_stale_whoever_has_its_pid_now(tmp_path):
+    """A pid is reused: a temp file of a dead write whose pid now names a live process (here: this one's
+    parent), or one named before the pid was in the name, goes once it is older than STALE_AFTER; a fresh
+    one of the old naming stays (its write may be running)."""
+    from memwarden.fixes import write
+
+    old = [f".a.md.{os.getppid()}.abcdefgh{TEMP_SUFFIX}", f".b.md.abcdefgh{TEMP_SUFFIX}"]
+    fresh = f".c.md.abcdefgh{TEMP_SUFFIX}"
+    for name in [*old, fresh]:
+        (tmp_path / name).write_bytes(b"x")
+    past = time.time() - write.STALE_AFTER - 60
+    for name in old:
+        os.utime(tmp_path / name, (past, past))
+    assert sorted(write.sweep(tmp_path)) == sorted(old)
+    assert listing(tmp_path) == [fresh]
+    assert write.sweep(tmp_path) == []  # once per folder and process
 
 
 # -- folders memwarden may not write to ------------------------------------------------------------

@@ -202,13 +202,12 @@ def test_hole_a_symlinked_cache_folder_is_neither_read_nor_written(tmp_path):
     assert not (elsewhere / "planted").exists()
 
 
-# == found and not fixed ============================================================================
+# == found in the review, fixed since ==============================================================
 
 
-@pytest.mark.xfail(strict=True, reason="open: a secret in a file name is neither reported nor hidden (see the report)")
-def test_open_a_secret_in_a_file_name_is_reported_and_never_printed(tmp_path):
-    """A note named after a token: no rule reports it, and every report prints the path whole (text, json, gitlab,
-    sarif, github, stats, the hook after a write, the cache). Hiding it would change every reporter's path field."""
+def test_hole_a_secret_in_a_file_name_is_reported_and_never_printed(tmp_path):
+    """A note named after a token: no rule reported it, and every report printed the path whole (text, json, gitlab,
+    sarif, github, stats, the hook after a write, the cache). Every channel: tests/test_secret_names.py."""
     token = github_token()
     root = gish(tmp_path / "ws", {f"memory/knowledge/tools/{token}.md": GISH_NOTE.format(name="x")})
     run = mw("check", "--format", "json", ".", cwd=root)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from memwarden.cli.exits import EXIT_OK, guarded
+from memwarden.cli.exits import EXIT_OK, guarded, hidden
 
 RULE = "secret-in-memory"
 
@@ -58,12 +58,13 @@ def _write_baselines(paths, output, profile, config_file) -> int:
     from memwarden.errors import UsageError
     from memwarden.analysis.secrets import baseline as baseline_file
     from memwarden.analysis.secrets import scan_document
+    from memwarden.analysis.secrets.paths import name_secrets
     from memwarden.documents import UnreadableDocument
     from memwarden.text import excerpt
 
     workspaces, notes = workspace.collect(list(paths) or [Path(".")], profile, config_file)
     for note in notes:
-        click.echo(f"memwarden: warning: {note}", err=True)
+        click.echo(f"memwarden: warning: {hidden(note)}", err=True)
     if output is not None and len(workspaces) > 1:
         raise UsageError("--output names one file, but the paths hold several workspaces; run once per workspace")
     for ws in workspaces if output is not None else ():
@@ -94,9 +95,12 @@ def _write_baselines(paths, output, profile, config_file) -> int:
             for detection in scan_document(doc, high_entropy=options["high_entropy"]):
                 if not detection.allowed:
                     found.setdefault(doc.relpath, {})[detection.baseline_hash] = detection.type.slug
+            for secret in name_secrets(doc.relpath):  # a secret its name holds, accepted as the file's others are
+                if secret.detection is not None:
+                    found.setdefault(doc.relpath, {})[secret.detection.baseline_hash] = secret.detection.type.slug
         merged, added, dropped = baseline_file.merge(existing, found, scanned)
         text = merged.to_json()
-        shown = Path(os.path.relpath(path, Path.cwd())).as_posix()
+        shown = hidden(Path(os.path.relpath(path, Path.cwd())).as_posix())
         total = sum(len(entries) for entries in merged.entries.values())
         try:
             unchanged = path.read_text("utf-8") == text

@@ -8,13 +8,13 @@ The measuring is :mod:`memwarden.analysis.budget` and the reading
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import click
 
-from memwarden.cli.exits import guarded
+from memwarden.analysis.secrets.paths import hide_names_in
+from memwarden.cli.exits import guarded, hidden
 from memwarden.cli.gauge import STATUS_TEXT, can_draw, gauge_bar
 from memwarden.errors import UsageError
 from memwarden.text import escape_controls
@@ -110,12 +110,12 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
         if not measurement.found and index is None and preset is None and settings.preset.chain:
             measurement = _claude_code_instead(ws, settings, unit, max_, edge) or measurement
     except OSError as error:
-        click.echo(f"memwarden: error: {error.filename or ''}: {error.strerror}", err=True)
+        click.echo(f"memwarden: error: {hidden(str(error.filename or ''))}: {error.strerror}", err=True)
         sys.exit(EXIT_USAGE)
     cwd = Path.cwd()
 
     def shown(relpath: str) -> str:
-        return Path(os.path.relpath(ws.root / relpath, cwd)).as_posix()
+        return ws.display_path(relpath, cwd)
 
     if not measurement.found:
         _missing(as_json, [shown(p) for p in measurement.expected], settings)
@@ -126,9 +126,9 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
         sys.exit(measurement.exit_code)
     _hide_past_edge(measurement)
     if as_json:
-        click.echo(json.dumps(_as_json(measurement, shown), indent=2, ensure_ascii=False))
+        click.echo(hide_names_in(json.dumps(_as_json(measurement, shown), indent=2, ensure_ascii=False)))
     else:
-        click.echo(_as_text(measurement, lambda relpath: escape_controls(shown(relpath)), _color()), nl=False)
+        click.echo(hide_names_in(_as_text(measurement, lambda relpath: escape_controls(shown(relpath)), _color())), nl=False)
     sys.exit(measurement.exit_code)
 
 

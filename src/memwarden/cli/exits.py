@@ -21,8 +21,16 @@ EXIT_INTERRUPTED = 130
 
 
 def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
-    click.echo(f"memwarden: error: {message}", err=True)
+    click.echo(f"memwarden: error: {hidden(message)}", err=True)
     sys.exit(code)
+
+
+def hidden(message: str) -> str:
+    """An error or a warning as printed: a secret a file or folder name in it holds hidden, controls escaped."""
+    from memwarden.analysis.secrets.paths import hide_names_in
+    from memwarden.text import escape_controls
+
+    return escape_controls(hide_names_in(message))
 
 
 def guarded(function: Callable | None = None, *, usage_exit: int = EXIT_ERROR):

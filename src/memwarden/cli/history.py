@@ -11,13 +11,12 @@ is shown as restored; the exit code follows what is still lost at HEAD:
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import click
 
-from memwarden.cli.exits import guarded
+from memwarden.cli.exits import guarded, hidden
 
 EXIT_OK, EXIT_LOST, EXIT_ERROR = 0, 1, 2
 RULE_CODES = {"deleted-record": "MW601", "rewritten-record": "MW602", "deleted-note": "MW603"}
@@ -51,7 +50,7 @@ def _walk(base_ref: str, path: Path, profile: str | None) -> dict:
 
     workspaces, notes = workspace_module.collect([path], profile, None)
     for note in notes:
-        click.echo(f"memwarden: warning: {note}", err=True)
+        click.echo(f"memwarden: warning: {hidden(note)}", err=True)
     report: dict = {"version": 1, "base": base_ref, "first_parent": True, "workspaces": []}
     commits_seen: set[str] = set()
     total = lost = 0
@@ -111,10 +110,12 @@ def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
             last_loss_of[loss.key] = position
         per_commit.append((commit, losses))
 
+    from memwarden.analysis.secrets.paths import hide_names_in
+
     cwd = Path.cwd()
 
     def shown(relpath: str) -> str:
-        return Path(os.path.relpath(ws.root / relpath, cwd)).as_posix()
+        return ws.display_path(relpath, cwd)
 
     def finding(loss, lost_at_head: bool) -> dict:
         violation = violation_of(loss, ws, fields)
@@ -125,7 +126,7 @@ def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
             "path": shown(loss.path),
             "line": loss.line,
             "column": loss.column,
-            "message": violation.message,
+            "message": hide_names_in(violation.message),  # a deleted note's name, quoted, as its path is shown
             "key": loss.key,
             "lost_at_head": lost_at_head,
         }
@@ -143,7 +144,7 @@ def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
     attributed = set(last_loss_of)
     unattributed = [finding(loss, True) for loss in net if loss.key not in attributed]
     return {
-        "root": Path(os.path.relpath(ws.root, cwd)).as_posix(),
+        "root": ws.display_path(".", cwd),
         "profile": ws.profile.name,
         "commits": result_commits,
         "unattributed": unattributed,

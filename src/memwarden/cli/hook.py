@@ -23,8 +23,7 @@ from pathlib import Path
 
 import click
 
-from memwarden.cli.exits import guarded
-from memwarden.text import escape_controls
+from memwarden.cli.exits import guarded, hidden
 
 EXIT_PASS, EXIT_COULD_NOT_JUDGE, EXIT_TELL_AGENT = 0, 1, 2
 # What blocks a write before it is made: what cannot be taken back once the agent has moved on.
@@ -65,7 +64,7 @@ def hook():
 
 
 def _say(text: str) -> None:
-    click.echo("\n".join(escape_controls(line) for line in text.split("\n")), err=True)
+    click.echo("\n".join(hidden(line) for line in text.split("\n")), err=True)
 
 
 def _guard(write) -> int:

@@ -67,8 +67,8 @@ def install_agent_hooks(directory: Path, agent: str) -> None:
     from memwarden.fixes.write import write_atomic
 
     relpath, before, after, matcher = AGENT_SETTINGS[agent]
-    path = directory / relpath
-    shown = click.format_filename(path)
+    path = _settings_file(directory, relpath)
+    shown = click.format_filename(directory / relpath)
     settings: dict = {}
     if path.exists():
         try:
@@ -97,6 +97,32 @@ def install_agent_hooks(directory: Path, agent: str) -> None:
     for event in added:
         click.echo(f"{shown}: added hooks.{event}: matcher \"{matcher}\" runs `{HOOK_COMMAND}`.")
     click.echo("Other settings and hooks were kept. Restart the agent (or review with /hooks) to load them.")
+
+
+def _settings_file(directory: Path, relpath: str) -> Path:
+    """The agent's settings file as the OS finds it, refused (a usage error) when a symbolic link, of the file or
+    of a folder on its way, leads out of the project, or when it is not a regular file (a FIFO would block the
+    read, a device never end it): `init` writes what it read back there."""
+    import os
+    import stat
+
+    from memwarden.errors import UsageError
+
+    shown = click.format_filename(directory / relpath)
+    top = Path(os.path.realpath(directory))
+    real = Path(os.path.realpath(directory / relpath))  # a dangling link resolves to where a write would create
+    if top not in real.parents:
+        raise UsageError(f"{shown} is a symbolic link (or in a linked folder) that leads out of {click.format_filename(directory)}; "
+                         "memwarden does not write through it: merge the hooks by hand, or replace the link with a file")
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        return real
+    except OSError as error:
+        raise UsageError(f"{shown}: cannot read it ({error.strerror}); it was left unchanged") from None
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"{shown} is not a regular file; it was left unchanged")
+    return real
 
 
 def _runs_hook(group, matcher: str) -> bool:

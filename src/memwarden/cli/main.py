@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from memwarden import __version__
-from memwarden.cli.exits import EXIT_FINDINGS, EXIT_OK, guarded
+from memwarden.cli.exits import EXIT_FINDINGS, EXIT_OK, guarded, hidden
 from memwarden.text import escape_controls
 
 
@@ -133,7 +133,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
     if output is not None:
         refuse_output(output, workspaces)
     for note in notes:
-        click.echo(f"memwarden: warning: {escape_controls(note)}", err=True)
+        click.echo(f"memwarden: warning: {hidden(note)}", err=True)
     findings, fixed, files, changes, unclaimed = [], 0, 0, [], 0
     summary_workspaces = []
     for ws in workspaces:
@@ -144,9 +144,9 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         unclaimed += len(ws.unclaimed)
         changes.extend((ws, change) for change in result.changes)
         for message in result.errors:
-            click.echo(f"memwarden: warning: {escape_controls(message)}", err=True)
+            click.echo(f"memwarden: warning: {hidden(message)}", err=True)
         summary_workspaces.append(
-            {"root": Path(os.path.relpath(ws.root, Path.cwd())).as_posix(), "profile": ws.profile.name,
+            {"root": ws.display_path(".", Path.cwd()), "profile": ws.profile.name,
              "profile_reason": ws.profile_reason}
         )
     findings.sort(key=lambda f: f.sort_key())

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import sys
 from pathlib import Path
 
 import click
 
+from memwarden.analysis.secrets.paths import hide_names_in
 from memwarden.cli.exits import guarded
 from memwarden.cli.gauge import STATUS_TEXT, can_draw, gauge_bar
 from memwarden.errors import UsageError
@@ -62,15 +62,17 @@ def stats(path, within, today, as_json, profile):
     cwd = Path.cwd()
 
     def shown(relpath: str) -> str:
-        return escape_controls(Path(os.path.relpath(ws.root / relpath, cwd)).as_posix())
+        return ws.display_path(relpath, cwd)
 
     if as_json:
-        click.echo(json.dumps(_as_json(ws, numbers, measurement, day, within, shown), indent=2, ensure_ascii=False))
+        # A shelf is a folder: its name, like every path, is shown with a secret it holds hidden.
+        click.echo(hide_names_in(json.dumps(_as_json(ws, numbers, measurement, day, within, shown), indent=2,
+                                            ensure_ascii=False)))
     else:
         from memwarden.report import use_color
 
         color = use_color(sys.stdout)
-        click.echo(_as_text(ws, numbers, measurement, day, within, shown, color), nl=False, color=color)
+        click.echo(hide_names_in(_as_text(ws, numbers, measurement, day, within, shown, color)), nl=False, color=color)
     sys.exit(0)
 
 

@@ -251,8 +251,11 @@ class Workspace:
         return self.targets is None or relpath in self.targets
 
     def display_path(self, relpath: str, cwd: Path) -> str:
-        """A workspace path as the user sees it: relative to the folder memwarden runs in, escaped to print."""
-        return shown_path(Path(os.path.relpath(self.root / relpath, cwd)).as_posix())
+        """A workspace path as the user sees it: relative to the folder memwarden runs in, a secret its file or
+        folder names hold hidden by its marker, escaped to print. Every output that names a file goes through it."""
+        from memwarden.analysis.secrets.paths import hide_in_path
+
+        return shown_path(hide_in_path(Path(os.path.relpath(self.root / relpath, cwd)).as_posix()))
 
     def forget(self, relpath: str) -> None:
         """Drop a cached document after its content changed."""

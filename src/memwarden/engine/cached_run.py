@@ -110,7 +110,7 @@ def _answered(checker, relpath: str, rules) -> list[Finding] | None:
     raw = ws.current_bytes(relpath)
     if kind is None or raw is None:
         return None
-    lines = split_lines(raw) if kind.format == "jsonl" and any(r.records for r in rules) else None
+    lines = _record_lines(raw, kind, rules)
     record_rules = [r for r in rules if r.records] if lines is not None else []
     whole_rules = [r for r in rules if r not in record_rules]
     keys = [inc.document_key(relpath, kind.name, raw, "whole")] if whole_rules else []
@@ -196,13 +196,22 @@ def _cached(checker, key: str, rules, work, relpath: str | None = None, kind: st
     return found
 
 
+def _record_lines(raw: bytes, kind, rules) -> list[bytes] | None:
+    """A log's lines, when its record rules are to be checked line by line; None: the file is checked whole
+    (not plain JSONL, or empty: with no line, a record rule's finding on the file itself, such as a secret
+    in its name, would have no line to be kept with)."""
+    if kind.format != "jsonl" or not any(r.records for r in rules):
+        return None
+    return split_lines(raw) or None
+
+
 def _document(checker, relpath: str, rules) -> list[Finding]:
     ws, inc = checker.workspace, checker.incremental
     kind = ws.text_kind_of(relpath)
     raw = ws.current_bytes(relpath)
     if kind is None or raw is None:
         return checker.document_findings(rules, [relpath])  # unreadable or gone: checked, never cached
-    lines = split_lines(raw) if kind.format == "jsonl" and any(r.records for r in rules) else None
+    lines = _record_lines(raw, kind, rules)
     record_rules = [r for r in rules if r.records] if lines is not None else []
     whole_rules = [r for r in rules if r not in record_rules]
     found: list[Finding] = []

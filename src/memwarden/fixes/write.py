@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,7 +99,8 @@ def _stage(path: Path, data: bytes) -> str:
         os.umask(umask)
         mode = 0o666 & ~umask
         path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".memwarden-tmp")
+    sweep(path.parent)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
@@ -108,6 +111,62 @@ def _stage(path: Path, data: bytes) -> str:
         _remove(temp)
         raise
     return temp
+
+
+TEMP_SUFFIX = ".memwarden-tmp"
+# `.NAME.PID.XXXXXXXX.memwarden-tmp` as _stage names it (mkstemp's 8 characters); before the pid was in the
+# name, `.NAME.XXXXXXXX.memwarden-tmp`.
+_TEMP_NAME = re.compile(r"\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX), re.DOTALL)
+STALE_AFTER = 3600  # seconds: a temp file this old is a dead write's, whoever's pid is in its name now
+_swept: set[str] = set()  # folders this process has swept
+
+
+def sweep(folder: Path) -> list[str]:
+    """Remove the temp files a killed write left in folder (once per folder and process); the names removed.
+
+    Only memwarden's own: a regular file (never a symlink, never followed), owned by this user, named as
+    _stage names them, whose process is gone (the pid in its name is not alive) or that is older than
+    STALE_AFTER. A temp file of a write still running (here or in another memwarden) is left alone.
+    """
+    key = os.fspath(folder)
+    if key in _swept:
+        return []
+    _swept.add(key)
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        match = _TEMP_NAME.fullmatch(entry.name) if entry.name.endswith(TEMP_SUFFIX) else None
+        if match is None:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+            continue
+        pid = int(match.group("pid")) if match.group("pid") else None
+        if now - info.st_mtime < STALE_AFTER and (pid is None or pid == os.getpid() or _alive(pid)):
+            continue
+        try:
+            os.unlink(os.path.join(key, entry.name))  # unlink never follows a link; S_ISREG above was lstat's
+            removed.append(entry.name)
+        except OSError:
+            continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # someone else's process: alive
+    return True
 
 
 def _remove(temp: str) -> None:

@@ -49,6 +49,13 @@ def secret_in_memory(doc, ctx):
     passwords in connection URLs (`postgres://app:...@db`). JSON string values
     with escapes (`\\n`, `\\u0041`) are decoded and read too.
 
+    A file or folder name that holds a token or key of a known format (a note
+    saved as `ghp_....md`, a shelf named after a key) is reported on the
+    file's first line. Wherever memwarden shows that path (every report
+    format, `--diff`, the hook, `stats`, `budget`, errors, other rules'
+    messages), the secret's characters are shown as
+    `[SECRET:<type> sha256:<hash>]`, the folders and the extension kept.
+
     It leaves alone what memory files are full of: episode `fingerprint`s and
     other hex digests, git SHAs, UUIDs, ids, and placeholders such as
     `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`, `xxxx`, `changeme`.
@@ -86,17 +93,26 @@ def secret_in_memory(doc, ctx):
     is quoted so that it stays a string; in JSON it stays inside its string).
     A secret in a JSON key becomes `[REDACTED:<type> sha256:<hash>]`, so two
     secret keys of one object stay two keys (a loader would keep one value);
-    a secret in a YAML key has no fix. Redacting is not enough: the secret
+    a secret in a YAML key has no fix, nor has one in a file or folder name
+    (rename it yourself: links to it change too). Redacting is not enough: the secret
     is still in git history and wherever memory was synced, so rotate it.
     """
     from memwarden.analysis.secrets import SecretScans, redaction
+    from memwarden.analysis.secrets.paths import name_secrets, read_names
 
     scans = SecretScans.of_run(ctx.memo, lambda: ctx.workspace.root, ctx.options)
     if not scans.targets_scanned:
-        # One detect-secrets settings context for the whole run, not one per file.
-        scans.scan_all(ctx.workspace.target_documents())
+        # One detect-secrets settings context for the whole run, not one per file (and one for the names).
+        targets = ctx.workspace.target_documents()
+        scans.scan_all(targets)
+        read_names(d.relpath for d in targets)
         scans.targets_scanned = True
     accepted = scans.baseline  # read before any detection, so a broken baseline fails every run of the rule
+    for secret in name_secrets(doc.relpath):
+        found = secret.detection
+        if found is None or not accepted.accepts(doc.relpath, found.baseline_hash):
+            yield Problem(1, 1, SecretInName(found.type.label if found else None, found.short_hash if found else "",
+                                             secret.in_folder).message, quotes=False)
     fixable = doc.ok and doc.decoded
     for found in scans.of(doc):
         if found.allowed or accepted.accepts(doc.relpath, found.baseline_hash):
@@ -129,6 +145,25 @@ def secret_in_memory(doc, ctx):
         )
 
 
+
+
+@dataclass(frozen=True)
+class SecretInName:
+    """A secret that a file's name, or the name of a folder it is in, holds (reported at the file's line 1)."""
+
+    label: str | None  # the secret's type; None when the name could not be checked
+    short_hash: str
+    in_folder: bool
+
+    @property
+    def message(self) -> str:
+        where = "the name of a folder this file is in" if self.in_folder else "this file's name"
+        if self.label is None:
+            return f"{where} could not be checked for secrets; it is hidden wherever memwarden shows it"
+        return (
+            f"{self.label} (sha256:{self.short_hash}) in {where}: rotate it and rename, since a name is committed, "
+            "synced and shown in every listing; or accept it with `memwarden baseline`"
+        )
 
 
 # -- where a secret sits -------------------------------------------------------------

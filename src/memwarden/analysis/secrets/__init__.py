@@ -19,7 +19,8 @@ import hashlib
 from pathlib import Path
 
 from memwarden.analysis.secrets import baseline as baseline_file
-from memwarden.analysis.secrets.hiding import Quotes
+from memwarden.analysis.secrets.hiding import Quotes, marker
+from memwarden.analysis.secrets.paths import hide_known_names, read_names
 from memwarden.analysis.secrets.scanner import Detection, ScanStats
 
 __all__ = [
@@ -48,6 +49,7 @@ class SecretScans:
         self._found: dict[tuple, list[Detection]] = {}
         self._baseline: baseline_file.Baseline | None = None
         self.targets_scanned = False  # the rule scans every target at once, on its first document
+        self.names_read = False  # the names of every file of the workspace, read before a message is hidden
 
     @classmethod
     def from_options(cls, root: Path, options: dict) -> "SecretScans":
@@ -100,10 +102,15 @@ class SecretScans:
 
         Rules quote what they judge (a sentence, a tag, a key, an id); when that
         text holds a secret it is replaced by the marker the diff shows. The
-        secret-in-memory rule's own findings never quote the secret.
+        secret-in-memory rule's own findings never quote the secret. A path or a file name a message quotes
+        (another note, a link's target) is hidden as every shown path is (:func:`paths.hide_known_names`).
         """
         known: dict[str, Quotes] = {}
+        if findings and not self.names_read:
+            read_names(workspace.checked_files)  # a message may name any file of the workspace
+            self.names_read = True
         for finding in findings:
+            _hide_names_in_finding(finding)
             if not finding.quotes:
                 continue  # nothing of the file in it (Problem.quotes): no need to scan the file
             relpath = finding.workspace_path
@@ -132,11 +139,6 @@ def scan_document(doc, *, high_entropy: bool = True) -> list[Detection]:
 def redaction(detection: Detection) -> str:
     """What the unsafe fix writes in place of the secret."""
     return f"[REDACTED:{detection.type.slug}]"
-
-
-def marker(detection: Detection) -> str:
-    """What is shown in place of a secret: its type and short hash, never the value."""
-    return f"[SECRET:{detection.type.slug} sha256:{detection.short_hash}]"
 
 
 def hide_secrets(text: str, fmt: str) -> str:
@@ -171,6 +173,14 @@ def hider(text: str, fmt: str):
     except Exception:  # never show what could not be checked
         return lambda quoted: "[memwarden: hidden: could not be checked for secrets]" if quoted else quoted
     return quotes.hide
+
+
+def _hide_names_in_finding(finding) -> None:
+    finding.message = hide_known_names(finding.message)
+    if finding.fix is not None:
+        hidden = hide_known_names(finding.fix.description)
+        if hidden != finding.fix.description:
+            finding.fix = dataclasses.replace(finding.fix, description=hidden)
 
 
 def _hide_in_finding(finding, quotes: Quotes) -> None:

@@ -22,6 +22,11 @@ _TRAILING = ".…:!?"
 _PATH_PART = re.compile(r"\['(?:[^'\\]|\\.)*'\]|\[\d+\]|\.[^.\[]*|[^.\[]+|.", re.DOTALL)
 
 
+def marker(detection) -> str:
+    """What is shown in place of a secret: its type and short hash, never the value."""
+    return f"[SECRET:{detection.type.slug} sha256:{detection.short_hash}]"
+
+
 def _lowered(text: str) -> str:
     """The text lowercased character by character, so offsets stay the same."""
     lowered = text.lower()
