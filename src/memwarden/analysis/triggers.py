@@ -356,6 +356,13 @@ def classify(text: str, language: str | None = None) -> Verdict:
     return Verdict(CAUSE, kind, language, score, tuple(reasons), advice(clean, kind, language))
 
 
+def signals(verdict: Verdict) -> list[str]:
+    """The rules' verdict as named features for the learned scorer."""
+    strength = "none" if not verdict.reasons else ("weak" if abs(verdict.score) < 2 else "strong")
+    named = [f"lang:{verdict.language}", f"rule:{verdict.kind}", f"strength:{strength}:{verdict.label}"]
+    return named + [f"ev:{reason}" for reason in verdict.reasons]
+
+
 def is_cause(text: str, language: str | None = None) -> bool:
     return classify(text, language).is_cause
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memwarden.analysis.learned import Model
 from memwarden.analysis.negation.chinese import zh_claims
 from memwarden.analysis.negation.common import (
     CLAIM,
@@ -46,7 +47,8 @@ from memwarden.analysis.negation.common import (
     strip_end,
 )
 from memwarden.analysis.negation.english import en_claims
-from memwarden.analysis.negation.evidence import cjk_positive_claim, en_positive_claim
+from memwarden.analysis.negation.evidence import cjk_names, cjk_positive_claim, en_names, en_positive_claim
+from memwarden.analysis.negation.families import families
 from memwarden.analysis.negation.japanese import JA_QUESTION_END, ja_claims
 
 __all__ = ["CLAIM", "DIRECTIVE", "NONE", "QUESTION", "Claim", "classify", "find_claims", "is_question", "language_of", "sentences"]
@@ -61,6 +63,7 @@ class Claim:
     sentence: str
     cue: str  # the words that make it negative
     language: str  # "en", "zh" or "ja"
+    why: str = ""  # for a sentence the learned scorer read as a claim: the signals and words that fired
 
 
 # -- sentences to verdicts -----------------------------------------------------
@@ -83,33 +86,109 @@ def is_question(sentence: str, language: str | None = None) -> bool:
 
 def classify(sentence: str) -> tuple[str, str]:
     """(verdict, cue) for one sentence: claim, directive, question or none."""
+    verdict, cue, _ = rule_verdict(sentence)
+    return verdict, cue
+
+
+def rule_verdict(sentence: str) -> tuple[str, str, list[str]]:
+    """(verdict, cue, signals): the rules' verdict, and what they saw on the way, as named features."""
     language = language_of(sentence)
+    signals = [f"lang:{language}"]
+    if language in ("en", "zh", "ja"):
+        found = families(sentence, language)
+        signals += [f"fam:{name}" for name in found] + [f"fam:{a}&{b}" for a in found for b in found if a < b]
     if is_question(sentence, language):
-        return QUESTION, ""
+        return QUESTION, "", signals + ["rule:question"]
     if language == "en":
         verdicts = en_claims(sentence)
+        signals += ["name"] if en_names(sentence) else []
     elif language == "zh":
         verdicts = zh_claims(sentence)
+        signals += ["name"] if cjk_names(sentence) else []
     elif language == "ja":
         verdicts = ja_claims(sentence)
+        signals += ["name"] if cjk_names(sentence) else []
     else:
-        return NONE, ""  # a language the detector does not read: skipped, never guessed from stray words
+        return NONE, "", signals  # a language the detector does not read: skipped, never guessed from stray words
     mentioned = bytearray(len(sentence))
     for begin, end in hidden_spans(sentence):
         mentioned[begin:end] = b"\x01" * (end - begin)
     directive = ""
     for start, cue, verdict in verdicts:
+        signals.append(f"neg:{verdict}" + (":mentioned" if mentioned[start] else ""))
         if verdict == CLAIM and mentioned[start]:
             continue  # inside a quote, a code span, a [[wikilink]] or a URL: mentioned, not said
         if verdict == CLAIM:
-            return CLAIM, cue
+            return CLAIM, cue, signals + ["rule:claim"]
         if verdict == DIRECTIVE and not directive:
             directive = cue
     if directive:
-        return DIRECTIVE, directive
+        return DIRECTIVE, directive, signals + ["rule:directive"]
     # No negative word, but a removal, a block, an empty result or a limit said of a named thing.
     cue = en_positive_claim(sentence) if language == "en" else cjk_positive_claim(sentence, language)
-    return (CLAIM, cue) if cue else (NONE, "")
+    return (CLAIM, cue, signals + ["rule:claim"]) if cue else (NONE, "", signals + ["rule:none"])
+
+
+# -- the learned scorer, where the rules are silent ----------------------------------
+# It may speak only on a sentence the rules found nothing in (no claim, no directive, no question),
+# that names something outside the project, carries a word of one of the state families, and has
+# no directive, hedge or narrated-session word. Its features are those families, the language,
+# the name and the n-grams; never the rules' verdicts, which were tuned on its training rows.
+
+_MODEL = Model("claims_model.json")
+_STATES = {
+    "removal", "end-of-life", "expired", "limit", "only", "too-old", "paid-plan", "block", "broken", "empty",
+    "lacks", "nobody", "not-yet", "used-up",
+}
+_VETO = {"directive", "hedge", "narrative", "self", "todo"}
+_PLAIN_CHARS = 240
+_FULL_STOPS = (".", "。", "!", "！", ")", "）", "」")
+_MARKUP = re.compile(r"\*\*|^#|\||```|\n|→|=")
+_FAMILY_WORDS = {
+    "removal": "a removal", "end-of-life": "an end of life", "expired": "an expiry", "limit": "a limit",
+    "only": "an only-X", "too-old": "a version too old", "paid-plan": "a plan or tier", "block": "a block",
+    "broken": "a failure", "empty": "an empty result", "lacks": "a negation", "nobody": "nobody or none",
+    "not-yet": "a not-yet", "used-up": "something used up", "permission": "a permission",
+}
+
+
+def model_signals(signals: list[str]) -> list[str]:
+    """The rules' signals the learned scorer reads: families, language and name, not the verdicts."""
+    return [s for s in signals if not s.startswith(("rule:", "neg:"))]
+
+
+def learnable(sentence: str, signals: list[str]) -> bool:
+    """Whether the learned scorer may speak on a sentence with these signals (see above)."""
+    if len(sentence) > _PLAIN_CHARS or _MARKUP.search(sentence) or not sentence.rstrip().endswith(_FULL_STOPS):
+        return False  # a heading, a title, a table row, a list of fields: not the prose it was trained on
+    if any(s.startswith("neg:") for s in signals):
+        return False  # the rules weighed a negative word here and let it go: theirs is the judgement
+    found = {s[4:] for s in signals if s.startswith("fam:") and "&" not in s}
+    return "rule:none" in signals and "name" in signals and bool(found & _STATES) and not found & _VETO
+
+
+def _learned(sentence: str, signals: list[str]) -> str:
+    """Why the learned scorer reads a sentence the rules left alone as a claim, or ""."""
+    if not learnable(sentence, signals):
+        return ""
+    found = {s[4:] for s in signals if s.startswith("fam:") and "&" not in s}
+    score = _MODEL.score(sentence, model_signals(signals))
+    if not score.said_yes:
+        return ""
+    kinds = [_FAMILY_WORDS[name[4:]] for name in score.signals if name[4:] in _FAMILY_WORDS]
+    kinds = kinds or [_FAMILY_WORDS[name] for name in sorted(found & _STATES)][:2]
+    words = ", ".join(f"'{word}'" for word in score.words)
+    return f"learned scorer {score.probability:.2f}: {' and '.join(kinds)} said of a name" + (f"; words {words}" if words else "")
+
+
+def judge(sentence: str) -> tuple[str, str, str]:
+    """(verdict, cue, why): the rules' verdict, or the learned scorer's claim where they were silent."""
+    verdict, cue, signals = rule_verdict(sentence)
+    if verdict == NONE:
+        why = _learned(sentence, signals)
+        if why:
+            return CLAIM, "", why
+    return verdict, cue, ""
 
 
 def find_claims(text: str) -> list[Claim]:
@@ -117,8 +196,8 @@ def find_claims(text: str) -> list[Claim]:
     found = []
     for start, end in sentences(text):
         sentence = text[start:end]
-        verdict, cue = classify(sentence)
+        verdict, cue, why = judge(sentence)
         if verdict == CLAIM:
-            found.append(Claim(start, end, sentence, cue, language_of(sentence)))
+            found.append(Claim(start, end, sentence, cue, language_of(sentence), why))
     return found
 
