@@ -77,7 +77,7 @@ def claim_example(text: str) -> tuple[str, list[str]]:
 
 def trigger_example(text: str) -> tuple[str, list[str]]:
     verdict = trig.classify(text)
-    return verdict.label, trig.signals(verdict)
+    return verdict.label, trig.signals(text, verdict)
 
 
 def vectorise(rows, example, buckets: int) -> None:

@@ -128,10 +128,84 @@ _FAMILIES: dict[str, tuple[str, str, str]] = {
     ),
 }
 
-_COMPILED: dict[str, list[tuple[str, LazyPattern]]] = {
-    language: [(name, LazyPattern(patterns[i], re.I)) for name, patterns in _FAMILIES.items()]
-    for i, language in enumerate(("en", "zh", "ja"))
+# The same for index triggers: what marks a symptom (the moment: about to act, a screen or a
+# quoted error, a number seen, puzzlement, an inference) and what marks a cause (a past
+# post-mortem with a doer, a mechanism, a general question, a rule).
+_TRIGGER_FAMILIES: dict[str, tuple[str, str, str]] = {
+    "about-to-act": (
+        r"^(?:\w+ing|about to|going to|gonna|let me|i'll|i will|trying to|planning to)\b|\babout to\b",
+        r"準備|准备|想把|打算|要把|乾脆|干脆|先把|正要|這就|这就|直接|順手|顺手",
+        r"ところ|しよう|しておこう|するつもり|とりあえず|このまま|今から|してしまおう",
+    ),
+    "observation": (
+        r"\b(?:shows?|showing|says|said|returns?|returned|printed|spiked|dropped|stuck|keeps?|since|after the|"
+        r"right after|every time|each time|for an hour|still|again)\b|\b\d+(?:ms|s|%)?\b",
+        r"顯示|显示|回傳|返回|出現|出现|一直|每次|立刻|突然|從.{0,8}開始|从.{0,8}开始|還是|还是|又|都是|看到|卡在|跳出",
+        r"と出る|と表示|を返す|を繰り返す|ずっと|毎回|急に|のまま|になっている|が出る|出た|表示され|止まった",
+    ),
+    "quoted-error": (
+        r"[\"'`][^\"'`]{2,60}[\"'`]|\b[A-Z][A-Z0-9_]{4,}\b|\b(?:error|exception|denied|not found|timeout|\d{3})\b",
+        r"[「『\"'`][^」』\"'`]{2,40}[」』\"'`]|\b[A-Z][A-Z0-9_]{4,}\b|報錯|报错|錯誤|错误|\b\d{3}\b",
+        r"[「『\"'`][^」』\"'`]{2,40}[」』\"'`]|\b[A-Z][A-Z0-9_]{4,}\b|エラー|と出る|\b\d{3}\b|denied|named",
+    ),
+    "puzzled": (
+        r"\bwhy\b|\bhow come\b|\bbut not\b|\bonly on\b|\bworks? (?:locally|here)\b",
+        r"為什麼|为什么|怎麼會|怎么会|明明|卻|却|只有.{0,12}才",
+        r"なぜ|なんで|どうして|のに|だけ",
+    ),
+    "inference": (
+        r"\b(?:so|should be|must be|probably|looks|seems|means|guess|fine|safe|done|ok|okay|ship it)\b",
+        r"應該|应该|所以|看起來|看起来|代表|就是|沒問題|没问题|可以了|好了|大概",
+        r"はず|だろう|ので|から大丈夫|大丈夫|問題ない|みたい|らしい|OK",
+    ),
+    "belief": (
+        r"\b(?:i remember|i think|i thought|i believe|i recall|last time|as far as i know)\b",
+        r"我記得|我记得|我以為|我以为|印象中|上次|之前好像",
+        r"覚えている|記憶では|前回|確か|と思う|思っていた",
+    ),
+    "post-mortem": (
+        r"\b(?:\w+ed|was|were|had|never|didn't|wasn't|because|due to|caused|led to|turned out)\b.*\b(?:\w+ed|was|were|had)\b|"
+        r"\b(?:because|due to|caused by|root cause|turned out|the fix)\b",
+        r"了$|導致|导致|因為|因为|原來|原来|結果|结果|被.{1,12}了|把.{1,20}了|沒.{1,8}[就卻却]|忘了|漂移|耗盡|耗尽",
+        r"た$|ていなかった|なかった|てしまった|せいで|ため|原因|ずれた|忘れ|枯渇|切り詰め|使い回し",
+    ),
+    "mechanism": (
+        r"\b(?:always|whenever|once|until|unless|by default|any|every|all)\b|\b(?:gets?|is|are) (?:killed|evicted|dropped|cached|reused)\b",
+        r"就會|就会|會被|会被|一直用|預設|默认|默認|所有|任何|之前|前都|時仍|时仍|超過|超过",
+        r"と.{0,10}(?:される|する|なる)$|ば|までは|デフォルト|常に|すべて|全て|超えると",
+    ),
+    "general-question": (
+        r"^(?:can|is|are|does|do|should|will)\b.*\?$|\b(?:trusted|reliable|enough)\b",
+        r"會不會|会不会|可以相信|可信|可靠|算不算|能不能|是否",
+        r"のか[？?]?$|と言える|信用|信頼でき|本当に",
+    ),
+    "rule": (
+        r"^(?:never|always|don't|do not|avoid|check|verify|make sure|prefer)\b|\b(?:must|should always)\b",
+        r"^(?:不要|別|别|永遠|永远|一定|務必|务必|禁止|先確認|先确认|記得|记得)",
+        r"しないこと|すること|べき|必ず|禁止|ないこと$",
+    ),
+    "topic": (
+        r"^[\w ./-]{1,30}$|^\W",
+        r"問題$|问题$|^[^\s，。]{2,8}$|^\W",
+        r"問題$|について$|^[^\s、。]{2,8}$|^\W",
+    ),
 }
+
+
+def _compile(table: dict[str, tuple[str, str, str]]) -> dict[str, list[tuple[str, LazyPattern]]]:
+    return {
+        language: [(name, LazyPattern(patterns[i], re.I)) for name, patterns in table.items()]
+        for i, language in enumerate(("en", "zh", "ja"))
+    }
+
+
+_COMPILED = _compile(_FAMILIES)
+_TRIGGER_COMPILED = _compile(_TRIGGER_FAMILIES)
+
+
+def trigger_families(text: str, language: str) -> list[str]:
+    """The trigger families whose marks occur in a trigger ("en", "zh" or "ja")."""
+    return [name for name, pattern in _TRIGGER_COMPILED.get(language, ()) if pattern.search(text)]
 
 
 def families(sentence: str, language: str) -> list[str]:
