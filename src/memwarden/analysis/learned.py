@@ -51,14 +51,6 @@ def text_features(text: str) -> list[str]:
     return grams
 
 
-# The n-grams a finding may quote: a whole word, a pair of words, or two or three CJK characters.
-_READABLE = re.compile(r"w:|b:|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{2,}$")
-
-
-def _as_word(feature: str) -> str:
-    return feature if feature[:2] in ("w:", "b:") else "c:" + feature
-
-
 def bucket(feature: str, buckets: int) -> int:
     return zlib.crc32(feature.encode("utf-8")) % buckets
 
@@ -68,14 +60,13 @@ class Score:
     probability: float
     said_yes: bool
     signals: tuple[str, ...]  # the named (non n-gram) features that pushed towards yes, strongest first
-    words: tuple[str, ...]  # the n-grams that pushed hardest towards yes
 
 
 class Model:
     """Weights loaded once from a JSON file next to this module (or none: the model is off)."""
 
-    def __init__(self, filename: str):
-        self.filename = filename
+    def __init__(self, filename: str, folder: Path = _HERE):
+        self.path = folder / filename
         self._loaded = False
         self.buckets = 1
         self.bias = 0.0
@@ -85,10 +76,12 @@ class Model:
     def _load(self) -> None:
         self._loaded = True
         try:
-            data = json.loads((_HERE / self.filename).read_text(encoding="utf-8"))
+            data = json.loads(self.path.read_text(encoding="utf-8"))
             buckets, bias, threshold = int(data["buckets"]), float(data["bias"]), float(data["threshold"])
             weights = {int(b): float(w) for b, w in data["weights"]}
-        except (OSError, ValueError, KeyError, TypeError):
+            if buckets < 1 or not all(map(math.isfinite, (bias, threshold, *weights.values()))):
+                raise ValueError("no hash space, or a weight that is not a number")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return  # no usable weights: the model stays off
         self.buckets, self.bias, self.threshold, self.weights = buckets, bias, threshold, weights
 
@@ -100,12 +93,11 @@ class Model:
 
     def score(self, text: str, signals: list[str]) -> Score:
         if not self.available:
-            return Score(0.0, False, (), ())
+            return Score(0.0, False, ())
         total = self.bias
         seen: set[int] = set()
         named: list[tuple[float, str]] = []
-        grams: list[tuple[float, str]] = []
-        for kind, features in ((named, signals), (grams, text_features(text))):
+        for is_signal, features in ((True, signals), (False, text_features(text))):
             for feature in features:
                 index = bucket(feature, self.buckets)
                 if index in seen:
@@ -113,14 +105,8 @@ class Model:
                 seen.add(index)
                 weight = self.weights.get(index, 0.0)
                 total += weight
-                if weight > 0 and (kind is named or _READABLE.match(feature)):
-                    kind.append((weight, feature if kind is named else _as_word(feature)))
+                if is_signal and weight > 0:
+                    named.append((weight, feature))
         probability = 1 / (1 + math.exp(-max(-30.0, min(30.0, total))))
         named.sort(reverse=True)
-        grams.sort(reverse=True)
-        return Score(
-            probability,
-            total > self.threshold,
-            tuple(name for _, name in named[:3]),
-            tuple(gram[2:] for _, gram in grams[:3]),
-        )
+        return Score(probability, total > self.threshold, tuple(name for _, name in named[:3]))

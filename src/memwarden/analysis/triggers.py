@@ -190,7 +190,7 @@ _EN: list[tuple[Feature, str, float, str]] = [
      "describes what it sees happen"),
     (r"\b(?:is|are|was|looks|seems)\s+(?:on|off|live|green|enabled|done|merged|deployed)\s*,\s*[\w ]{0,30}\bshould\b"
      r"(?!\s+(?:always|never))", "symptom", 3.0, "draws a conclusion from what it sees"),
-    (r"\bbut\s+(?:the|a|an|its|their)\b[^.]*\bnever\s+\w+ed\b|\b(?:was|were|had)\b.*\bwhen\s+(?:we|they|someone|it)\s+\w+(?:ed|t)\b", "diagnosis", 3.5,
+    (r"\bbut\s+(?:the|a|an|its|their)\b[^.]*\bnever\s+(?:\w+ed|caught|came|got|ran|took|made|went|sent|began|rebuilt|restarted)\b|\b(?:was|were|had)\b.*\bwhen\s+(?:we|they|someone|it)\s+\w+(?:ed|t)\b", "diagnosis", 3.5,
      "tells a past incident (a step never taken, a state at the time)"),
     (r"^(?:the\s+)?[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?!returned|printed|reported|showed|said|passed|failed|succeeded|"
      r"exited|spiked|jumped|climbed|dropped)\w+ed\s+(?:the|a|an|its|our|their)\s+\w+\s+(?:the|that|which|while|when)\b",

@@ -48,7 +48,7 @@ from memwarden.analysis.negation.common import (
 )
 from memwarden.analysis.negation.english import en_claims
 from memwarden.analysis.negation.evidence import cjk_names, cjk_positive_claim, en_names, en_positive_claim
-from memwarden.analysis.negation.families import families
+from memwarden.analysis.negation.families import families, family_words
 from memwarden.analysis.negation.japanese import JA_QUESTION_END, ja_claims
 
 __all__ = ["CLAIM", "DIRECTIVE", "NONE", "QUESTION", "Claim", "classify", "find_claims", "is_question", "language_of", "sentences"]
@@ -175,10 +175,10 @@ def _learned(sentence: str, signals: list[str]) -> str:
     score = _MODEL.score(sentence, model_signals(signals))
     if not score.said_yes:
         return ""
-    kinds = [_FAMILY_WORDS[name[4:]] for name in score.signals if name[4:] in _FAMILY_WORDS]
-    kinds = kinds or [_FAMILY_WORDS[name] for name in sorted(found & _STATES)][:2]
-    words = ", ".join(f"'{word}'" for word in score.words)
-    return f"learned scorer {score.probability:.2f}: {' and '.join(kinds)} said of a name" + (f"; words {words}" if words else "")
+    words = family_words(sentence, language_of(sentence))
+    fired = [name[4:] for name in score.signals if name[4:] in _FAMILY_WORDS] or sorted(found & _STATES)
+    kinds = [f"{_FAMILY_WORDS[name]} ('{words[name].strip()}')" for name in fired[:2] if name in words]
+    return f"learned scorer {score.probability:.2f}: {' and '.join(kinds)} said of a name"
 
 
 def judge(sentence: str) -> tuple[str, str, str]:

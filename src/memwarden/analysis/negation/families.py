@@ -21,7 +21,7 @@ from memwarden.patterns import LazyPattern
 _FAMILIES: dict[str, tuple[str, str, str]] = {
     "removal": (
         r"\b(?:removed|deleted|dropped|discontinued|retired|sunset|sunsetted|shut down|shutdown|decommissioned|"
-        r"pulled|withdrawn|killed|taken down|gone|delisted|disabled|turned off|no longer)\b",
+        r"pulled|withdrawn|killed|taken down|gone|delisted|disabled|turned off|no longer|stopped \w+ing)\b",
         r"移除|刪除|删除|下架|取消了|停用|撤下|拿掉|砍掉|關掉了|关掉了|關閉了|关闭了|不再|停止提供|停止受理|沒了|没了|拿走",
         r"削除|廃止|撤去|提供終了|打ち切|無効化|無効に|停止され|なくなっ|無くなっ|消え|外され|取り下げ|終了し",
     ),
@@ -66,7 +66,7 @@ _FAMILIES: dict[str, tuple[str, str, str]] = {
     ),
     "broken": (
         r"\b(?:broken|fails|failing|failed|crash|crashes|crashing|won't|wont|hangs|(?:is|are|was|went|goes) down|errors out|"
-        r"times out|doesn't boot|unusable|corrupt|corrupted)\b",
+        r"times out|doesn't boot|unusable|corrupt|corrupted|offline|went dark|unreachable|unresponsive)\b",
         r"掛掉|挂掉|壞|坏|報錯|报错|失敗|失败|崩潰|崩溃|當掉|宕机|宕機|跑不起來|跑不起来|起不來|起不来|連不上|连不上",
         r"落ちる|落ちて|壊れ|動かない|起動しない|失敗|エラーにな|使えない|繋がらない|つながらない|応答しない",
     ),
@@ -208,9 +208,17 @@ def trigger_families(text: str, language: str) -> list[str]:
     return [name for name, pattern in _TRIGGER_COMPILED.get(language, ()) if pattern.search(text)]
 
 
-def families(sentence: str, language: str) -> list[str]:
-    """The families whose words occur in a sentence ("en", "zh" or "ja"), in a fixed order."""
-    found = [name for name, pattern in _COMPILED.get(language, ()) if pattern.search(sentence)]
-    if language != "en":  # English words inside a Chinese or Japanese sentence: "憑證 expired 了"
-        found += [name for name, pattern in _COMPILED["en"] if name not in found and pattern.search(sentence)]
+def family_words(sentence: str, language: str) -> dict[str, str]:
+    """family -> the first words of it in a sentence ("en", "zh" or "ja"), in a fixed order."""
+    found: dict[str, str] = {}
+    for table in (_COMPILED.get(language, []), _COMPILED["en"] if language != "en" else []):
+        for name, pattern in table:  # English words inside a Chinese or Japanese sentence: "憑證 expired 了"
+            match = None if name in found else pattern.search(sentence)
+            if match:
+                found[name] = match.group()
     return found
+
+
+def families(sentence: str, language: str) -> list[str]:
+    """The families whose words occur in a sentence, in a fixed order."""
+    return list(family_words(sentence, language))
