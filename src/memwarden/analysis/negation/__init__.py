@@ -143,7 +143,7 @@ _STATES = {
 _VETO = {"directive", "hedge", "narrative", "self", "todo"}
 _PLAIN_CHARS = 240
 _FULL_STOPS = (".", "。", "!", "！", ")", "）", "」")
-_MARKUP = re.compile(r"\*\*|^#|\||```|\n|→|=")
+_MARKUP = re.compile(r"\*\*|^#|\||```|\n|→|=|^[\w -]{1,24}:\s|\s[—–]\s")  # and "Why: …", "X — a note"
 _FAMILY_WORDS = {
     "removal": "a removal", "end-of-life": "an end of life", "expired": "an expiry", "limit": "a limit",
     "only": "an only-X", "too-old": "a version too old", "paid-plan": "a plan or tier", "block": "a block",

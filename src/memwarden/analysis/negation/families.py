@@ -60,7 +60,7 @@ _FAMILIES: dict[str, tuple[str, str, str]] = {
     ),
     "block": (
         r"\b(?:blocked|blocks|block|denied|deny|forbidden|rejected|refused|banned|firewalled|filtered|"
-        r"blacklisted|blocklisted|prohibited|restricted|locked)\b",
+        r"blacklisted|blocklisted|prohibited|restricted|locked out)\b",
         r"封禁|封鎖|封锁|擋|挡|攔截|拦截|禁止|拒絕|拒绝|不允許|不允许|被封|鎖住|锁住|限制存取|阻擋|阻挡",
         r"遮断|ブロック|拒否|弾か|禁止|許可されていない|塞が|封鎖|制限され",
     ),
@@ -76,7 +76,7 @@ _FAMILIES: dict[str, tuple[str, str, str]] = {
         r"0 ?件|ゼロ|空っぽ|空に|空で|見つからない|ヒットしない|出てこない",
     ),
     "lacks": (
-        r"\b(?:lacks|lack|lacking|absent|missing|without|no|not|none|never|cannot|can't|doesn't|isn't|aren't|"
+        r"\b(?:lacks|lack|lacking|absent|missing|no|not|none|never|cannot|can't|doesn't|isn't|aren't|"
         r"don't|didn't|wasn't|hasn't|haven't)\b",
         r"缺|沒有|没有|不|沒|没",  # not 未/非/無 alone: 「未登入的」「非管理員」「無頭」 are noun phrases
         r"ない|なし|無し|欠け|欠如|ず[。、]|ません",
@@ -92,7 +92,7 @@ _FAMILIES: dict[str, tuple[str, str, str]] = {
         r"まだ|未だ|いまだ",
     ),
     "used-up": (
-        r"\b(?:ran out|run out|used up|exhausted|hit the limit|hit the cap|reached the|maxed out|full|out of)\b",
+        r"\b(?:ran out|run out|used up|exhausted|hit the limit|hit the cap|reached the|maxed out|is full|are full|out of)\b",
         r"用完|用光|耗盡|耗尽|打滿|打满|已達|已达|爆了|滿了|满了|超額|超额|不足|不夠|不够",
         r"使い切|枯渇|達し|上限に|いっぱい|足りない|不足|溢れ",
     ),
