@@ -24,6 +24,10 @@ or root cause, a past incident, a general question ("can a cached 200 be
 trusted?"). A cause is a rule, a diagnosis or a topic (a label, a topic word or
 a bare noun phrase), and the advice is written for the trigger at hand.
 
+Round 3 (issue #14) added, by kind, errors quoted as seen, what it is doing now, metrics that
+moved, and on the cause side post-mortems told with their doer or missing step, mechanisms and
+general questions; a learned scorer was measured for triggers and did not beat these rules.
+
 English, Traditional Chinese, Simplified Chinese and Japanese are covered.
 ``bench/triggers_accuracy.py`` measures it against ``tests/data/triggers_table.tsv``.
 """
@@ -321,7 +325,8 @@ _JA: list[tuple[Feature, str, float, str]] = [
      "symptom", 3.0, "quotes what it sees"),
     (r"ところ(?:だ)?$|ようとしている$|しようと思う$", "symptom", 3.0, "says what it is about to do"),
     (r"のはなぜ[？?]?$|なぜ$|(?:だけ|では).{0,20}(?:平気|動く|通る|問題ない)", "symptom", 3.5, "is puzzled by what it sees"),
-    (r"が[^、。]{1,30}を[^、。]{1,20}た$|で[^、。]{1,30}が[^、。]{1,20}(?<!返ってき)(?<!なっ)(?<!出)た$|まで[^、。]{0,20}(?:返す|使う|残る)$|(?:時|際)に[^、。]{1,30}(?:だった|ていた|た)$|"
+    (r"が[^、。]{1,30}を[^、。]{1,20}た$|で[^、。]{1,30}が[^、。]{1,20}(?<!返ってき)(?<!なっ)(?<!出)た$|"
+     r"まで[^、。]{0,20}(?:返す|使う|残る)$|(?:時|際)に[^、。]{1,30}(?:だった|ていた|た)$|"
      r"のに[^、。]{0,20}(?:していなかった|しなかった)$|ていなかった$|しか見ておらず", "diagnosis", 3.5,
      "tells a past incident or its cause"),
     (r"^(?!.*なぜ).*のか[？?]?$", "diagnosis", 4.0, "asks a general question"),

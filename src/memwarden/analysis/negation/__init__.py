@@ -22,7 +22,9 @@ something outside the project, and a subject that is not the project itself.
 Removals, blocks, empty results and limits said of a named thing are claims
 with no negative word ("was retired", 「已下架」, 「提供終了」).
 
-The detector is rule-based and reads one sentence at a time; every step is a
+Where the rules find nothing, a small learned scorer (``analysis/learned.py``, issue #14
+round 3) may read a plain sentence that names something and carries a word of a state family
+(``families.py``) as a claim; ``Claim.why`` then says so. The rules read one sentence at a time; every step is a
 single pass or looks at a bounded window around a cue word, so a
 100,000-character line costs linear time. It knows English, Chinese
 (Traditional and Simplified share one set of rules, with both spellings
