@@ -71,6 +71,17 @@ class Claim:
 # -- sentences to verdicts -----------------------------------------------------
 
 _ZH_QUESTION_END = re.compile(r"[嗎吗呢麼么]$")
+# Issue #14 round 3, by kind: an open question with no question mark opens with the doubt, and a dated
+# work log narrates what was done; a negative word in either is not a standing claim.
+_HEDGE_OPENER = re.compile(
+    r"[\s*_>-]*(?:(?:i'm |i am |we're |still )?(?:not sure|unsure|unclear|no idea)\b|"
+    r"(?:還|还)?(?:不確定|不确定|不清楚|不知道)|(?:まだ)?(?:わからない|分からない|未確認|要確認))",
+    re.I,
+)
+_LOG_OPENER = re.compile(
+    r"[\s*_>-]*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\s*[^\s:：]{0,12}(?:紀錄|记录|記錄|日誌|日志|ログ|メモ|日報|log|notes?)\s*[:：]",
+    re.I,
+)
 
 
 def is_question(sentence: str, language: str | None = None) -> bool:
@@ -94,6 +105,13 @@ def classify(sentence: str) -> tuple[str, str]:
 
 def rule_verdict(sentence: str) -> tuple[str, str, list[str]]:
     """(verdict, cue, signals): the rules' verdict, and what they saw on the way, as named features."""
+    verdict, cue, signals = _rule_verdict(sentence)
+    if verdict == CLAIM and _HEDGE_OPENER.match(sentence):
+        return QUESTION, "", signals[:-1] + ["rule:question"]  # "Not sure whether ...", 「不確定…」: open
+    return verdict, cue, signals
+
+
+def _rule_verdict(sentence: str) -> tuple[str, str, list[str]]:
     language = language_of(sentence)
     signals = [f"lang:{language}"]
     if language in ("en", "zh", "ja"):
@@ -101,6 +119,8 @@ def rule_verdict(sentence: str) -> tuple[str, str, list[str]]:
         signals += [f"fam:{name}" for name in found] + [f"fam:{a}&{b}" for a in found for b in found if a < b]
     if is_question(sentence, language):
         return QUESTION, "", signals + ["rule:question"]
+    if _LOG_OPENER.match(sentence):
+        return NONE, "", signals + ["rule:none", "fam:narrative"]  # "2024-05-12 工作紀錄：…沒動": a session log
     if language == "en":
         verdicts = en_claims(sentence)
         signals += ["name"] if en_names(sentence) else []
