@@ -194,7 +194,7 @@ _EN: list[tuple[Feature, str, float, str]] = [
      "describes what it sees happen"),
     (r"\b(?:is|are|was|looks|seems)\s+(?:on|off|live|green|enabled|done|merged|deployed)\s*,\s*[\w ]{0,30}\bshould\b"
      r"(?!\s+(?:always|never))", "symptom", 3.0, "draws a conclusion from what it sees"),
-    (r"\bbut\s+(?:the|a|an|its|their)\b[^.]*\bnever\s+(?:\w+ed|caught|came|got|ran|took|made|went|sent|began|rebuilt|restarted)\b|\b(?:was|were|had)\b.*\bwhen\s+(?:we|they|someone|it)\s+\w+(?:ed|t)\b", "diagnosis", 3.5,
+    (r"\bkeeps? \w+ing\b.*\buntil\b|\bkept \w+ing\b.*\buntil\b|\bbut\s+(?:the|a|an|its|their)\b[^.]*\bnever\s+(?:\w+ed|caught|came|got|ran|took|made|went|sent|began|rebuilt|restarted)\b|\b(?:was|were|had)\b.*\bwhen\s+(?:we|they|someone|it)\s+\w+(?:ed|t)\b", "diagnosis", 3.5,
      "tells a past incident (a step never taken, a state at the time)"),
     (r"^(?:the\s+)?[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?!returned|printed|reported|showed|said|passed|failed|succeeded|"
      r"exited|spiked|jumped|climbed|dropped)\w+ed\s+(?:the|a|an|its|our|their)\s+\w+\s+(?:the|that|which|while|when)\b",
@@ -259,7 +259,7 @@ _ZH: list[tuple[Feature, str, float, str]] = [
     (r"^(?:想|乾脆|干脆)|(?:就|先)(?:準備|准备|打算)|^要 ?[a-z]", "symptom", 3.0, "says what it is about to do"),
     (r"立刻|立即|從.{1,8}開始|从.{1,8}开始|每次.{0,12}(?:不一樣|不一样)|事件數|事件数|條數|条数|飆升|飙升|暴增|掉到|降到",
      "symptom", 2.5, "describes what it sees happen"),
-    (r"^把.{1,20}了$|[^我你]把.{1,20}了$|(?:但|卻|却|，|,).{0,12}(?:沒|没)(?:有)?(?:重啟|重启|重新|部署|更新|生效)|"
+    (r"^把.{1,20}了$|[^我你]把.{1,30}了$|(?:但|卻|却|，|,).{0,12}(?:沒|没)(?:有)?(?:重啟|重启|重新|部署|更新|生效)|"
      r"了(?:舊|旧|錯誤|错误|不同)|(?:沿用|復用|复用|依賴|依赖|截斷|截断|吞掉|耗盡|耗尽|漂移|手改|手動改|手动改)",
      "diagnosis", 3.0, "tells a past incident or its cause"),
     (r"(?:時|时).{0,12}(?:還是|还是|仍是)|就(?:會|会)被|超過.{1,10}就|超过.{1,10}就|前(?:一直|都)|"
