@@ -26,11 +26,13 @@ LABELS = {"claim", "directive", "question", "positive", "other"}
 # block, limit, empty result, 'ignores' and double negative are read (the table grew by rows of those kinds).
 # Round 2 of issue 14 read the kinds its first test half missed (environments, names after the verb,
 # 'failing since', more limit and removal words) and raised the floors to what the grown table measures.
+# Round 3 added the learned scorer where the rules are silent; it was trained on this table too, so
+# these floors are tuned figures (bench/README.md, "Issue #14, round 3", has the held-out estimate).
 FLOORS = {
-    "en": (1.00, 0.79),
-    "zh-Hant": (1.00, 0.82),
-    "zh-Hans": (1.00, 0.75),
-    "ja": (1.00, 0.84),
+    "en": (1.00, 0.84),
+    "zh-Hant": (1.00, 0.84),
+    "zh-Hans": (1.00, 0.79),
+    "ja": (1.00, 0.88),
 }
 
 

@@ -20,10 +20,10 @@ TABLE = REPO / "tests" / "data" / "triggers_table.tsv"
 # held-out block, before it was used to fix the classifier, is in the table's header: that, not
 # these, is the estimate for triggers it has not seen.
 FLOORS = {
-    "en": {"precision": 1.0, "recall": 0.957},
-    "zh-Hant": {"precision": 1.0, "recall": 0.974},
+    "en": {"precision": 1.0, "recall": 0.99},
+    "zh-Hant": {"precision": 1.0, "recall": 0.987},
     "zh-Hans": {"precision": 1.0, "recall": 1.0},
-    "ja": {"precision": 1.0, "recall": 0.974},
+    "ja": {"precision": 1.0, "recall": 0.987},
 }
 
 

@@ -24,6 +24,10 @@ or root cause, a past incident, a general question ("can a cached 200 be
 trusted?"). A cause is a rule, a diagnosis or a topic (a label, a topic word or
 a bare noun phrase), and the advice is written for the trigger at hand.
 
+Round 3 (issue #14) added, by kind, errors quoted as seen, what it is doing now, metrics that
+moved, and on the cause side post-mortems told with their doer or missing step, mechanisms and
+general questions; a learned scorer was measured for triggers and did not beat these rules.
+
 English, Traditional Chinese, Simplified Chinese and Japanese are covered.
 ``bench/triggers_accuracy.py`` measures it against ``tests/data/triggers_table.tsv``.
 """
@@ -35,6 +39,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Union
 
+from memwarden.analysis.negation.families import trigger_families
 from memwarden.patterns import LazyPattern
 
 LANGUAGES = ("en", "zh-Hant", "zh-Hans", "ja")
@@ -177,6 +182,23 @@ _EN: list[tuple[Feature, str, float, str]] = [
      "diagnosis", 3.0, "states an aphorism ('a passing test is not a spec')"),
     (r"\bon (?:a )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|holiday)\b.*\b(?:and|but)\b",
      "diagnosis", 2.5, "tells a past incident"),
+    # round 3 (issue #14), by kind: an error token or quoted message as seen, what it is doing right now (a
+    # gerund opener), a metric that moved; on the other side a post-mortem told with its doer or its missing
+    # step, and the moment something still held
+    (r"^\"[^\"]{3,}\"|\b(?:err_\w+|e(?:conn|addr|acces|noent|perm|time|pipe|host)\w*|oomkilled|sigkill|sigsegv)\b",
+     "symptom", 2.0, "quotes an error it saw"),
+    (r"^(?!how\b)\w{3,}ing\s+(?:the|a|an|this|that|it|our|my|all|off|up|back|down|over|to)\b", "symptom", 2.0,
+     "says what it is doing right now"),
+    (r"\b(?:right after|spiked|jumped|dropped to|climbed|for (?:an|\d+) (?:hours?|minutes?|days?))\b|"
+     r"\b(?:has been|have been|is|are) (?:yellow|red|green|flapping|pending)\b", "symptom", 2.0,
+     "describes what it sees happen"),
+    (r"\b(?:is|are|was|looks|seems)\s+(?:on|off|live|green|enabled|done|merged|deployed)\s*,\s*[\w ]{0,30}\bshould\b"
+     r"(?!\s+(?:always|never))", "symptom", 3.0, "draws a conclusion from what it sees"),
+    (r"\bkeeps? \w+ing\b.*\buntil\b|\bkept \w+ing\b.*\buntil\b|\bbut\s+(?:the|a|an|its|their)\b[^.]*\bnever\s+(?:\w+ed|caught|came|got|ran|took|made|went|sent|began|rebuilt|restarted)\b|\b(?:was|were|had)\b.*\bwhen\s+(?:we|they|someone|it)\s+\w+(?:ed|t)\b", "diagnosis", 3.5,
+     "tells a past incident (a step never taken, a state at the time)"),
+    (r"^(?:the\s+)?[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?!returned|printed|reported|showed|said|passed|failed|succeeded|"
+     r"exited|spiked|jumped|climbed|dropped)\w+ed\s+(?:the|a|an|its|our|their)\s+\w+\s+(?:the|that|which|while|when)\b",
+     "diagnosis", 2.5, "tells what did it (a post-mortem)"),
 ]
 
 _ZH: list[tuple[Feature, str, float, str]] = [
@@ -232,6 +254,17 @@ _ZH: list[tuple[Feature, str, float, str]] = [
     (r"^要(?:在|把|用|去|直接)", "symptom", 3.0, "says what it is about to do"),
     (r"^(?!.*(?:通常|一般|往往|總是|总是)).*[^\d][45]\d\d$|(?:變成|变成|是|為|为)\s*(?:nan|null|undefined|0)\b|完全(?:沒|没)|(?:沒|没)回", "symptom", 2.0,
      "describes what it sees"),
+    # round 3, by kind: what it is about to do, a metric that moved or differs; a post-mortem (a 把 deed, a step
+    # not taken, the wrong or old thing used, a state that drifted), a mechanism, a general question
+    (r"^(?:想|乾脆|干脆)|(?:就|先)(?:準備|准备|打算)|^要 ?[a-z]", "symptom", 3.0, "says what it is about to do"),
+    (r"立刻|立即|從.{1,8}開始|从.{1,8}开始|每次.{0,12}(?:不一樣|不一样)|事件數|事件数|條數|条数|飆升|飙升|暴增|掉到|降到",
+     "symptom", 2.5, "describes what it sees happen"),
+    (r"^把.{1,20}了$|[^我你]把.{1,30}了$|(?:但|卻|却|，|,).{0,12}(?:沒|没)(?:有)?(?:重啟|重启|重新|部署|更新|生效)|"
+     r"了(?:舊|旧|錯誤|错误|不同)|(?:沿用|復用|复用|依賴|依赖|截斷|截断|吞掉|耗盡|耗尽|漂移|手改|手動改|手动改)",
+     "diagnosis", 3.0, "tells a past incident or its cause"),
+    (r"(?:時|时).{0,12}(?:還是|还是|仍是)|就(?:會|会)被|超過.{1,10}就|超过.{1,10}就|前(?:一直|都)|"
+     r"(?:雲端業者|云厂商|廠商|厂商|業者|平台)[^，,]{0,4}(?:封|擋|挡|限)", "diagnosis", 3.5, "states how things work, or the cause"),
+    (r"(?:會不會|会不会).*[？?]$|可以(?:相信|信任)(?:嗎|吗)", "diagnosis", 4.0, "asks a general question"),
 ]
 
 
@@ -285,6 +318,19 @@ _JA: list[tuple[Feature, str, float, str]] = [
     (r"とりあえず|ておこう|でおこう|ておく$|のまま$|まま$|ずっと|直後に|すぐに|なのに|"
      r"(?:認識|反応|応答|起動|表示|接続|返信)しない$|が ?(?:nan|null|undefined|0|空|[45]\d\d)$|`[^`]+`$",
      "symptom", 3.0, "describes what it sees or is about to do"),
+    # round 3, by kind: a message or an error as seen, what it is about to do, puzzlement at the end; a post-mortem
+    # told with its doer (X が Y を …た), its cause (X で Y が …た) or its missing step, a general question
+    (r"と出る$|と出た$|を繰り返す$|を繰り返している$|\"[^\"]{3,}\"|"
+     r"\b(?:err_\w+|e(?:conn|addr|acces|noent|perm|time|pipe|host)\w*|oomkilled|permission denied|no module named)\b",
+     "symptom", 3.0, "quotes what it sees"),
+    (r"ところ(?:だ)?$|ようとしている$|しようと思う$", "symptom", 3.0, "says what it is about to do"),
+    (r"のはなぜ[？?]?$|なぜ$|(?:だけ|では).{0,20}(?:平気|動く|通る|問題ない)", "symptom", 3.5, "is puzzled by what it sees"),
+    (r"が[^、。]{1,30}を[^、。]{1,20}た$|で[^、。]{1,30}が[^、。]{1,20}(?<!返ってき)(?<!なっ)(?<!出)た$|"
+     r"まで[^、。]{0,20}(?:返す|使う|残る)$|(?:時|際)に[^、。]{1,30}(?:だった|ていた|た)$|"
+     r"のに[^、。]{0,20}(?:していなかった|しなかった)$|ていなかった$|しか見ておらず", "diagnosis", 3.5,
+     "tells a past incident or its cause"),
+    (r"^(?!.*なぜ).*のか[？?]?$", "diagnosis", 4.0, "asks a general question"),
+    (r"^確か|記憶では|覚えている|だったはず|と思っていた", "symptom", 3.0, "recalls a belief"),
 ]
 
 _TABLES = {"en": _EN, "zh-Hant": _ZH, "zh-Hans": _ZH, "ja": _JA}
@@ -354,6 +400,16 @@ def classify(text: str, language: str | None = None) -> Verdict:
     if against[kind] == 0:
         kind = "topic"
     return Verdict(CAUSE, kind, language, score, tuple(reasons), advice(clean, kind, language))
+
+
+def signals(text: str, verdict: Verdict) -> list[str]:
+    """The rules' verdict and the trigger families, as named features for the learned scorer."""
+    strength = "none" if not verdict.reasons else ("weak" if abs(verdict.score) < 2 else "strong")
+    named = [f"lang:{verdict.language}", f"rule:{verdict.kind}", f"strength:{strength}:{verdict.label}"]
+    family_language = "zh" if verdict.language.startswith("zh") else verdict.language
+    found = trigger_families(normalize(text).lower(), family_language)
+    named += [f"fam:{name}" for name in found] + [f"fam:{a}&{b}" for a in found for b in found if a < b]
+    return named + [f"ev:{reason}" for reason in verdict.reasons]
 
 
 def is_cause(text: str, language: str | None = None) -> bool:

@@ -71,6 +71,7 @@ class NegativeClaimWithoutExpiry:
     sentence: str  # as quoted
     place_name: str  # "expires", "metadata.expires"
     has_place: bool  # False for a fact that is a list item
+    why: str = ""  # for a claim the learned scorer found where the rules were silent: what fired, as shown
 
     @property
     def message(self) -> str:
@@ -78,7 +79,8 @@ class NegativeClaimWithoutExpiry:
             advice = f"add `{self.place_name}` so it is checked again"
         else:
             advice = "a list item has no place for a date: move the claim into a mapping with an `expires`"
-        return f'negative claim with no expiry date: "{self.sentence}" ({advice})'
+        why = f"; {self.why}" if self.why else ""
+        return f'negative claim with no expiry date: "{self.sentence}" ({advice}{why})'
 
 
 @dataclass(frozen=True)
@@ -173,6 +175,17 @@ def negative_claim_without_expiry(doc, ctx):
     sentence in another language (Korean, Russian, Spanish...) is skipped.
     The finding quotes the sentence and points at its own line.
 
+    Where the rules find nothing, a small learned scorer (a logistic regression
+    over character n-grams and families of predicates: removal, end of life,
+    expiry, a limit, "only", too old, a paid plan, a block, a failure, an empty
+    result, nobody, not yet, used up; shipped in the package, pure Python,
+    deterministic) may still read a plain sentence as a claim: only a full
+    sentence that names something, carries such a word, and has no directive,
+    hedge, to-do, session-log or project-as-subject mark, nor a negative word
+    the rules already judged ("Node 16 is too old for pnpm 9", 「七牛云的免费
+    CDN 流量已经用完了」). Its finding says so and names the families and
+    words that fired.
+
     The expiry goes where each kind keeps it: a gish note's `metadata.expires`;
     a claude-code or three-layer note's `expires`, under `metadata:` when the
     note keeps its fields there (recent Claude Code does) and at the top
@@ -220,7 +233,9 @@ def negative_claim_without_expiry(doc, ctx):
                 if fix is None:
                     fix = _expiry_fix(doc, record, ctx, ttl)
                 line, column = piece.locate(claim.start, claim.sentence)
-                violation = NegativeClaimWithoutExpiry(quote(claim.sentence, piece.inline_code), record.place.name, has_place)
+                violation = NegativeClaimWithoutExpiry(
+                    quote(claim.sentence, piece.inline_code), record.place.name, has_place, excerpt(claim.why, 160)
+                )
                 yield Problem(line, column, violation.message, json_path=piece.json_path, fix=fix)
 
 

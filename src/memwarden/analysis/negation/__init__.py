@@ -22,7 +22,9 @@ something outside the project, and a subject that is not the project itself.
 Removals, blocks, empty results and limits said of a named thing are claims
 with no negative word ("was retired", 「已下架」, 「提供終了」).
 
-The detector is rule-based and reads one sentence at a time; every step is a
+Where the rules find nothing, a small learned scorer (``analysis/learned.py``, issue #14
+round 3) may read a plain sentence that names something and carries a word of a state family
+(``families.py``) as a claim; ``Claim.why`` then says so. The rules read one sentence at a time; every step is a
 single pass or looks at a bounded window around a cue word, so a
 100,000-character line costs linear time. It knows English, Chinese
 (Traditional and Simplified share one set of rules, with both spellings
@@ -34,6 +36,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memwarden.analysis.learned import Model
 from memwarden.analysis.negation.chinese import zh_claims
 from memwarden.analysis.negation.common import (
     CLAIM,
@@ -46,7 +49,8 @@ from memwarden.analysis.negation.common import (
     strip_end,
 )
 from memwarden.analysis.negation.english import en_claims
-from memwarden.analysis.negation.evidence import cjk_positive_claim, en_positive_claim
+from memwarden.analysis.negation.evidence import cjk_names, cjk_positive_claim, en_names, en_positive_claim
+from memwarden.analysis.negation.families import families, family_words
 from memwarden.analysis.negation.japanese import JA_QUESTION_END, ja_claims
 
 __all__ = ["CLAIM", "DIRECTIVE", "NONE", "QUESTION", "Claim", "classify", "find_claims", "is_question", "language_of", "sentences"]
@@ -61,11 +65,23 @@ class Claim:
     sentence: str
     cue: str  # the words that make it negative
     language: str  # "en", "zh" or "ja"
+    why: str = ""  # for a sentence the learned scorer read as a claim: the signals and words that fired
 
 
 # -- sentences to verdicts -----------------------------------------------------
 
 _ZH_QUESTION_END = re.compile(r"[嗎吗呢麼么]$")
+# Issue #14 round 3, by kind: an open question with no question mark opens with the doubt, and a dated
+# work log narrates what was done; a negative word in either is not a standing claim.
+_HEDGE_OPENER = re.compile(
+    r"[\s*_>-]*(?:(?:i'm |i am |we're |still )?(?:not sure|unsure|unclear|no idea)\b|"
+    r"(?:還|还)?(?:不確定|不确定|不清楚|不知道)|(?:まだ)?(?:わからない|分からない|未確認|要確認))",
+    re.I,
+)
+_LOG_OPENER = re.compile(
+    r"[\s*_>-]*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\s*[^\s:：]{0,12}(?:紀錄|记录|記錄|日誌|日志|ログ|メモ|日報|log|notes?)\s*[:：]",
+    re.I,
+)
 
 
 def is_question(sentence: str, language: str | None = None) -> bool:
@@ -83,33 +99,118 @@ def is_question(sentence: str, language: str | None = None) -> bool:
 
 def classify(sentence: str) -> tuple[str, str]:
     """(verdict, cue) for one sentence: claim, directive, question or none."""
+    verdict, cue, _ = rule_verdict(sentence)
+    return verdict, cue
+
+
+def rule_verdict(sentence: str) -> tuple[str, str, list[str]]:
+    """(verdict, cue, signals): the rules' verdict, and what they saw on the way, as named features."""
+    verdict, cue, signals = _rule_verdict(sentence)
+    if verdict == CLAIM and _HEDGE_OPENER.match(sentence):
+        return QUESTION, "", signals[:-1] + ["rule:question"]  # "Not sure whether ...", 「不確定…」: open
+    return verdict, cue, signals
+
+
+def _rule_verdict(sentence: str) -> tuple[str, str, list[str]]:
     language = language_of(sentence)
+    signals = [f"lang:{language}"]
+    if language in ("en", "zh", "ja"):
+        found = families(sentence, language)
+        signals += [f"fam:{name}" for name in found] + [f"fam:{a}&{b}" for a in found for b in found if a < b]
     if is_question(sentence, language):
-        return QUESTION, ""
+        return QUESTION, "", signals + ["rule:question"]
+    if _LOG_OPENER.match(sentence):
+        return NONE, "", signals + ["rule:none", "fam:narrative"]  # "2024-05-12 工作紀錄：…沒動": a session log
     if language == "en":
         verdicts = en_claims(sentence)
+        signals += ["name"] if en_names(sentence) else []
     elif language == "zh":
         verdicts = zh_claims(sentence)
+        signals += ["name"] if cjk_names(sentence) else []
     elif language == "ja":
         verdicts = ja_claims(sentence)
+        signals += ["name"] if cjk_names(sentence) else []
     else:
-        return NONE, ""  # a language the detector does not read: skipped, never guessed from stray words
+        return NONE, "", signals  # a language the detector does not read: skipped, never guessed from stray words
     mentioned = bytearray(len(sentence))
     for begin, end in hidden_spans(sentence):
         mentioned[begin:end] = b"\x01" * (end - begin)
     directive = ""
     for start, cue, verdict in verdicts:
+        signals.append(f"neg:{verdict}" + (":mentioned" if mentioned[start] else ""))
         if verdict == CLAIM and mentioned[start]:
             continue  # inside a quote, a code span, a [[wikilink]] or a URL: mentioned, not said
         if verdict == CLAIM:
-            return CLAIM, cue
+            return CLAIM, cue, signals + ["rule:claim"]
         if verdict == DIRECTIVE and not directive:
             directive = cue
     if directive:
-        return DIRECTIVE, directive
+        return DIRECTIVE, directive, signals + ["rule:directive"]
     # No negative word, but a removal, a block, an empty result or a limit said of a named thing.
     cue = en_positive_claim(sentence) if language == "en" else cjk_positive_claim(sentence, language)
-    return (CLAIM, cue) if cue else (NONE, "")
+    return (CLAIM, cue, signals + ["rule:claim"]) if cue else (NONE, "", signals + ["rule:none"])
+
+
+# -- the learned scorer, where the rules are silent ----------------------------------
+# It may speak only on a sentence the rules found nothing in (no claim, no directive, no question),
+# that names something outside the project, carries a word of one of the state families, and has
+# no directive, hedge or narrated-session word. Its features are those families, the language,
+# the name and the n-grams; never the rules' verdicts, which were tuned on its training rows.
+
+_MODEL = Model("claims_model.json")
+_STATES = {
+    "removal", "end-of-life", "expired", "limit", "only", "too-old", "paid-plan", "block", "broken", "empty",
+    "lacks", "nobody", "not-yet", "used-up",
+}
+_VETO = {"directive", "hedge", "narrative", "self", "todo"}
+_PLAIN_CHARS = 240
+_FULL_STOPS = (".", "。", "!", "！", ")", "）", "」")
+_MARKUP = re.compile(r"\*\*|^#|\||```|\n|→|=|^[\w -]{1,24}:\s|\s[—–]\s")  # and "Why: …", "X — a note"
+_FAMILY_WORDS = {
+    "removal": "a removal", "end-of-life": "an end of life", "expired": "an expiry", "limit": "a limit",
+    "only": "an only-X", "too-old": "a version too old", "paid-plan": "a plan or tier", "block": "a block",
+    "broken": "a failure", "empty": "an empty result", "lacks": "a negation", "nobody": "nobody or none",
+    "not-yet": "a not-yet", "used-up": "something used up", "permission": "a permission",
+}
+
+
+def model_signals(signals: list[str]) -> list[str]:
+    """The rules' signals the learned scorer reads: families, language and name, not the verdicts."""
+    return [s for s in signals if not s.startswith(("rule:", "neg:"))]
+
+
+def learnable(sentence: str, signals: list[str]) -> bool:
+    """Whether the learned scorer may speak on a sentence with these signals (see above)."""
+    if len(sentence) > _PLAIN_CHARS or _MARKUP.search(sentence) or not sentence.rstrip().endswith(_FULL_STOPS):
+        return False  # a heading, a title, a table row, a list of fields: not the prose it was trained on
+    if any(s.startswith("neg:") for s in signals):
+        return False  # the rules weighed a negative word here and let it go: theirs is the judgement
+    found = {s[4:] for s in signals if s.startswith("fam:") and "&" not in s}
+    return "rule:none" in signals and "name" in signals and bool(found & _STATES) and not found & _VETO
+
+
+def _learned(sentence: str, signals: list[str]) -> str:
+    """Why the learned scorer reads a sentence the rules left alone as a claim, or ""."""
+    if not learnable(sentence, signals):
+        return ""
+    found = {s[4:] for s in signals if s.startswith("fam:") and "&" not in s}
+    score = _MODEL.score(sentence, model_signals(signals))
+    if not score.said_yes:
+        return ""
+    words = family_words(sentence, language_of(sentence))
+    fired = [name[4:] for name in score.signals if name[4:] in _FAMILY_WORDS] or sorted(found & _STATES)
+    kinds = [f"{_FAMILY_WORDS[name]} ('{words[name].strip()}')" for name in fired[:2] if name in words]
+    return f"learned scorer {score.probability:.2f}: {' and '.join(kinds)} said of a name"
+
+
+def judge(sentence: str) -> tuple[str, str, str]:
+    """(verdict, cue, why): the rules' verdict, or the learned scorer's claim where they were silent."""
+    verdict, cue, signals = rule_verdict(sentence)
+    if verdict == NONE:
+        why = _learned(sentence, signals)
+        if why:
+            return CLAIM, "", why
+    return verdict, cue, ""
 
 
 def find_claims(text: str) -> list[Claim]:
@@ -117,8 +218,8 @@ def find_claims(text: str) -> list[Claim]:
     found = []
     for start, end in sentences(text):
         sentence = text[start:end]
-        verdict, cue = classify(sentence)
+        verdict, cue, why = judge(sentence)
         if verdict == CLAIM:
-            found.append(Claim(start, end, sentence, cue, language_of(sentence)))
+            found.append(Claim(start, end, sentence, cue, language_of(sentence), why))
     return found
 
