@@ -13,7 +13,7 @@ import json
 
 from memwarden.engine import checkpoints, parallel
 from memwarden.engine.cache import RunCache, finding_from, finding_record
-from memwarden.engine.incremental import Incremental, Recorder, masked, split_lines
+from memwarden.engine.incremental import Incremental, Recorder, masked
 from memwarden.engine.store import Store
 from memwarden.model import Finding, Scope
 
@@ -113,7 +113,7 @@ def _answered(checker, relpath: str, rules) -> list[Finding] | None:
     raw = ws.current_bytes(relpath)
     if kind is None or raw is None:
         return None
-    lines = split_lines(raw) if kind.format == "jsonl" and any(r.records for r in rules) else None
+    lines = inc.lines_of(raw) if kind.format == "jsonl" and any(r.records for r in rules) else None
     record_rules = [r for r in rules if r.records] if lines is not None else []
     whole_rules = _whole_rules(rules, record_rules, kind)
     found: list[Finding] = []
@@ -127,7 +127,7 @@ def _answered(checker, relpath: str, rules) -> list[Finding] | None:
         if misses:
             return None
         if known is not None:  # answered line by line: the next run reads them at once
-            _write_checkpoint(checker, relpath, kind, lines, record_rules, known)
+            _write_checkpoint(checker, relpath, kind, raw, lines, record_rules, known)
         found.extend(answered)
     return found
 
@@ -215,7 +215,7 @@ def _document(checker, relpath: str, rules) -> list[Finding]:
     raw = ws.current_bytes(relpath)
     if kind is None or raw is None:
         return checker.document_findings(rules, [relpath])  # unreadable or gone: checked, never cached
-    lines = split_lines(raw) if kind.format == "jsonl" and any(r.records for r in rules) else None
+    lines = inc.lines_of(raw) if kind.format == "jsonl" and any(r.records for r in rules) else None
     record_rules = [r for r in rules if r.records] if lines is not None else []
     whole_rules = _whole_rules(rules, record_rules, kind)
     found: list[Finding] = []
@@ -233,7 +233,7 @@ def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules)
     found, misses, known = _record_answers(checker, relpath, kind, raw, lines, rules)
     if not misses:
         if known is not None:
-            _write_checkpoint(checker, relpath, kind, lines, rules, known)
+            _write_checkpoint(checker, relpath, kind, raw, lines, rules, known)
         return found
     saved = ws.overlay.get(relpath, _ABSENT)
     inc.masked[relpath] = raw
@@ -275,7 +275,7 @@ def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules)
         if known is not None and checked is not None:
             known[number] = (_by_rule(rules, by_line[number]), [[*dep] for dep in checked])
     if known is not None and checked is not None:
-        _write_checkpoint(checker, relpath, kind, lines, rules, known)
+        _write_checkpoint(checker, relpath, kind, raw, lines, rules, known)
     return found
 
 
@@ -349,7 +349,7 @@ def _records_checkpoint(data: dict, rules) -> bool:
         return False
 
 
-def _write_checkpoint(checker, relpath: str, kind, lines: list[bytes], rules, known: dict) -> None:
+def _write_checkpoint(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules, known: dict) -> None:
     """Keep the findings and dependencies of the log's complete lines under one entry: the dependencies once
     each, the lines that share them as runs of numbers, the findings only of the lines that have some."""
     inc = checker.incremental
@@ -372,7 +372,7 @@ def _write_checkpoint(checker, relpath: str, kind, lines: list[bytes], rules, kn
     # Lines with no dependency need no group: they are answered by being covered.
     data = {"rules": sorted(r.name for r in rules), "deps": [json.loads(dep) for dep in deps],
             "groups": [[list(indices), spans] for indices, spans in groups.items() if indices], "found": found}
-    checkpoints.write(inc.store, inc.checkpoint_key("records", relpath, kind.name), lines, data)
+    checkpoints.write(inc.store, inc.checkpoint_key("records", relpath, kind.name), lines, data, raw)
 
 
 def shift_edits(findings, lines: list[bytes], kept: set[int], relpath: str) -> bool:

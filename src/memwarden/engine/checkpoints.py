@@ -40,12 +40,12 @@ def read(store, key: str, raw: bytes) -> Checkpoint | None:
     return None
 
 
-def write(store, key: str, lines: list[bytes], data: dict) -> None:
+def write(store, key: str, lines: list[bytes], data: dict, raw: bytes | None = None) -> None:
     """Keep ``data`` as what is known of the log's complete lines now. A few older checkpoints stay, those of
     this log's own prefixes first: a run may see the log as it was before the last append (a commit undone, a
     fix that rewrote the new line), and then the longest prefix it still starts with answers."""
     count = complete_lines(lines)
-    prefix = b"".join(lines[:count])
+    prefix = b"".join(lines[:count]) if count < len(lines) else raw if raw is not None else b"".join(lines)
     digest = hashlib.sha256(prefix).hexdigest()
     store.put(data_key(key, digest), (), data)
     older = [point for point in _points(store.get(key)) if point[2] != digest]
@@ -60,7 +60,7 @@ def _prefixes_of(points: list[tuple[int, int, str]], raw: bytes) -> list[tuple[i
     for size, lines, prefix in sorted(points):
         if size > len(raw) or (size and raw[size - 1 : size] != b"\n") or raw.count(b"\n", 0, size) != lines:
             continue
-        hashed.update(raw[done:size])
+        hashed.update(memoryview(raw)[done:size])
         done = size
         if hashed.hexdigest() == prefix:
             found.append((size, lines, prefix))

@@ -146,6 +146,7 @@ class Incremental:
         self._summaries: dict[tuple, dict] = {}
         self._record_summaries: dict[tuple, dict] = {}
         self._masked_docs: dict = {}  # the one emptied copy of a log the summaries last read
+        self._split: tuple = ()  # the bytes of the log last split into lines, and its lines
         self.rules_by_name = {}  # the run's selected rules, by name (cached findings name theirs)
         self.masked: dict[str, bytes] = {}  # a log being checked line by line: its real bytes (summaries read them)
 
@@ -156,6 +157,7 @@ class Incremental:
         self._summaries.clear()
         self._record_summaries.clear()
         self._masked_docs = {}
+        self._split = ()
 
     def content_hash(self, relpath: str) -> str | None:
         """The SHA-256 of a file as this pass reads it: a log's real bytes while it is emptied, a fix's result,
@@ -311,6 +313,13 @@ class Incremental:
         return result
 
 
+    def lines_of(self, raw: bytes) -> list[bytes] | None:
+        """:func:`split_lines` of a log, split once for every unit of this pass that reads the same bytes."""
+        held = self._split
+        if not (held and (held[0] is raw or held[0] == raw)):
+            self._split = held = (raw, split_lines(raw))
+        return held[1]
+
     def _masked_document(self, relpath: str, kind, raw: bytes, lines: list[bytes], misses: list[int]):
         """The log with all but ``misses`` emptied, parsed once for every summary function that reads those lines."""
         from memwarden.documents import load
@@ -343,7 +352,7 @@ class Incremental:
         raw = raw if raw is not None else ws.current_bytes(relpath)
         if kind is None or raw is None or not _inside(ws.root, relpath):
             return None  # gone, or a symlink out of the workspace (its document is unreadable, never parsed)
-        lines = split_lines(raw)
+        lines = self.lines_of(raw)
         if lines is None:
             doc = load(ws.root, relpath, kind, raw)
             return plain_lines(function(doc, ws.profile)) if doc.ok else None
@@ -383,7 +392,7 @@ class Incremental:
             covered = checkpoints.complete_lines(lines)
             checkpoints.write(self.store, checkpoint_key, lines, {
                 "values": {str(n): v for n, v in result.items() if n <= covered and n not in unkept},
-                "unkept": sorted(n for n in unkept if n <= covered)})
+                "unkept": sorted(n for n in unkept if n <= covered)}, raw)
         return dict(sorted(result.items()))
 
 
