@@ -345,3 +345,29 @@ def test_an_append_reads_the_log_s_checkpoint_and_no_per_line_entry(cli, generat
     log.write_bytes(b"".join(lines))
     cli("check", "--exit-zero", "memory/episodic.jsonl", cwd=root)
     assert any(name.startswith("records-") for name in read)
+
+
+def test_a_garbled_checkpoint_is_a_miss(cli, generated):
+    """Checkpoints whose data has the wrong shape (read as JSON, so only their meaning is off) are misses."""
+    root, gen = generated
+    log = root / "memory" / "episodic.jsonl"
+    cli("check", "--exit-zero", ".", cwd=root)
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(gen.episode(random.Random(6), 66)) + "\n")
+    plain = cli("check", "--exit-zero", "--format", "json", ".", cwd=root, env=NO_CACHE).stdout
+    store = root / ".memwarden_cache" / "v1" / "incremental"
+    wrong = ({"rules": "x", "deps": 5}, {"groups": [[[9], [[1, 2]]]]}, {"groups": [[[0], [["a", 2]]]]},
+             {"found": {"one": {}}}, {"found": {"1": []}}, {"deps": [5]}, {"values": {"x": 1}}, {"unkept": ["1"]},
+             {"values": []}, {"points": [[1, 2]]}, {"points": [["a", 1, "b"]]}, [], None, 7)
+    saved = {shard: shard.read_text("utf-8") for shard in store.glob("checkpoints-*.json")}
+    for garbage in wrong:
+        for shard, text in saved.items():
+            data = json.loads(text)
+            for entry in data["entries"].values():
+                value = entry[1]
+                entry[1] = {**value, **garbage} if isinstance(value, dict) and isinstance(garbage, dict) else garbage
+            shard.write_text(json.dumps(data), "utf-8")
+        for run_file in (root / ".memwarden_cache" / "v1").glob("run-*.json"):
+            run_file.unlink()
+        again = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
+        assert again.exit_code == 0 and again.stdout == plain, garbage

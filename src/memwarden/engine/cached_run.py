@@ -341,7 +341,7 @@ def _records_checkpoint(data: dict, rules) -> bool:
     try:
         return {r.name for r in rules} <= set(data["rules"]) and isinstance(data["found"], dict) \
             and all(isinstance(dep, list) for dep in data["deps"]) \
-            and all(isinstance(v, dict) for v in data["found"].values()) \
+            and all(isinstance(k, str) and k.isdigit() and isinstance(v, dict) for k, v in data["found"].items()) \
             and all(all(0 <= i < len(data["deps"]) for i in indices) and all(isinstance(a, int) and isinstance(b, int)
                                                                               for a, b in spans)
                     for indices, spans in data["groups"])
