@@ -293,7 +293,7 @@ def _record_answers(checker, relpath: str, kind, raw: bytes, lines: list[bytes],
     found: list[Finding] = []
     misses: dict[int, tuple] = {}
     known: dict | None = {}
-    point = checkpoints.read(inc.store, inc.checkpoint_key("records", relpath, kind.name), raw)
+    point = checkpoints.read(inc.store, inc.checkpoint_key("records", relpath, kind.name), raw, inc.prefixes)
     if point is not None and _records_checkpoint(point.data, rules):
         deps = point.data["deps"]
         fresh = [inc.valid([[dep]]) for dep in deps]
@@ -357,13 +357,17 @@ def _write_checkpoint(checker, relpath: str, kind, raw: bytes, lines: list[bytes
     if any(number not in known for number in range(1, covered + 1)):
         return  # a line not answered here: no checkpoint covers it
     deps: dict[str, int] = {}
+    indexed: dict[int, tuple] = {}  # id of a line's list of dependencies (alive in known) -> their indices
     groups: dict[tuple, list] = {}
     found = {}
     for number in range(1, covered + 1):
         value, line_deps = known[number]
         if any(value.values()):
             found[str(number)] = {name: items for name, items in value.items() if items}
-        indices = tuple(sorted(deps.setdefault(json.dumps(dep), len(deps)) for dep in line_deps))
+        indices = indexed.get(id(line_deps))  # the lines of one run share one list: indexed once
+        if indices is None:
+            indices = indexed[id(line_deps)] = tuple(sorted(deps.setdefault(json.dumps(dep), len(deps))
+                                                            for dep in line_deps))
         spans = groups.setdefault(indices, [])
         if spans and spans[-1][1] == number - 1:
             spans[-1][1] = number
@@ -372,7 +376,7 @@ def _write_checkpoint(checker, relpath: str, kind, raw: bytes, lines: list[bytes
     # Lines with no dependency need no group: they are answered by being covered.
     data = {"rules": sorted(r.name for r in rules), "deps": [json.loads(dep) for dep in deps],
             "groups": [[list(indices), spans] for indices, spans in groups.items() if indices], "found": found}
-    checkpoints.write(inc.store, inc.checkpoint_key("records", relpath, kind.name), lines, data, raw)
+    checkpoints.write(inc.store, inc.checkpoint_key("records", relpath, kind.name), lines, data, raw, inc.prefixes)
 
 
 def shift_edits(findings, lines: list[bytes], kept: set[int], relpath: str) -> bool:

@@ -29,10 +29,34 @@ def complete_lines(lines: list[bytes]) -> int:
     return len(lines) if not lines or lines[-1].endswith(b"\n") else len(lines) - 1
 
 
-def read(store, key: str, raw: bytes) -> Checkpoint | None:
+class Prefixes:
+    """The SHA-256 of a log's first ``size`` bytes, each worked out once for every checkpoint of the log (the record
+    rules' and each summary's ask for the same prefixes), for as long as the log's bytes are the same."""
+
+    def __init__(self) -> None:
+        self._raw: bytes | None = None
+        self._digests: dict[int, str] = {}
+
+    def digest(self, raw: bytes, size: int) -> str:
+        return self.digests(raw, [size])[size]
+
+    def digests(self, raw: bytes, sizes) -> dict[int, str]:
+        """{size: digest} for these sizes, the missing ones in one pass over the log."""
+        if self._raw is not raw and self._raw != raw:
+            self._digests = {}
+        self._raw = raw
+        hashed, done = hashlib.sha256(), 0
+        for size in sorted(set(sizes) - self._digests.keys()):
+            hashed.update(memoryview(raw)[done:size])
+            done = size
+            self._digests[size] = hashed.hexdigest()
+        return self._digests
+
+
+def read(store, key: str, raw: bytes, prefixes: Prefixes) -> Checkpoint | None:
     """The longest of a log's recent checkpoints under ``key`` (see ``Incremental.checkpoint_key``) whose prefix the
-    log's bytes still start with: one pass of SHA-256 over the log, one entry of data read."""
-    for size, lines, digest in reversed(_prefixes_of(_points(store.get(key)), raw)):
+    log's bytes still start with; one entry of data read."""
+    for size, lines, digest in reversed(_prefixes_of(_points(store.get(key)), raw, prefixes)):
         entry = store.get(data_key(key, digest))
         data = entry[1] if entry is not None else None
         if isinstance(data, dict):
@@ -40,31 +64,27 @@ def read(store, key: str, raw: bytes) -> Checkpoint | None:
     return None
 
 
-def write(store, key: str, lines: list[bytes], data: dict, raw: bytes | None = None) -> None:
-    """Keep ``data`` as what is known of the log's complete lines now. A few older checkpoints stay, those of
-    this log's own prefixes first: a run may see the log as it was before the last append (a commit undone, a
-    fix that rewrote the new line), and then the longest prefix it still starts with answers."""
+def write(store, key: str, lines: list[bytes], data: dict, raw: bytes, prefixes: Prefixes) -> None:
+    """Keep ``data`` as what is known of the log's complete lines (``lines`` split from ``raw``) now. A few older
+    checkpoints stay, those of this log's own prefixes first: a run may see the log as it was before the last
+    append (a commit undone, a fix that rewrote the new line), and then the longest prefix it still starts with
+    answers."""
     count = complete_lines(lines)
-    prefix = b"".join(lines[:count]) if count < len(lines) else raw if raw is not None else b"".join(lines)
-    digest = hashlib.sha256(prefix).hexdigest()
+    size = len(raw) if count == len(lines) else len(raw) - len(lines[-1])
+    digest = prefixes.digest(raw, size)
     store.put(data_key(key, digest), (), data)
     older = [point for point in _points(store.get(key)) if point[2] != digest]
-    ancestors = _prefixes_of(older, prefix)
+    ancestors = [point for point in _prefixes_of(older, raw, prefixes) if point[0] <= size]
     kept = [*reversed(ancestors), *(point for point in older if point not in ancestors)]
-    store.put(key, (), {"points": [[len(prefix), count, digest], *map(list, kept)][:KEEP]})
+    store.put(key, (), {"points": [[size, count, digest], *map(list, kept)][:KEEP]})
 
 
-def _prefixes_of(points: list[tuple[int, int, str]], raw: bytes) -> list[tuple[int, int, str]]:
-    """The points whose bytes ``raw`` starts with, shortest first (one SHA-256 pass over the prefix)."""
-    hashed, done, found = hashlib.sha256(), 0, []
-    for size, lines, prefix in sorted(points):
-        if size > len(raw) or (size and raw[size - 1 : size] != b"\n") or raw.count(b"\n", 0, size) != lines:
-            continue
-        hashed.update(memoryview(raw)[done:size])
-        done = size
-        if hashed.hexdigest() == prefix:
-            found.append((size, lines, prefix))
-    return found
+def _prefixes_of(points: list[tuple[int, int, str]], raw: bytes, prefixes: Prefixes) -> list[tuple[int, int, str]]:
+    """The points whose bytes ``raw`` starts with, shortest first."""
+    possible = [(size, lines, digest) for size, lines, digest in sorted(points)
+                if size <= len(raw) and (not size or raw[size - 1 : size] == b"\n") and raw.count(b"\n", 0, size) == lines]
+    digests = prefixes.digests(raw, [size for size, _, _ in possible])
+    return [point for point in possible if digests[point[0]] == point[2]]
 
 
 def data_key(key: str, digest: str) -> str:

@@ -147,6 +147,7 @@ class Incremental:
         self._record_summaries: dict[tuple, dict] = {}
         self._masked_docs: dict = {}  # the one emptied copy of a log the summaries last read
         self._split: tuple = ()  # the bytes of the log last split into lines, and its lines
+        self.prefixes = checkpoints.Prefixes()  # the digests of its prefixes the checkpoints asked for
         self.rules_by_name = {}  # the run's selected rules, by name (cached findings name theirs)
         self.masked: dict[str, bytes] = {}  # a log being checked line by line: its real bytes (summaries read them)
 
@@ -363,7 +364,7 @@ class Incremental:
                                           content_digest(lines[number - 1])))
 
         checkpoint_key = self.checkpoint_key(f"summary {name}", relpath, kind.name)
-        point = checkpoints.read(self.store, checkpoint_key, raw)
+        point = checkpoints.read(self.store, checkpoint_key, raw, self.prefixes)
         result, misses, unkept = {}, [], set()
         if point is not None and _summary_checkpoint(point.data):
             # The log's unchanged prefix from one entry; only the lines after it (and those never kept) are read.
@@ -392,7 +393,7 @@ class Incremental:
             covered = checkpoints.complete_lines(lines)
             checkpoints.write(self.store, checkpoint_key, lines, {
                 "values": {str(n): v for n, v in result.items() if n <= covered and n not in unkept},
-                "unkept": sorted(n for n in unkept if n <= covered)}, raw)
+                "unkept": sorted(n for n in unkept if n <= covered)}, raw, self.prefixes)
         return dict(sorted(result.items()))
 
 
