@@ -165,8 +165,11 @@ def test_an_append_rechecks_only_the_new_record_and_keeps_line_numbers(cli, gene
     after = cli("check", "--exit-zero", "--format", "json", "memory/episodic.jsonl", cwd=root).json()["findings"]
     new = {(f["line"], f["name"]) for f in after} - before
     assert new == {(count + 1, "negative-claim-without-expiry")}
-    # The new line's entries (its findings; its tags, ids and shape for the rules that read the whole log), no more.
-    assert len(stored_entries(store) - entries_before) <= 4
+    # The new line's entries (its findings; its tags, ids and shape for the rules that read the whole log), no more,
+    # and the log's checkpoints of its new prefix (the record rules' and those three summaries'), in one new shard.
+    added = stored_entries(store) - entries_before
+    assert len({key for key in added if not key.startswith("checkpoints-")}) <= 4
+    assert len({key.partition("/")[0] for key in added if key.startswith("checkpoints-07-")}) <= 1
 
 
 def test_the_store_holds_no_secret_and_a_garbled_store_is_a_miss(cli, workspace):
@@ -234,3 +237,137 @@ def test_an_append_is_journaled_and_the_journal_reads_back_as_the_shard_would(cl
     again = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
     plain = cli("check", "--exit-zero", "--format", "json", ".", cwd=root, env=NO_CACHE)
     assert first.stdout == again.stdout == plain.stdout
+
+
+def _log_edit(log: Path, gen, rng: random.Random, step: int) -> str:
+    """An edit of the log's bytes of the kinds a checkpoint of its prefix must notice (or rightly survive)."""
+    raw = log.read_bytes()
+    lines = raw.splitlines(keepends=True)
+    newline = b"\r\n" if b"\r\n" in raw else b"\n"
+    record = gen.episode(rng, 5 * 10**6 + step)
+    if rng.random() < 0.3:
+        record["summary"] = rng.choice(["The export endpoint is not supported in the EU region.",
+                                        "Bulk export is not available on the free plan.", ""])
+    if rng.random() < 0.2:
+        record["id"] = json.loads(rng.choice(lines) or b"{}").get("id", "ep-x") if lines else "ep-x"  # a duplicate id
+    if rng.random() < 0.15:
+        record["tags"] = ["one"]
+    new = json.dumps(record, ensure_ascii=rng.random() < 0.5).encode("utf-8")
+    what = rng.choice(["append", "append", "append", "middle", "same-length", "truncate", "crlf", "bom", "unterminated", "blank",
+                       "garbled", "delete"])
+    if what == "append":
+        raw += new + newline
+    elif what == "middle" and lines:
+        index = rng.randrange(len(lines))
+        lines[index] = new + newline
+        raw = b"".join(lines)
+    elif what == "same-length" and len(lines) > 1:
+        index = rng.randrange(len(lines) - 1)
+        raw = b"".join(lines[:index] + [_same_length_claim(lines[index])] + lines[index + 1 :])
+    elif what == "truncate" and lines:
+        raw = b"".join(lines[: rng.randrange(len(lines))])
+    elif what == "crlf":
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n") if newline == b"\n" else raw.replace(b"\r\n", b"\n")
+    elif what == "bom":
+        raw = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else b"\xef\xbb\xbf" + raw
+    elif what == "unterminated":
+        raw += new  # the next append joins it, or completes it
+    elif what == "blank":
+        raw += newline
+    elif what == "garbled":
+        raw += b'{"id": "ep-broken", "summary": ' + newline
+    elif what == "delete" and lines:
+        del lines[rng.randrange(len(lines))]
+        raw = b"".join(lines)
+    log.write_bytes(raw)
+    return what
+
+
+def _same_length_claim(line: bytes) -> bytes:
+    """A line rewritten to a negative claim of exactly its length, so no line after it moves (the digest notices)."""
+    body = line.rstrip(b"\r\n")
+    try:
+        record = json.loads(body)
+    except ValueError:
+        return line
+    if not isinstance(record, dict):
+        return line
+    claim = "Bulk export is not supported on the free plan"
+    field = "content" if "content" in record else "summary"
+    record[field] = ""
+    room = len(body) - len(json.dumps(record, ensure_ascii=False).encode("utf-8"))
+    if room < len(claim) + 1:
+        return line
+    record[field] = claim + "." * (room - len(claim))
+    return json.dumps(record, ensure_ascii=False).encode("utf-8") + line[len(body) :]
+
+
+def test_a_log_edited_at_random_reports_the_same_with_its_checkpoints(cli, generated):
+    """Appends (served from the log's checkpoint), and edits a checkpoint must not survive: a line rewritten in the
+    middle, the log truncated, its line endings turned to CRLF and back, a BOM added and removed, a last line with
+    no newline that the next append completes, blank and broken lines, a line deleted."""
+    root, gen = generated
+    log = root / "memory" / "episodic.jsonl"
+    rng = random.Random(2026)
+    named = ["--ignore", "secret-in-memory", "memory/episodic.jsonl"]
+    cli("check", "--exit-zero", ".", cwd=root)
+    done = []
+    for step in range(40):
+        done.append(_log_edit(log, gen, rng, step))
+        for args in ((".",), named):
+            for run_file in (root / ".memwarden_cache" / "v1").glob("run-*.json"):
+                run_file.unlink()  # answered per line and by the checkpoints, never by the whole run's entry
+            warm = cli("check", "--exit-zero", "--format", "json", *args, cwd=root).stdout
+            plain = cli("check", "--exit-zero", "--format", "json", *args, cwd=root, env=NO_CACHE).stdout
+            assert warm == plain, (step, done[-1], args)
+    assert {"append", "middle", "same-length", "truncate", "crlf", "bom", "unterminated"} <= set(done)
+    assert list((root / ".memwarden_cache" / "v1" / "incremental").glob("checkpoints-*-*.json"))
+
+
+def test_an_append_reads_the_log_s_checkpoint_and_no_per_line_entry(cli, generated, monkeypatch):
+    from memwarden.engine import store as store_module
+
+    root, gen = generated
+    log = root / "memory" / "episodic.jsonl"
+    cli("check", "--exit-zero", ".", cwd=root)
+    read: list[str] = []
+    original = store_module.Store._read
+    monkeypatch.setattr(store_module.Store, "_read", lambda self, name: read.append(name) or original(self, name))
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(gen.episode(random.Random(4), 44)) + "\n")
+    cli("check", "--exit-zero", "memory/episodic.jsonl", cwd=root)
+    assert any(name.startswith("checkpoints-") for name in read)
+    assert not [name for name in read if name.startswith(("records-", "record-summaries-"))], read
+    # An edit before the end: the checkpoint no longer matches, and the per-line entries answer.
+    read.clear()
+    lines = log.read_bytes().splitlines(keepends=True)
+    lines[1] = json.dumps(gen.episode(random.Random(5), 45)).encode() + b"\n"
+    log.write_bytes(b"".join(lines))
+    cli("check", "--exit-zero", "memory/episodic.jsonl", cwd=root)
+    assert any(name.startswith("records-") for name in read)
+
+
+def test_a_garbled_checkpoint_is_a_miss(cli, generated):
+    """Checkpoints whose data has the wrong shape (read as JSON, so only their meaning is off) are misses."""
+    root, gen = generated
+    log = root / "memory" / "episodic.jsonl"
+    cli("check", "--exit-zero", ".", cwd=root)
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(gen.episode(random.Random(6), 66)) + "\n")
+    plain = cli("check", "--exit-zero", "--format", "json", ".", cwd=root, env=NO_CACHE).stdout
+    store = root / ".memwarden_cache" / "v1" / "incremental"
+    wrong = ({"rules": "x", "deps": 5}, {"groups": [[[9], [[1, 2]]]]}, {"groups": [[[0], [["a", 2]]]]},
+             {"found": {"one": {}}}, {"found": {"1": []}}, {"deps": [5]}, {"values": {"x": 1}}, {"unkept": ["1"]},
+             {"values": []}, {"points": [[1, 2]]}, {"points": [["a", 1, "b"]]}, [], None, 7)
+    saved = {shard: shard.read_text("utf-8") for shard in store.glob("checkpoints-*.json")}
+    for garbage in wrong:
+        for shard, text in saved.items():
+            data = json.loads(text)
+            for entry in data["entries"].values():
+                value = entry[1]
+                entry[1] = {**value, **garbage} if isinstance(value, dict) and isinstance(garbage, dict) else garbage
+            shard.write_text(json.dumps(data), "utf-8")
+        for run_file in (root / ".memwarden_cache" / "v1").glob("run-*.json"):
+            run_file.unlink()
+        again = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
+        assert again.exit_code == 0 and again.stdout == plain, garbage

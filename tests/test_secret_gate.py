@@ -110,3 +110,78 @@ def test_hex_under_a_secrets_name_and_mixed_tokens_still_pass_the_gate():
                  "cookie=3f9a8b7c6d5e4f3a2b1c0d9e\n", "signing: 3f9a8b7c6d5e4f3a2b1c0d9e\n",
                  "run 3f9a8b7c6d5e4f3G2b1c\n", "ACCA0123456789ABCDEF\n"):
         assert scanner.may_hold_secret(text), text
+
+
+# -- the quick gate decides as the one search of MAY_HOLD_SECRET would ------------------------------------------
+def _one_search(text: str) -> bool:
+    from memwarden.analysis.secrets import gate
+
+    return "\\" in text or gate.MAY_HOLD_SECRET.search(text) is not None
+
+
+def _real_texts() -> list[str]:
+    """Every text file of the corpus, the examples, the hand tables, the blind sets and a generated workspace."""
+    import random as _random
+
+    from test_incremental import _generator
+
+    roots = [REPO / "tests" / "fixtures", REPO / "tests" / "data", REPO / "examples", REPO / "bench" / "blind",
+             REPO / "bench" / "blind2"]
+    paths = [p for root in roots if root.exists() for p in sorted(root.rglob("*")) if p.is_file()]
+    texts = [p.read_bytes().decode("utf-8", "replace") for p in paths if p.stat().st_size < 2_000_000]
+    gen = _generator()
+    rng = _random.Random(7)
+    texts.append("".join(__import__("json").dumps(gen.episode(rng, n), ensure_ascii=False) + "\n" for n in range(300)))
+    return texts
+
+
+def test_the_quick_gate_decides_as_the_one_search_on_every_real_text():
+    texts = _real_texts()
+    assert len(texts) > 200
+    passed = 0
+    for text in texts:
+        assert scanner.may_hold_secret(text) == _one_search(text), text[:200]
+        # and line by line, where a line's verdict differs from its file's far more often
+        for line in text.splitlines()[:400]:
+            assert scanner.may_hold_secret(line) == _one_search(line), line[:200]
+        passed += _one_search(text)
+    assert 0 < passed < len(texts)  # both verdicts were compared
+
+
+TRICKY = st.sampled_from([
+    "key", "KEY", "\u212aey", "pa\u017fs", "PA\u017fS", "prıvate", "PRİVATE", "İ", "ı", "ſ", "\u0307", "pat", "PAT",
+    "patH", "pat\u212a", "pat\u017f", "patİ", "pat1", "pat-", " -u", "\t-p", "\u2003-u", "\x1c-p", "-u", "-ux", "-p ",
+    "--user", "BEGIN", "begin", "PuTTY", "putty", "xox", "XOX", "://", ":/", "密碼", "パスワード", "비밀번호",
+    "0123456789abcdef", "0123456789abcdefg", "0123456789ABCDEF", "abcdef0123456789-", "+/=_", "Z", "a" * 15,
+    "auth", "AUTH", "Bearer", "cookie", "SIGNING", "credentiaL", "contrasE", "apikey", "tokeN", "pwd", "\\",
+])
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(TRICKY, st.text(max_size=6), st.text(alphabet="abcdefgXYZ019 _-/+=.:\n\t", max_size=20)),
+                max_size=25))
+@example(["pat", "\u212a"])
+@example(["x", "\u2003", "-u"])
+@example(["PR", "\u0130", "VATE"])
+def test_the_quick_gate_decides_as_the_one_search_on_any_text(pieces):
+    text = "".join(pieces)
+    assert scanner.may_hold_secret(text) == _one_search(text)
+
+
+def test_the_gate_folds_every_code_point_as_python_s_ignore_case_matching_does():
+    """The gate reads the ignore-case words of MAY_HOLD_SECRET as plain words over a folded text: a character
+    must fold to an ASCII letter or digit exactly when ignore-case matching takes it for that letter or digit."""
+    import re
+
+    from memwarden.analysis.secrets import gate
+
+    everything = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
+    folded = gate._folded(everything)
+    assert len(folded) == len(everything)  # one character for one
+    folds_to: dict[str, set] = {}
+    for original, into in zip(everything, folded):
+        if into.isascii() and into.isalnum():
+            folds_to.setdefault(into, set()).add(original)
+    for char in "abcdefghijklmnopqrstuvwxyz0123456789":
+        assert set(re.findall("(?i)" + char, everything)) == folds_to.get(char, set()), char
+    assert set(re.findall("(?i)[a-z0-9]", everything)) == set().union(*folds_to.values())

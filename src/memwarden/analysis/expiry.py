@@ -337,7 +337,15 @@ def _fact_expiry_places(doc: YamlDocument, profile: str) -> list[ExpiryPlace]:
 
 
 def claim_records(doc, profile: str) -> list[ClaimRecord]:
-    """The records of a note, episode log or facts file that may hold claims."""
+    """The records of a note, episode log or facts file that may hold claims (read once per document: the claims
+    rules, stats and coherence all ask; a fixing round parses the documents it changed again)."""
+    held = doc.__dict__.setdefault("_claim_records", {})
+    if profile not in held:
+        held[profile] = _claim_records(doc, profile)
+    return held[profile]
+
+
+def _claim_records(doc, profile: str) -> list[ClaimRecord]:
     if isinstance(doc, JsonlDocument) and doc.kind.name in EPISODE_KINDS:
         return _episode_records(doc)
     if isinstance(doc, MarkdownDocument) and doc.kind.name == "note":
@@ -380,6 +388,9 @@ def _date_text(group: str) -> str:
         r"|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)"
     )
 
+
+# What every alternative of _date_text needs (its year), so what no dated statement lacks (a test checks both).
+_YEAR = re.compile(r"\d{4}")
 
 # A snapshot: the statement was true on that date. A deadline: it must be looked at again by then.
 _SNAPSHOT = LazyPattern(
@@ -436,6 +447,8 @@ def _text_date(value: str, deadline: bool) -> dt.date | None:
 
 def dated_statements(text: str) -> list[DatedStatement]:
     """The snapshots and deadlines a piece of prose dates itself with, in order."""
+    if not _YEAR.search(text):
+        return []  # every date _date_text reads holds a year of four digits: most prose has none
     found = []
     for pattern, deadline in ((_SNAPSHOT, False), (_DEADLINE, True)):
         for match in pattern.finditer(text):

@@ -29,11 +29,14 @@ _SKIP = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", 
 
 
 def _walk_files(root: Path):
-    for directory, dirnames, filenames in os.walk(root):
+    top = os.fspath(root)
+    for directory, dirnames, filenames in os.walk(top):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP)
+        # os.walk joins every directory to the top it was given: its path relative to it is the rest
+        # (os.path.relpath, which normalises both paths again, was a third of a 10x hook's file walk)
+        prefix = directory[len(top) :].lstrip(os.sep).replace(os.sep, "/")
         for name in filenames:
-            full = os.path.join(directory, name)
-            yield os.path.relpath(full, root).replace(os.sep, "/"), full
+            yield (f"{prefix}/{name}" if prefix else name), os.path.join(directory, name)
 
 
 def _code_fingerprint() -> str:

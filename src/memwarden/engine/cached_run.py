@@ -9,9 +9,12 @@ apply is never reused: fixes need real edits, so that unit is checked again.
 
 from __future__ import annotations
 
-from memwarden.engine import parallel
+import json
+
+from memwarden.engine import checkpoints, parallel
 from memwarden.engine.cache import RunCache, finding_from, finding_record
-from memwarden.engine.incremental import Incremental, Recorder, Store, masked, split_lines
+from memwarden.engine.incremental import Incremental, Recorder, masked
+from memwarden.engine.store import Store
 from memwarden.model import Finding, Scope
 
 _ABSENT = object()
@@ -110,19 +113,29 @@ def _answered(checker, relpath: str, rules) -> list[Finding] | None:
     raw = ws.current_bytes(relpath)
     if kind is None or raw is None:
         return None
-    lines = _record_lines(raw, kind, rules)
+    lines = _record_lines(inc, raw, kind, rules)
     record_rules = [r for r in rules if r.records] if lines is not None else []
-    whole_rules = [r for r in rules if r not in record_rules]
-    keys = [inc.document_key(relpath, kind.name, raw, "whole")] if whole_rules else []
-    keys += [inc.record_key(relpath, kind.name, number, line) for number, line in enumerate(lines or (), 1)]
+    whole_rules = _whole_rules(rules, record_rules, kind)
     found: list[Finding] = []
-    for number, key in enumerate(keys):
-        wanted = whole_rules if number == 0 and whole_rules else record_rules
-        have, _ = _held(checker, inc.lookup(key), wanted)
-        if len(have) < len(wanted):
+    if whole_rules:
+        have, _ = _held(checker, inc.lookup(inc.document_key(relpath, kind.name, raw, "whole")), whole_rules)
+        if len(have) < len(whole_rules):
             return None
         found.extend(f for findings in have.values() for f in findings)
+    if record_rules:
+        answered, misses, known = _record_answers(checker, relpath, kind, raw, lines, record_rules)
+        if misses:
+            return None
+        if known is not None:  # answered line by line: the next run reads them at once
+            _write_checkpoint(checker, relpath, kind, raw, lines, record_rules, known)
+        found.extend(answered)
     return found
+
+
+def _whole_rules(rules, record_rules, kind) -> list:
+    """The rules to run on a document whole: not its record rules, nor a rule of other kinds (a log is never parsed
+    whole for the note rules, which would find nothing in it)."""
+    return [r for r in rules if r not in record_rules and (r.kinds is None or kind.name in r.kinds)]
 
 
 class _Quiet:
@@ -196,13 +209,13 @@ def _cached(checker, key: str, rules, work, relpath: str | None = None, kind: st
     return found
 
 
-def _record_lines(raw: bytes, kind, rules) -> list[bytes] | None:
+def _record_lines(inc, raw: bytes, kind, rules) -> list[bytes] | None:
     """A log's lines, when its record rules are to be checked line by line; None: the file is checked whole
     (not plain JSONL, or empty: with no line, a record rule's finding on the file itself, such as a secret
     in its name, would have no line to be kept with)."""
     if kind.format != "jsonl" or not any(r.records for r in rules):
         return None
-    return split_lines(raw) or None
+    return inc.lines_of(raw) or None
 
 
 def _document(checker, relpath: str, rules) -> list[Finding]:
@@ -211,9 +224,9 @@ def _document(checker, relpath: str, rules) -> list[Finding]:
     raw = ws.current_bytes(relpath)
     if kind is None or raw is None:
         return checker.document_findings(rules, [relpath])  # unreadable or gone: checked, never cached
-    lines = _record_lines(raw, kind, rules)
+    lines = _record_lines(inc, raw, kind, rules)
     record_rules = [r for r in rules if r.records] if lines is not None else []
-    whole_rules = [r for r in rules if r not in record_rules]
+    whole_rules = _whole_rules(rules, record_rules, kind)
     found: list[Finding] = []
     if whole_rules:
         key = inc.document_key(relpath, kind.name, raw, "whole")
@@ -226,17 +239,10 @@ def _document(checker, relpath: str, rules) -> list[Finding]:
 def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules) -> list[Finding]:
     """The record rules on a log, line by line: only the lines no entry answers for are checked."""
     ws, inc, run = checker.workspace, checker.incremental, checker.run
-    keys = [inc.record_key(relpath, kind.name, number, line) for number, line in enumerate(lines, 1)]
-    found: list[Finding] = []
-    misses: dict[int, tuple] = {}
-    for number, key in enumerate(keys, 1):
-        entry = inc.lookup(key)
-        have, value = _held(checker, entry, rules)
-        if len(have) == len(rules):
-            found.extend(f for findings in have.values() for f in findings)
-        else:
-            misses[number] = (entry, value)
+    found, misses, known = _record_answers(checker, relpath, kind, raw, lines, rules)
     if not misses:
+        if known is not None:
+            _write_checkpoint(checker, relpath, kind, raw, lines, rules, known)
         return found
     saved = ws.overlay.get(relpath, _ABSENT)
     inc.masked[relpath] = raw
@@ -269,11 +275,117 @@ def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules)
         # Edits are offsets into the emptied copy: moved to where their line is in the log, or the log is checked whole.
         if not shift_edits(kept, lines, set(misses), relpath):
             return checker.document_findings(rules, [relpath])
+    checked = inc.stamped(recorder)
     for number, (entry, value) in misses.items():
         merged = {**value, **_by_rule(rules, by_line[number])}
-        inc.put(keys[number - 1], recorder, merged, entry[0] if entry is not None else ())
+        inc.put(inc.record_key(relpath, kind.name, number, lines[number - 1]), recorder, merged,
+                entry[0] if entry is not None else ())
         found.extend(by_line[number])
+        if known is not None and checked is not None:
+            known[number] = (_by_rule(rules, by_line[number]), [[*dep] for dep in checked])
+    if known is not None and checked is not None:
+        _write_checkpoint(checker, relpath, kind, raw, lines, rules, known)
     return found
+
+
+# -- a log's checkpoint (engine/checkpoints.py) for the record rules ----------------------------------------
+def _record_answers(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules):
+    """What the cache answers of a log's lines for the record rules: (findings, misses, known).
+
+    ``misses`` maps each line to check to its per-line entry and value (None and {} when none is read);
+    ``known`` maps the answered lines to their findings by rule and their stamped dependencies (what the next
+    checkpoint keeps), or is None when a line's answer was not kept whole. With a valid checkpoint, only the
+    lines after it (and those whose dependencies changed or whose fix this run applies) are misses, and no
+    per-line entry is read; without one, every line's entry is looked up.
+    """
+    inc = checker.incremental
+    found: list[Finding] = []
+    misses: dict[int, tuple] = {}
+    known: dict | None = {}
+    point = checkpoints.read(inc.store, inc.checkpoint_key("records", relpath, kind.name), raw, inc.prefixes)
+    if point is not None and _records_checkpoint(point.data, rules):
+        deps = point.data["deps"]
+        fresh = [inc.valid([[dep]]) for dep in deps]
+        known = {number: ({}, []) for number in range(1, min(point.lines, len(lines)) + 1)}
+        for indices, spans in point.data["groups"]:
+            line_deps = [deps[index] for index in indices]
+            valid = all(fresh[index] for index in indices)
+            for first, last in spans:
+                for number in range(max(first, 1), min(last, point.lines) + 1):
+                    if valid:
+                        known[number] = ({}, line_deps)
+                    else:
+                        misses[number] = (None, {})
+                        del known[number]
+        for text, value in point.data["found"].items():
+            number = int(text)
+            if number not in known:
+                continue
+            have, _ = _held(checker, [[], value, ""], rules)
+            if len(have) < len(rules):  # garbled, or a fix this run applies: checked again
+                misses[number] = (None, {})
+                del known[number]
+                continue
+            found.extend(f for findings in have.values() for f in findings)
+            known[number] = (value, known[number][1])
+        misses.update((number, (None, {})) for number in range(point.lines + 1, len(lines) + 1))
+        return found, misses, known if misses else None  # nothing new: the checkpoint stands as it is
+    for number, line in enumerate(lines, 1):
+        entry = inc.lookup(inc.record_key(relpath, kind.name, number, line))
+        have, value = _held(checker, entry, rules)
+        if len(have) == len(rules):
+            found.extend(f for findings in have.values() for f in findings)
+            if known is not None:
+                if any(name not in value for name in (r.name for r in rules)):
+                    known = None
+                else:
+                    known[number] = ({r.name: value[r.name] for r in rules if value[r.name]}, entry[0])
+        else:
+            misses[number] = (entry, value)
+    return found, misses, known
+
+
+def _records_checkpoint(data: dict, rules) -> bool:
+    """Whether a checkpoint's data has the shape :func:`_write_checkpoint` gives it, for (at least) these rules."""
+    try:
+        return {r.name for r in rules} <= set(data["rules"]) and isinstance(data["found"], dict) \
+            and all(isinstance(dep, list) for dep in data["deps"]) \
+            and all(isinstance(k, str) and k.isdigit() and isinstance(v, dict) for k, v in data["found"].items()) \
+            and all(all(0 <= i < len(data["deps"]) for i in indices) and all(isinstance(a, int) and isinstance(b, int)
+                                                                              for a, b in spans)
+                    for indices, spans in data["groups"])
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def _write_checkpoint(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules, known: dict) -> None:
+    """Keep the findings and dependencies of the log's complete lines under one entry: the dependencies once
+    each, the lines that share them as runs of numbers, the findings only of the lines that have some."""
+    inc = checker.incremental
+    covered = checkpoints.complete_lines(lines)
+    if any(number not in known for number in range(1, covered + 1)):
+        return  # a line not answered here: no checkpoint covers it
+    deps: dict[str, int] = {}
+    indexed: dict[int, tuple] = {}  # id of a line's list of dependencies (alive in known) -> their indices
+    groups: dict[tuple, list] = {}
+    found = {}
+    for number in range(1, covered + 1):
+        value, line_deps = known[number]
+        if any(value.values()):
+            found[str(number)] = {name: items for name, items in value.items() if items}
+        indices = indexed.get(id(line_deps))  # the lines of one run share one list: indexed once
+        if indices is None:
+            indices = indexed[id(line_deps)] = tuple(sorted(deps.setdefault(json.dumps(dep), len(deps))
+                                                            for dep in line_deps))
+        spans = groups.setdefault(indices, [])
+        if spans and spans[-1][1] == number - 1:
+            spans[-1][1] = number
+        else:
+            spans.append([number, number])
+    # Lines with no dependency need no group: they are answered by being covered.
+    data = {"rules": sorted(r.name for r in rules), "deps": [json.loads(dep) for dep in deps],
+            "groups": [[list(indices), spans] for indices, spans in groups.items() if indices], "found": found}
+    checkpoints.write(inc.store, inc.checkpoint_key("records", relpath, kind.name), lines, data, raw, inc.prefixes)
 
 
 def shift_edits(findings, lines: list[bytes], kept: set[int], relpath: str) -> bool:

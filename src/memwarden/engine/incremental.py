@@ -14,7 +14,7 @@ A rule that needs a little of every document (the tags in use, the ids, the link
 finding that used them depends only on the summaries' digest, not on every byte. A summary function
 with a ``raw_filter`` (a test of the bytes) is not even called on a file that fails it.
 
-The store is a folder of shards (see :class:`Store`); a missing, truncated or garbled one is a miss. It never holds a
+The store is a folder of shards (see engine/store.py's ``Store``); a missing, truncated or garbled one is a miss. It never holds a
 secret in clear text: messages are stored after the engine hid the file's secrets in them, and
 the summary of a file the secrets scan finds anything in is never stored.
 """
@@ -27,11 +27,9 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from memwarden.engine.cache import read_json, read_regular
+from memwarden.engine import checkpoints
+from memwarden.engine.store import CHECKPOINT_SHARD, RULE_SHARD, Store, bucket, in_shard
 
-STORE_DIR = "incremental"
-FORMAT = 3
-MAX_ENTRIES = 400_000  # past this, entries not used by the latest run are dropped
 MAX_FILE_DEPS = 64
 
 # Attributes of the workspace a rule may read without depending on other files: they are in the run key.
@@ -133,135 +131,6 @@ class WatchedMemo:
         return value
 
 
-class Store:
-    """The entries of earlier runs, in shards read only when a key of theirs is asked for.
-
-    A key names its shard (``shard/hash``: the documents of one bucket of paths, one log's records,
-    the summaries, the workspace rules), so a hook on three files reads the shards of those files
-    and of what the workspace rules need, not every document's findings. Each shard is a JSON file
-    and a journal of the entries added since (one JSON object a line, appended): a run that adds a
-    few entries appends them, and a shard is rewritten whole only when its journal has grown to a
-    quarter of it. A missing, truncated or garbled shard or journal line is a miss.
-    """
-
-    def __init__(self, directory: Path):
-        self.dir = directory / STORE_DIR
-        self.shards: dict[str, dict[str, list]] = {}
-        self._journaled: dict[str, int] = {}  # shard -> entries its journal holds
-        self.used: set[str] = set()
-        self._made: set[str] = set()
-        self.dirty = False
-
-    def shard(self, name: str) -> dict[str, list]:
-        if name not in self.shards:
-            self.shards[name] = self._read(name)
-        return self.shards[name]
-
-    def _read(self, name: str) -> dict[str, list]:
-        entries: dict[str, list] = {}
-        if os.path.islink(self.dir):  # a committed symlink must not lead reads or writes out of the cache
-            self._journaled[name] = 0
-            return entries
-        data = read_json(self.dir / f"{name}.json")
-        if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
-            entries = data["entries"]
-        journaled = 0
-        for line in (read_regular(self.dir / f"{name}.log") or b"").splitlines():
-            try:
-                added = json.loads(line)
-            except ValueError:  # UnicodeDecodeError is one: a torn or garbled line, its entries are misses
-                continue
-            if isinstance(added, dict):
-                entries.update(added)
-                journaled += len(added)
-        self._journaled[name] = journaled
-        return entries
-
-    def get(self, key: str):
-        entry = self.shard(shard_of(key)).get(key)
-        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], list)):
-            return None
-        self.used.add(key)
-        return entry
-
-    def put(self, key: str, deps, value, kind: str = "") -> None:
-        entry = [sorted(([list(p) if isinstance(p, tuple) else p for p in d] for d in deps), key=str), value, kind]
-        self.shard(shard_of(key))[key] = entry
-        self.used.add(key)
-        self._made.add(key)
-        self.dirty = True
-
-    def made(self) -> dict:
-        """The entries this run stored (a worker process hands them to the main one)."""
-        return {key: self.shards[shard_of(key)][key] for key in self._made}
-
-    def adopt(self, entries: dict) -> None:
-        """Entries a worker process made."""
-        for key, entry in entries.items():
-            self.shard(shard_of(key))[key] = entry
-        self.used.update(entries)
-        self._made.update(entries)
-        self.dirty = self.dirty or bool(entries)
-
-    def save(self) -> None:
-        if not self.dirty:
-            return
-        from memwarden.fixes.write import write_atomic
-
-        made_by_shard: dict[str, list[str]] = {}
-        for key in self._made:
-            made_by_shard.setdefault(shard_of(key), []).append(key)
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-            if os.path.islink(self.dir):
-                return
-            (self.dir.parent / "incremental.json").unlink(missing_ok=True)  # the one-file store of format 2
-            for name, keys in sorted(made_by_shard.items()):
-                entries = self.shards[name]
-                journal = self.dir / f"{name}.log"
-                base_size = len(entries) - self._journaled.get(name, 0) - len(keys)
-                if name != RULE_SHARD and (self._journaled.get(name, 0) + len(keys)) * 4 <= max(base_size, 0):
-                    added = {key: entries[key] for key in sorted(keys)}
-                    line = json.dumps(added, separators=(",", ":")).encode("ascii") + b"\n"
-                    descriptor = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-                    try:
-                        os.write(descriptor, line)  # one write: a torn line is a miss, never a wrong entry
-                    finally:
-                        os.close(descriptor)
-                    self._journaled[name] = self._journaled.get(name, 0) + len(keys)
-                    continue
-                if len(entries) > MAX_ENTRIES:
-                    entries = {key: value for key, value in entries.items() if key in self.used}
-                elif name == RULE_SHARD:  # a workspace rule's entry of another run (other files named) is seldom asked again
-                    entries = {key: value for key, value in entries.items() if key in self.used}
-                write_atomic(self.dir / f"{name}.json",
-                             json.dumps({"format": FORMAT, "entries": entries}, separators=(",", ":")).encode("ascii"))
-                journal.unlink(missing_ok=True)
-                self._journaled[name] = 0
-            self._made.clear()
-            self.dirty = False
-        except OSError:
-            pass  # a read-only workspace is checked all the same
-
-
-DOCUMENT_BUCKETS = 16
-RULE_SHARD = "rules"
-
-
-def shard_of(key: str) -> str:
-    name, _, _ = key.rpartition("/")
-    return name or "other"
-
-
-def in_shard(shard: str, key: str) -> str:
-    return f"{shard}/{key}"
-
-
-def bucket(relpath: str) -> str:
-    """Which of the document shards a file's entries live in (a log's records have a shard of their own)."""
-    return f"{int(hashlib.sha256(relpath.encode('utf-8', 'surrogatepass')).hexdigest()[:4], 16) % DOCUMENT_BUCKETS:02d}"
-
-
 class Incremental:
     """One run's view of the store: the run key, the current digest of each kind of dependency, the summaries."""
 
@@ -276,6 +145,9 @@ class Incremental:
         self._current: dict[tuple, str] = {}
         self._summaries: dict[tuple, dict] = {}
         self._record_summaries: dict[tuple, dict] = {}
+        self._masked_docs: dict = {}  # the one emptied copy of a log the summaries last read
+        self._split: tuple = ()  # the bytes of the log last split into lines, and its lines
+        self.prefixes = checkpoints.Prefixes()  # the digests of its prefixes the checkpoints asked for
         self.rules_by_name = {}  # the run's selected rules, by name (cached findings name theirs)
         self.masked: dict[str, bytes] = {}  # a log being checked line by line: its real bytes (summaries read them)
 
@@ -285,6 +157,8 @@ class Incremental:
         self._current.clear()
         self._summaries.clear()
         self._record_summaries.clear()
+        self._masked_docs = {}
+        self._split = ()
 
     def content_hash(self, relpath: str) -> str | None:
         """The SHA-256 of a file as this pass reads it: a log's real bytes while it is emptied, a fix's result,
@@ -307,6 +181,10 @@ class Incremental:
     def record_key(self, relpath: str, kind: str, line: int, raw_line: bytes) -> str:
         return in_shard(f"records-{bucket(relpath)}", key_of(self.run_key, "record", relpath, kind, line,
                                                              content_digest(raw_line)))
+
+    def checkpoint_key(self, what: str, relpath: str, kind: str) -> str:
+        """The key of a log's checkpoint of ``what`` (engine/checkpoints.py): one entry, whatever the log holds."""
+        return in_shard(f"{CHECKPOINT_SHARD}-{bucket(relpath)}", key_of(self.run_key, "checkpoint", what, relpath, kind))
 
     def workspace_rule_key(self, any_targets: bool = False) -> str:
         ws = self.workspace
@@ -436,6 +314,23 @@ class Incremental:
         return result
 
 
+    def lines_of(self, raw: bytes) -> list[bytes] | None:
+        """:func:`split_lines` of a log, split once for every unit of this pass that reads the same bytes."""
+        held = self._split
+        if not (held and (held[0] is raw or held[0] == raw)):
+            self._split = held = (raw, split_lines(raw))
+        return held[1]
+
+    def _masked_document(self, relpath: str, kind, raw: bytes, lines: list[bytes], misses: list[int]):
+        """The log with all but ``misses`` emptied, parsed once for every summary function that reads those lines."""
+        from memwarden.documents import load
+
+        held = self._masked_docs
+        if not (held.get("key") == (relpath, tuple(misses)) and (held["raw"] is raw or held["raw"] == raw)):
+            doc = load(self.workspace.root, relpath, kind, masked(lines, set(misses)))
+            self._masked_docs = held = {"key": (relpath, tuple(misses)), "raw": raw, "doc": doc}
+        return held["doc"]
+
     def record_summaries(self, function: Callable, relpath: str, recorder: Recorder | None, reduce=None):
         """``function(doc, profile)`` ({line: value} for a log's records) kept line by line: only changed lines are
         read. With ``reduce``, ``reduce(summaries)``: what depends on it depends on that value only."""
@@ -458,28 +353,54 @@ class Incremental:
         raw = raw if raw is not None else ws.current_bytes(relpath)
         if kind is None or raw is None or not _inside(ws.root, relpath):
             return None  # gone, or a symlink out of the workspace (its document is unreadable, never parsed)
-        lines = split_lines(raw)
+        lines = self.lines_of(raw)
         if lines is None:
             doc = load(ws.root, relpath, kind, raw)
             return plain_lines(function(doc, ws.profile)) if doc.ok else None
         shard = f"record-summaries-{bucket(relpath)}"
-        keys = [in_shard(shard, key_of(self.run_key, "record-summary", name, relpath, kind.name, number,
-                                       content_digest(line))) for number, line in enumerate(lines, 1)]
-        result, misses = {}, []
-        for number, key in enumerate(keys, 1):
-            entry = self.store.get(key)
-            if entry is None or not isinstance(entry[1], list) or len(entry[1]) != 2:
-                misses.append(number)
-            elif entry[1][0]:
-                result[number] = entry[1][1]
+
+        def line_key(number: int) -> str:
+            return in_shard(shard, key_of(self.run_key, "record-summary", name, relpath, kind.name, number,
+                                          content_digest(lines[number - 1])))
+
+        checkpoint_key = self.checkpoint_key(f"summary {name}", relpath, kind.name)
+        point = checkpoints.read(self.store, checkpoint_key, raw, self.prefixes)
+        result, misses, unkept = {}, [], set()
+        if point is not None and _summary_checkpoint(point.data):
+            # The log's unchanged prefix from one entry; only the lines after it (and those never kept) are read.
+            result = {int(number): value for number, value in point.data["values"].items()}
+            unkept = set(point.data["unkept"])
+            misses = sorted(unkept | set(range(point.lines + 1, len(lines) + 1)))
+        else:
+            for number in range(1, len(lines) + 1):
+                entry = self.store.get(line_key(number))
+                if entry is None or not isinstance(entry[1], list) or len(entry[1]) != 2:
+                    misses.append(number)
+                elif entry[1][0]:
+                    result[number] = entry[1][1]
         if misses:
-            values = plain_lines(function(load(ws.root, relpath, kind, masked(lines, set(misses))), ws.profile))
+            values = plain_lines(function(self._masked_document(relpath, kind, raw, lines, misses), ws.profile))
             for number in misses:
+                result.pop(number, None)
                 if number in values:
                     result[number] = values[number]
-                if not may_hold_secret(json.dumps(values.get(number))):  # a value that might quote a secret: never kept
-                    self.store.put(keys[number - 1], (), [number in values, values.get(number)])
+                if may_hold_secret(json.dumps(values.get(number))):  # a value that might quote a secret: never kept
+                    unkept.add(number)
+                else:
+                    unkept.discard(number)
+                    self.store.put(line_key(number), (), [number in values, values.get(number)])
+        if misses or point is None:
+            covered = checkpoints.complete_lines(lines)
+            checkpoints.write(self.store, checkpoint_key, lines, {
+                "values": {str(n): v for n, v in result.items() if n <= covered and n not in unkept},
+                "unkept": sorted(n for n in unkept if n <= covered)}, raw, self.prefixes)
         return dict(sorted(result.items()))
+
+
+def _summary_checkpoint(data: dict) -> bool:
+    values, unkept = data.get("values"), data.get("unkept")
+    return isinstance(values, dict) and isinstance(unkept, list) and all(isinstance(n, int) for n in unkept) \
+        and all(number.isdigit() for number in values)
 
 
 def _inside(root: Path, relpath: str) -> bool:

@@ -30,7 +30,7 @@ class UnknownRuleInSuppression:
         return f"unknown rule '{self.name}'{self.suggestion}"
 
 
-@rule(code="MW901", name="invalid-suppression", severity=Severity.WARNING)
+@rule(code="MW901", name="invalid-suppression", severity=Severity.WARNING, records=True)  # JSONL has no directives
 def invalid_suppression(doc, ctx):
     """A `memwarden:` suppression comment with an unknown action or rule name.
 

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from memwarden.analysis.secrets import patterns
+from memwarden.analysis.secrets.gate import MAY_HOLD_SECRET, may_hold_secret  # noqa: F401 (tests replace it here)
 from memwarden.analysis.secrets.patterns import SecretType
 from memwarden.analysis.secrets.lines import (
     assigned_occurrence, decode_json_literal, dotted_url_password, extend_jwt, inside, json_literals, key_identity,
@@ -42,16 +43,6 @@ ENTROPY_PLUGINS = frozenset({"Base64HighEntropyString", "HexHighEntropyString"})
 REQUIRED_LITERAL = {"NpmDetector": "_authToken"}
 
 _KEYWORD_STEMS = ("key", "pass", "pwd", "secret", "contrase")  # every secret-like name lines.thin_keywords knows holds one
-# What every detector needs on a line: a 16-character token run not made only of lowercase hex and
-# hyphens (tokens, base64 high entropy, JWTs; hex counts only under a secret's name, a word below),
-# '://', a secret-like word or name, a PEM or PuTTY header, 'xox', a CJK password label, or a
-# command-line credential flag. A line with none of these is skipped.
-_MAY_HOLD_SECRET = re.compile(
-    r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/=_-]{16})[0-9a-f-]*[g-zA-Z+/=_]"
-    r"|://|BEGIN|PuTTY|xox|(?i:key|pass|pwd|secret|contrase|token|apikey|pat(?![a-z0-9])|credential"
-    r"|auth|bearer|private|cookie|signing)"
-    r"|密碼|密码|口令|パスワード|비밀번호|\s-[up]\b|--user"
-)
 _KEY_TAIL = re.compile(r"-{0,5}(?:[A-Za-z0-9+/=]|\\[nr]){0,20000}")
 
 
@@ -162,12 +153,6 @@ def scan_texts(items, *, high_entropy: bool = True, stats: ScanStats | None = No
     return results
 
 
-def may_hold_secret(text: str) -> bool:
-    """The one cheap gate in front of the plugins: every detection comes from a line :data:`_MAY_HOLD_SECRET`
-    matches, or from an escaped string; one search of the whole text covers all its lines."""
-    return "\\" in text or _MAY_HOLD_SECRET.search(text) is not None
-
-
 class _Scan:
     def __init__(self, text: str, fmt: str, plugins: list, high_entropy: bool, stats: ScanStats):
         self.text = text
@@ -224,7 +209,7 @@ class _Scan:
     def scan_line(self, line: str, base: int, json_raw: bool = False) -> list[_Hit]:
         """Hits in one line; ``base`` is the line's offset in the text."""
         found: list[_Hit] = []
-        if not _MAY_HOLD_SECRET.search(line):
+        if not MAY_HOLD_SECRET.search(line):
             return found
         for window_start, window in windows(line):
             self.stats.windows += 1
