@@ -202,3 +202,24 @@ def test_removal_in_an_episode_against_a_fact(cli, workspace):
     # the removal of another version (Node 18 against Node 20) is no conflict
     assert [(f[1], f[2]) for f in found] == [("memory/episodic.jsonl", 1)]
     assert "'memory/fact.yml' line 4" in found[0][3] and "BigQuery" in found[0][3]
+
+
+# A token of the shape the secrets scanner reports (a GitHub personal access token): made up.
+TOKEN = "ghp_" + "Zq8rT2vX9mK4pL7wN3bH6jF1sD5gA0cE8yU2"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_quoted_sentence_of_the_other_file_never_shows_its_token(cli, workspace, fmt):
+    # The finding is at the newer record (the episode, a file with no secret), and quotes the older
+    # note's sentence, which holds the token: the engine scans only the finding's own file, so the
+    # quote itself must mask it.
+    root = gish(workspace, {
+        "memory/knowledge/references/mail.md": note("mail", f"The mailers run on Sidekiq with {TOKEN} today.", "2026-01-01"),
+        "memory/episodic.jsonl": episode(1, "We retired the Sidekiq workers.", "2026-03-01T00:00:00Z") + "\n",
+    })
+    result = cli("check", "--format", fmt, "--select", "conflicting-records", ".", cwd=root)
+    assert result.exit_code == 0, result  # warnings only
+    output = result.stdout + result.stderr
+    assert "MW305" in output and "The mailers run on Sidekiq with" in output  # the finding, quoting the note
+    assert "memory/episodic.jsonl" in output
+    assert TOKEN not in output and TOKEN[4:20] not in output
