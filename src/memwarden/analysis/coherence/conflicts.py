@@ -18,8 +18,8 @@ from typing import Iterable
 
 from memwarden.analysis.coherence.records import MemoryRecord, Piece, Place, bulk
 from memwarden.analysis.coherence.relations import CJK_SAME, REMOVAL, conflict, removal
-from memwarden.analysis.coherence.sketch import BINS, EMPTY, ROWS, signature
-from memwarden.analysis.coherence.statements import Statement, statement
+from memwarden.analysis.coherence.sketch import band_keys, signature
+from memwarden.analysis.coherence.statements import Statement, sentences, statement
 
 KEEP = 4  # statements kept per band bucket and polarity class: enough to find one counterpart
 NAME_KEEP = 200  # plain statements a removal is compared with, through its rarest name
@@ -84,46 +84,54 @@ def find_conflicts(records: list[MemoryRecord], similarity: float = CJK_SAME) ->
 
 
 def _find_conflicts(records: list[MemoryRecord], similarity: float) -> list[Conflict]:
-    statements: dict[str, Statement] = {}
-    latest: dict[str, Occurrence] = {}
+    # A text that many records repeat word for word (a template, a copied lesson) is cut into
+    # sentences once, its latest record speaking for it: its sentences are the same. The texts are
+    # read in the order they first appear, so statements are met in reading order, as before.
+    latest_piece: dict[str, tuple[tuple, MemoryRecord, Piece]] = {}
     for record in records:
-        for sentence, piece, start in record.sentences():
+        for index, piece in enumerate(record.pieces):
+            seen_piece = latest_piece.get(piece.text)
+            if seen_piece is None or (record.when, index) >= seen_piece[0]:
+                latest_piece[piece.text] = ((record.when, index), record, piece)
+    statements: dict[str, Statement] = {}
+    latest: dict[str, tuple[tuple, Occurrence]] = {}
+    for text, (when, record, piece) in latest_piece.items():
+        for position, (sentence, start) in enumerate(sentences(text)):
             found = statements.get(sentence)
             if found is None:
                 found = statements[sentence] = statement(sentence)
             seen = latest.get(found.normal)
-            if seen is None or record.when >= seen.record.when:
-                latest[found.normal] = Occurrence(record, piece, start, sentence)
+            if seen is None or (*when, position) >= seen[0]:
+                latest[found.normal] = ((*when, position), Occurrence(record, piece, start, sentence))
+    del latest_piece
     distinct: dict[str, Statement] = {}
     for found in statements.values():
         if len(found.content) >= 2 and found.normal not in distinct:
             distinct[found.normal] = found
     bands: dict[tuple, list[Statement]] = {}
     pairs: list[tuple[Statement, Statement, str]] = []
+    hashes: dict[str, int] = {}
     for found in distinct.values():
-        sig = signature(found.content)
+        sig = signature(found.content, hashes)
         if sig is None:
             continue
         compared: set[str] = set()
-        for band in range(0, BINS, ROWS):
-            values = sig[band : band + ROWS]
-            if all(v == EMPTY for v in values):
-                continue  # an empty band says nothing about similarity
+        for band in band_keys(sig):
             for cls in (True, False):
-                for other in bands.get((band, values, cls), ()):
+                for other in bands.get((band, cls), ()):
                     if other.normal in compared or not _comparable(found, other):
                         continue
                     compared.add(other.normal)
                     how = conflict(other, found, similarity)
                     if how:
                         pairs.append((other, found, how))
-            members = bands.setdefault((band, values, found.cued), [])
+            members = bands.setdefault((band, found.cued), [])
             if len(members) < KEEP:
                 members.append(found)
     pairs.extend(_removals(distinct.values(), {(a.normal, b.normal) for a, b, _ in pairs}))
     result = []
     for a, b, how in pairs:
-        first, second = latest[a.normal], latest[b.normal]
+        first, second = latest[a.normal][1], latest[b.normal][1]
         if first.record is second.record:
             continue  # a record that corrects itself in its own text ("not X; since v2, X") is one record
         newer, older = (first, second) if first.record.when > second.record.when else (second, first)

@@ -38,6 +38,8 @@ CJK_CHAR = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
 def normalise(text: str) -> str:
     """Width, case, spacing and Traditional forms folded, so equal words compare equal."""
+    if text.isascii():  # NFKC and the table leave ASCII alone, and casefold() is lower() there
+        return _SPACE.sub(" ", text.lower()).strip()
     text = unicodedata.normalize("NFKC", text).casefold().translate(_TO_SIMPLIFIED)
     return _SPACE.sub(" ", text).strip()
 

@@ -48,7 +48,7 @@ class Piece(Protocol):
     def locate(self, offset: int, sentence: str) -> tuple[int, int]: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Place:
     path: str
     line: int
@@ -56,7 +56,7 @@ class Place:
     json_path: str | None
 
 
-@dataclass
+@dataclass(slots=True)
 class MemoryRecord:
     """One record: where it is, its layer ("fact", "note", "episode"), its date, its prose."""
 
@@ -132,13 +132,16 @@ def _memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
 # -- episodes -------------------------------------------------------------------------------
 
 
+_FIELD_PATHS = {name: f"$.{name}" for name in EPISODE_TEXT_FIELDS}  # one string each, not one per episode
+
+
 class _EpisodeField:
     """One text field of an episode; its line and column are looked up only when asked (a reported record)."""
 
     __slots__ = ("text", "json_path", "_doc", "_record", "_name")
 
     def __init__(self, text: str, doc: JsonlDocument, record, name: str):
-        self.text, self.json_path, self._doc, self._record, self._name = text, f"$.{name}", doc, record, name
+        self.text, self.json_path, self._doc, self._record, self._name = text, _FIELD_PATHS[name], doc, record, name
 
     def locate(self, offset: int, sentence: str) -> tuple[int, int]:
         span = self._doc.value_span(self._record, (self._name,))
@@ -189,17 +192,30 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 class _NoteText:
-    """A note's description or body: offsets into the note's text, lines counted only when asked."""
+    """A note's description or body: its text and where it starts in the note; lines counted only when
+    asked. Only the text up to the piece's end is held (the note's whole text would be a second copy
+    of every body): the piece's own line breaks are those of the note (blanked code keeps them)."""
 
-    __slots__ = ("text", "json_path", "_whole", "_base")
+    __slots__ = ("text", "json_path", "_before", "_base")
 
-    def __init__(self, text: str, json_path: str | None, whole: str, base: int):
-        self.text, self.json_path, self._whole, self._base = text, json_path, whole, base
+    def __init__(self, text: str, json_path: str | None, whole: str, base: int, head: str):
+        """``head``: the note's text up to its body, one string for both pieces of a note."""
+        self.text, self.json_path, self._base = text, json_path, base
+        if json_path is None:
+            self._before = head if len(head) == base else whole[:base]
+        else:
+            self._before = head if base + len(text) + 1 <= len(head) else whole[: base + len(text) + 1]
 
     def locate(self, offset: int, sentence: str) -> tuple[int, int]:
         at = self._base + offset
-        line_start = self._whole.rfind("\n", 0, at) + 1
-        return self._whole.count("\n", 0, at) + 1, at - line_start + 1
+        if self.json_path is not None:  # a front-matter value: the offsets run over the note's own text
+            line_start = self._before.rfind("\n", 0, at) + 1
+            return self._before.count("\n", 0, at) + 1, at - line_start + 1
+        lines = self._before.count("\n") + self.text.count("\n", 0, offset)
+        inside = self.text.rfind("\n", 0, offset)
+        if inside != -1:
+            return lines + 1, offset - inside
+        return lines + 1, at - (self._before.rfind("\n") + 1) + 1
 
 
 def _front_matter(ws, relpath: str, kind, raw: bytes, text: str) -> tuple[dict | None, int]:
@@ -235,12 +251,14 @@ def _note(ws, relpath: str, kind, order: int) -> MemoryRecord | None:
     hidden += [(start, stop) for start, stop in comment_spans(text) if start >= end]
     body = _blank(text, hidden) if hidden else text
     pieces = []
+    head = text[:end]
     description = front.get("description")
     if isinstance(description, str) and description.strip():
         at = text.find(description[:16], 0, end) if end else -1
-        pieces.append(_NoteText(description, "$.description", text, max(at, 0)))
-    if body[end:].strip():
-        pieces.append(_NoteText(body[end:], None, text, end))
+        pieces.append(_NoteText(description, "$.description", text, max(at, 0), head))
+    rest = body[end:]
+    if rest.strip():
+        pieces.append(_NoteText(rest, None, text, end, head))
     if not pieces:
         return None
     date = next((_date(front.get(k)) for k in NOTE_DATE_KEYS if _date(front.get(k))), None)

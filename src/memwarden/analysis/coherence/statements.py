@@ -71,6 +71,7 @@ UNITS = frozenset(
     "月 年 次 个 件 人 名 台 倍 时间 万".split()
 )
 _SCOPE = re.compile(r"\b(?:except|excluding|other than|besides|apart from)\b|以外|除了|除外|之外|を除")
+_SCOPE_WORDS = ("except", "excluding", "other than", "besides", "apart from")  # the Latin ones, as text
 # Words that name an environment, plan, platform or object kind: two records that differ in one of
 # them are about different things ("staging" against "production", 免费版 against 专业版).
 _QUALIFIER = re.compile(
@@ -79,6 +80,8 @@ _QUALIFIER = re.compile(
     r"us|eu|apac|beta|stable|nightly|legacy|access|refresh|read|write|public|private|internal|external)\b"
     r"|测试|正式|生产|预发|开发|本番|検証|开発|開発|免费|付费|专业|企业|个人|安卓|网页|桌面|测试环境|国内|海外|内网|外网"
 )
+_QUALIFIER_WORDS = frozenset(_QUALIFIER.pattern.split(r"\b")[1][3:-1].split("|"))  # its Latin words
+_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -102,11 +105,16 @@ class Statement:
     @cached_property
     def scoped(self) -> bool:
         """"except", "other than", 「以外」「除了」: the claim is about everything else."""
+        if self.normal.isascii() and not any(word in self.normal for word in _SCOPE_WORDS):
+            return False
         return _SCOPE.search(self.normal) is not None
 
     @cached_property
     def qualifiers(self) -> frozenset:
         """Environment, plan and platform words (_QUALIFIER)."""
+        if self.normal.isascii():
+            # each Latin word of the pattern matches only a whole word (\b on both sides): the same set
+            return frozenset(_WORD.findall(self.normal)) & _QUALIFIER_WORDS
         return frozenset(_QUALIFIER.findall(self.normal))
 
     @cached_property
@@ -165,11 +173,11 @@ class Statement:
         """What two records are compared on for repeats: the Latin words and the CJK character pairs."""
         return self.latin | self.pairs
 
-    @property
+    @cached_property
     def numbers(self) -> frozenset:
         return frozenset(number for number, _ in self.values)
 
-    @property
+    @cached_property
     def dates(self) -> frozenset:
         """The numbers that are ISO dates or timestamps."""
         return frozenset(number for number in self.numbers if _DAY.match(number))
@@ -201,6 +209,8 @@ _BREAKS = str.maketrans({c: " " for c in "".join(_CJK_GLUE) + "".join(chr(c) for
 
 def _values(text: str) -> tuple[tuple, set]:
     """The (number, unit) pairs of a normalised text, and the CJK characters their units take."""
+    if not has_digit(text):
+        return (), set()
     found = []
     unit_chars: set[str] = set()
     for match in _NUMBER.finditer(text):
@@ -222,11 +232,15 @@ def _values(text: str) -> tuple[tuple, set]:
     return tuple(found), unit_chars
 
 
+_NONE: frozenset = frozenset()
+
+
 def statement(sentence: str, normal: str | None = None) -> Statement:
     """The sentence (or a whole record's text) reduced; `normal` is its normalise(), when known."""
     if normal is None:
         normal = normalise(sentence)
-    cued = not _CUE_FIRST.isdisjoint(normal) and _CJK_CUE.search(normal) is not None
+    ascii_only = normal.isascii()  # no CJK cue, character or unit: the CJK half is empty
+    cued = not ascii_only and not _CUE_FIRST.isdisjoint(normal) and _CJK_CUE.search(normal) is not None
     stripped = _CJK_CUE.sub(" ", normal) if cued else normal
     words = set(_LATIN.findall(normal))  # a CJK cue never touches a Latin word
     cued = cued or not words.isdisjoint(EN_CUES)
@@ -234,6 +248,8 @@ def statement(sentence: str, normal: str | None = None) -> Statement:
     words -= EN_STOP
     words -= UNITS
     latin = frozenset(map(stem, [w for w in words if w.isalpha() or not has_digit(w)]))
+    if ascii_only:
+        return Statement(sentence, normal, latin, _NONE, _NONE, cued, stripped)
     # A unit's characters are part of the amount, not of the content (「15 分钟」 against 「24 小时」).
     unit_chars = _values(stripped)[1] if _DIGIT_CJK.search(stripped) else ()
     breaks = _BREAKS if not unit_chars else {**_BREAKS, **{ord(c): " " for c in unit_chars}}
