@@ -15,6 +15,7 @@ earliest ones, which is all a "later copy of an earlier record" needs.
 from __future__ import annotations
 
 import zlib
+from collections import Counter
 from typing import Hashable, Iterable
 
 BINS = 32
@@ -76,7 +77,7 @@ class Buckets:
     def add(self, key: Hashable, sig: tuple[int, ...], best: int = CHECK) -> tuple[list[Hashable], bool]:
         """(the earlier keys sharing a band with this one, those sharing the most bands first, at most
         `best`; whether this key was kept in a bucket, to be offered to later ones)."""
-        shared: dict[Hashable, int] = {}
+        met: list[Hashable] = []
         kept = False
         bands = self._bands
         for band in band_keys(sig):
@@ -85,9 +86,11 @@ class Buckets:
                 bands[band] = [key]
                 kept = True
                 continue
-            for other in members:
-                shared[other] = shared.get(other, 0) + 1
+            met += members
             if len(members) < BUCKET_KEEP:
                 members.append(key)
                 kept = True
-        return sorted(shared, key=shared.__getitem__, reverse=True)[:best], kept
+        if not met:
+            return [], kept
+        # counted in C; most_common keeps first-met order among equal counts, as a stable sort does
+        return [other for other, _ in Counter(met).most_common(best)], kept
