@@ -54,6 +54,7 @@ _REMOVAL = re.compile(
 # A name: a word with a capital past its first letter or a digit (GitHub, TiFlash, A800, gpt-4o),
 # a capitalised word (Sidekiq), or a path (/v1/export). Read before case folding.
 _NAME = re.compile(r"(?<![\w/.-])(?:[A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*|[A-Z][\w.+-]+|/[\w/.-]+)")
+_VERSIONED = re.compile(r"(?<![\w.-])([a-z][a-z.+-]*[a-z]) v?(\d+(?:\.\d+){0,2})(?![\w:-]|\.\d)")
 _CLAUSE_ENDS = ",;:，；、。：!?！？()（）"
 _DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 EN_STOP = frozenset(
@@ -126,6 +127,27 @@ class Statement:
     def inner_names(self) -> frozenset:
         """The names not read from a sentence's first word, which any sentence capitalises."""
         return _names(self.sentence, False)
+
+    @cached_property
+    def lead(self) -> str:
+        """The first name of the sentence, case folded ("" when none): what a short setting is about."""
+        for found in _NAME.finditer(unicodedata.normalize("NFKC", self.sentence)):
+            name = found.group().casefold().rstrip(".")
+            if name not in EN_STOP:
+                return name
+        return ""
+
+    @cached_property
+    def versioned(self) -> tuple:
+        """(name, version, the content words before it) for each name followed by a version number
+        ("node 20", "python 3.11"), in order."""
+        found = []
+        for match in _VERSIONED.finditer(self.normal):
+            if match.group(1) not in self.names or match.group(1) in EN_STOP:
+                continue  # "at 2", "runs 3": a number after a plain word is no version of a thing
+            before = frozenset(map(stem, _LATIN.findall(self.normal, 0, match.start()))) - EN_STOP - EN_CUES
+            found.append((match.group(1), match.group(2), before))
+        return tuple(found)
 
     @cached_property
     def removal(self) -> bool:
