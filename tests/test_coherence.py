@@ -223,3 +223,28 @@ def test_quoted_sentence_of_the_other_file_never_shows_its_token(cli, workspace,
     assert "MW305" in output and "The mailers run on Sidekiq with" in output  # the finding, quoting the note
     assert "memory/episodic.jsonl" in output
     assert TOKEN not in output and TOKEN[4:20] not in output
+
+
+def test_note_sentences_are_located_where_the_note_has_them(workspace):
+    # Every sentence of a note's description and body (after a fenced block and an HTML comment,
+    # both blanked) is placed at the line and column where its text starts in the file, without the
+    # record holding the note's whole text.
+    from memwarden.analysis.coherence import memory_records
+    from memwarden.discover.workspace import open_workspace
+
+    text = (
+        "---\nname: deploy\ndescription: Deploys run on Fridays. The cache is purged after.\nmetadata:\n"
+        "  type: reference\n  updated: 2026-01-01\n---\n\n"
+        "```sh\nmake deploy\n```\n<!-- a comment. -->\nFirst line says one thing.  Then another.\n"
+        "\n   Indented third sentence; and a fourth.\n"
+    )
+    root = gish(workspace, {"memory/knowledge/references/deploy.md": text})
+    [record] = [r for r in memory_records(open_workspace(root), {}) if r.layer == "note"]
+    checked = 0
+    for sentence, piece, start in record.sentences():
+        place = record.locate(piece, start)
+        lines = text.split("\n")
+        found = lines[place.line - 1][place.column - 1 :]
+        assert found.lstrip().startswith(sentence[:10]), (sentence, place)  # (a sentence's offset is its match's, spaces before it included)
+        checked += 1
+    assert checked >= 5

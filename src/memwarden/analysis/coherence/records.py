@@ -64,7 +64,12 @@ class MemoryRecord:
     place: Place
     date: dt.date | None
     order: int  # reading order across the workspace: files sorted, records in file order
-    pieces: list[Piece]
+    source: list[Piece] | _Episode  # its pieces, or an episode that makes them when asked
+
+    @property
+    def pieces(self) -> list[Piece]:
+        source = self.source
+        return source if isinstance(source, list) else source.pieces()
 
     @property
     def when(self) -> tuple:
@@ -152,23 +157,35 @@ class _EpisodeField:
         return self._doc.line_col(span[0] + (at if at != -1 else 0))
 
 
+class _Episode:
+    """An episode's text fields, as pieces made when asked: 100,000 episodes hold one small object each,
+    not a list and an object per field (their text is the parsed log's own strings either way)."""
+
+    __slots__ = ("_doc", "_record", "_names")
+
+    def __init__(self, doc: JsonlDocument, record, names: tuple[str, ...]):
+        self._doc, self._record, self._names = doc, record, names
+
+    def pieces(self) -> list[Piece]:
+        data = self._record.data
+        return [_EpisodeField(data[name], self._doc, self._record, name) for name in self._names]
+
+
 def _episodes(doc: JsonlDocument, order: int) -> list[MemoryRecord]:
     found = []
+    shared: dict[tuple, tuple] = {}  # one tuple of field names for every episode that has those fields
     for record in doc.records:
         data = record.data
         if not record.ok or not isinstance(data, dict):
             continue
         if doc.kind.name == "episode-archive" or data.get("decay_status") == "archived" or data.get("archived") is True:
             continue
-        pieces = [
-            _EpisodeField(data[name], doc, record, name)
-            for name in EPISODE_TEXT_FIELDS
-            if isinstance(data.get(name), str) and data[name].strip()
-        ]
-        if pieces:
+        names = tuple(name for name in EPISODE_TEXT_FIELDS if isinstance(data.get(name), str) and data[name].strip())
+        if names:
+            names = shared.setdefault(names, names)
             date = date_prefix(data.get("ts")) or date_prefix(data.get("date"))
             place = Place(doc.relpath, record.line, record.column, None)
-            found.append(MemoryRecord("episode", place, date, order + len(found), pieces))
+            found.append(MemoryRecord("episode", place, date, order + len(found), _Episode(doc, record, names)))
     return found
 
 
@@ -193,29 +210,24 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 
 class _NoteText:
     """A note's description or body: its text and where it starts in the note; lines counted only when
-    asked. Only the text up to the piece's end is held (the note's whole text would be a second copy
-    of every body): the piece's own line breaks are those of the note (blanked code keeps them)."""
+    asked. The note's whole text is not held: the line its piece starts on and the column there are
+    kept, and the piece's own line breaks are the note's (blanked code keeps them). A description's
+    offsets run over the note's raw text from where the value starts, so that run is kept instead."""
 
-    __slots__ = ("text", "json_path", "_before", "_base")
+    __slots__ = ("text", "json_path", "_raw", "_line", "_lead")
 
-    def __init__(self, text: str, json_path: str | None, whole: str, base: int, head: str):
-        """``head``: the note's text up to its body, one string for both pieces of a note."""
-        self.text, self.json_path, self._base = text, json_path, base
-        if json_path is None:
-            self._before = head if len(head) == base else whole[:base]
-        else:
-            self._before = head if base + len(text) + 1 <= len(head) else whole[: base + len(text) + 1]
+    def __init__(self, text: str, json_path: str | None, whole: str, base: int):
+        self.text, self.json_path = text, json_path
+        line_start = whole.rfind("\n", 0, base) + 1
+        self._line, self._lead = whole.count("\n", 0, line_start), base - line_start
+        self._raw = whole[base : base + len(text) + 1] if json_path is not None else None
 
     def locate(self, offset: int, sentence: str) -> tuple[int, int]:
-        at = self._base + offset
-        if self.json_path is not None:  # a front-matter value: the offsets run over the note's own text
-            line_start = self._before.rfind("\n", 0, at) + 1
-            return self._before.count("\n", 0, at) + 1, at - line_start + 1
-        lines = self._before.count("\n") + self.text.count("\n", 0, offset)
-        inside = self.text.rfind("\n", 0, offset)
-        if inside != -1:
-            return lines + 1, offset - inside
-        return lines + 1, at - (self._before.rfind("\n") + 1) + 1
+        raw = self.text if self._raw is None else self._raw
+        inside = raw.rfind("\n", 0, offset)
+        if inside == -1:
+            return self._line + 1, self._lead + offset + 1
+        return self._line + raw.count("\n", 0, offset) + 1, offset - inside
 
 
 def _front_matter(ws, relpath: str, kind, raw: bytes, text: str) -> tuple[dict | None, int]:
@@ -251,14 +263,13 @@ def _note(ws, relpath: str, kind, order: int) -> MemoryRecord | None:
     hidden += [(start, stop) for start, stop in comment_spans(text) if start >= end]
     body = _blank(text, hidden) if hidden else text
     pieces = []
-    head = text[:end]
     description = front.get("description")
     if isinstance(description, str) and description.strip():
         at = text.find(description[:16], 0, end) if end else -1
-        pieces.append(_NoteText(description, "$.description", text, max(at, 0), head))
+        pieces.append(_NoteText(description, "$.description", text, max(at, 0)))
     rest = body[end:]
     if rest.strip():
-        pieces.append(_NoteText(rest, None, text, end, head))
+        pieces.append(_NoteText(rest, None, text, end))
     if not pieces:
         return None
     date = next((_date(front.get(k)) for k in NOTE_DATE_KEYS if _date(front.get(k))), None)
