@@ -83,6 +83,7 @@ _QUALIFIER = re.compile(
 )
 _QUALIFIER_WORDS = frozenset(_QUALIFIER.pattern.split(r"\b")[1][3:-1].split("|"))  # its Latin words
 _WORD = re.compile(r"\w+")
+_JOINS = re.compile(r"[.:+#'/-]")  # what joins the runs of one Latin word (_LATIN)
 
 
 @dataclass(frozen=True)
@@ -229,13 +230,36 @@ _DIGIT_CJK = re.compile(rf"\d ?[{CJK_CHAR}]")  # a number with a CJK unit after 
 _BREAKS = str.maketrans({c: " " for c in "".join(_CJK_GLUE) + "".join(chr(c) for c in range(0x3040, 0x30A0))})
 
 
+_DIGIT_AT = re.compile(r"\d")
+_RUN = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _numbers(text: str) -> Iterator[re.Match]:
+    """What ``_NUMBER.finditer(text)`` finds, tried only where a digit is: a match starts where the run
+    of [a-z0-9_] holding its first digit starts, so the regex need not be tried at every position."""
+    at = 0
+    while True:
+        digit = _DIGIT_AT.search(text, at)
+        if digit is None:
+            return
+        start = digit.start()
+        while start > at and text[start - 1] in _RUN:
+            start -= 1
+        match = _NUMBER.match(text, start)
+        if match is None:
+            at = digit.end()
+            continue
+        yield match
+        at = match.end()
+
+
 def _values(text: str) -> tuple[tuple, set]:
     """The (number, unit) pairs of a normalised text, and the CJK characters their units take."""
     if not has_digit(text):
         return (), set()
     found = []
     unit_chars: set[str] = set()
-    for match in _NUMBER.finditer(text):
+    for match in _numbers(text):
         word, unit = match.group(), ""
         after = _AFTER.match(text, match.end())
         if after is not None:
@@ -265,13 +289,20 @@ def statement(sentence: str, normal: str | None = None) -> Statement:
     cued = not ascii_only and not _CUE_FIRST.isdisjoint(normal) and _CJK_CUE.search(normal) is not None
     stripped = _CJK_CUE.sub(" ", normal) if cued else normal
     words = set(_LATIN.findall(normal))  # a CJK cue never touches a Latin word
+    if ascii_only:
+        qualifiers = words & _QUALIFIER_WORDS  # \w runs are the words, or the parts of joined ones
+        for word in words:
+            if not word.isalnum() and word not in _QUALIFIER_WORDS:
+                qualifiers.update(part for part in _JOINS.split(word) if part in _QUALIFIER_WORDS)
     cued = cued or not words.isdisjoint(EN_CUES)
     words -= EN_CUES
     words -= EN_STOP
     words -= UNITS
     latin = frozenset(map(stem, [w for w in words if w.isalpha() or not has_digit(w)]))
     if ascii_only:
-        return Statement(sentence, normal, latin, _NONE, _NONE, cued, stripped)
+        said = Statement(sentence, normal, latin, _NONE, _NONE, cued, stripped)
+        object.__setattr__(said, "qualifiers", frozenset(qualifiers))  # the cached property, filled in
+        return said
     # A unit's characters are part of the amount, not of the content (「15 分钟」 against 「24 小时」).
     unit_chars = _values(stripped)[1] if _DIGIT_CJK.search(stripped) else ()
     breaks = _BREAKS if not unit_chars else {**_BREAKS, **{ord(c): " " for c in unit_chars}}
