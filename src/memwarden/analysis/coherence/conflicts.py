@@ -25,7 +25,7 @@ KEEP = 4  # statements kept per band bucket and polarity class: enough to find o
 NAME_KEEP = 200  # plain statements a removal is compared with, through its rarest name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Occurrence:
     record: MemoryRecord
     piece: Piece
@@ -37,7 +37,7 @@ class Occurrence:
         return self.record.locate(self.piece, self.start)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Conflict:
     newer: Occurrence
     older: Occurrence

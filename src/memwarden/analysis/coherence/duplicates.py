@@ -20,7 +20,7 @@ from memwarden.analysis.coherence.sketch import Buckets, signature
 from memwarden.analysis.coherence.statements import Statement, statement
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Repeat:
     later: MemoryRecord
     earlier: MemoryRecord

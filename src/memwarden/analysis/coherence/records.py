@@ -61,10 +61,14 @@ class MemoryRecord:
     """One record: where it is, its layer ("fact", "note", "episode"), its date, its prose."""
 
     layer: str
-    place: Place
+    spot: Place | None  # where it is; None for an episode, whose source knows
     date: dt.date | None
     order: int  # reading order across the workspace: files sorted, records in file order
     source: list[Piece] | _Episode  # its pieces, or an episode that makes them when asked
+
+    @property
+    def place(self) -> Place:
+        return self.spot if self.spot is not None else self.source.place()
 
     @property
     def pieces(self) -> list[Piece]:
@@ -170,10 +174,14 @@ class _Episode:
         data = self._record.data
         return [_EpisodeField(data[name], self._doc, self._record, name) for name in self._names]
 
+    def place(self) -> Place:
+        return Place(self._doc.relpath, self._record.line, self._record.column, None)
+
 
 def _episodes(doc: JsonlDocument, order: int) -> list[MemoryRecord]:
     found = []
     shared: dict[tuple, tuple] = {}  # one tuple of field names for every episode that has those fields
+    days: dict[dt.date, dt.date] = {}  # one date object per day
     for record in doc.records:
         data = record.data
         if not record.ok or not isinstance(data, dict):
@@ -184,8 +192,8 @@ def _episodes(doc: JsonlDocument, order: int) -> list[MemoryRecord]:
         if names:
             names = shared.setdefault(names, names)
             date = date_prefix(data.get("ts")) or date_prefix(data.get("date"))
-            place = Place(doc.relpath, record.line, record.column, None)
-            found.append(MemoryRecord("episode", place, date, order + len(found), _Episode(doc, record, names)))
+            date = days.setdefault(date, date) if date is not None else None
+            found.append(MemoryRecord("episode", None, date, order + len(found), _Episode(doc, record, names)))
     return found
 
 
@@ -220,7 +228,8 @@ class _NoteText:
         self.text, self.json_path = text, json_path
         line_start = whole.rfind("\n", 0, base) + 1
         self._line, self._lead = whole.count("\n", 0, line_start), base - line_start
-        self._raw = whole[base : base + len(text) + 1] if json_path is not None else None
+        raw = whole[base : base + len(text) + 1] if json_path is not None else None
+        self._raw = text if raw is not None and raw.startswith(text) and "\n" not in text else raw
 
     def locate(self, offset: int, sentence: str) -> tuple[int, int]:
         raw = self.text if self._raw is None else self._raw
