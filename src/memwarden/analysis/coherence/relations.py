@@ -74,8 +74,8 @@ def conflict(a: Statement, b: Statement, similarity: float = CJK_SAME) -> str | 
 
 def setting_value(a: Statement, b: Statement) -> bool:
     """Two plain statements that give one setting two values in other words: the same leading name
-    with one amount in the same unit ("Kafka keeps messages 7 days" / "Kafka topic retention.ms is
-    3 days"), or the same tool at another version as the object of the same subject ("every CI
+    (or, with no Latin name, the same CJK head: `_cjk_run_shared`) with one amount in the same unit
+    ("Kafka keeps messages 7 days" / "Kafka topic retention.ms is 3 days"), or the same tool at another version as the object of the same subject ("every CI
     workflow uses Node 20" / "all CI workflows run on Node 18"). Another object, plan, platform or
     environment keeps them apart as it does any other pair; a version at the start of a sentence is
     its subject ("Rails 7 needs X" / "Rails 8 ships X": two versions, two facts), not a setting."""
@@ -85,7 +85,8 @@ def setting_value(a: Statement, b: Statement) -> bool:
         return False
     units_a = [value for value in a.values if value[1]]
     units_b = [value for value in b.values if value[1]]
-    if len(units_a) == 1 and len(units_b) == 1 and a.lead and a.lead == b.lead:
+    same_subject = (a.lead and a.lead == b.lead) or (not a.lead and _cjk_run_shared(a.normal, b.normal))
+    if len(units_a) == 1 and len(units_b) == 1 and same_subject:
         (number_a, unit_a), (number_b, unit_b) = units_a[0], units_b[0]
         if unit_a == unit_b and number_a != number_b and a.numbers - {number_a} == b.numbers - {number_b}:
             return True
@@ -128,6 +129,26 @@ def _cjk_shared(clause: str, other: str) -> bool:
             if run[start : start + CJK_SUBJECT] in other:
                 return True
     return False
+
+
+_CJK_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー]+")
+
+
+def _cjk_run_shared(a: str, b: str) -> bool:
+    """Whether two sentences open on the same CJK subject: the first CJK_SUBJECT characters of each
+    one's first CJK run (particles before it left out) stand in the other. 「短信验证码」 against
+    「邮箱验证码」 share the rest, not the head, and are two things."""
+    heads = []
+    for text in (a, b):
+        run = _CJK_WORD.search(text)
+        head = run.group().lstrip(_PARTICLES)[:CJK_SUBJECT] if run else ""
+        if len(head) < CJK_SUBJECT:
+            return False
+        heads.append(head)
+    return heads[0] in b and heads[1] in a
+
+
+_PARTICLES = "".join(chr(c) for c in range(0x3040, 0x30A0))  # hiragana: grammar before a subject
 
 
 def repeats(a: Statement, b: Statement, threshold: float = REPEAT, containment: float = CONTAINED) -> bool:
