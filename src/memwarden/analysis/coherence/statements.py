@@ -12,6 +12,8 @@ for positive evidence before it calls a sentence a claim; only the cue words are
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -227,7 +229,14 @@ _SPLIT_UNIT = re.compile(r"(\d+(?:\.\d+)?)([a-z%]+)")
 _CJK_RUN = re.compile(rf"[{CJK_CHAR}ー]+")
 _DIGIT_CJK = re.compile(rf"\d ?[{CJK_CHAR}]")  # a number with a CJK unit after it
 # Glue characters and hiragana (grammar, not content) become breaks in a CJK run; katakana words stay.
-_BREAKS = str.maketrans({c: " " for c in "".join(_CJK_GLUE) + "".join(chr(c) for c in range(0x3040, 0x30A0))})
+_BREAK_CHARS = "".join(sorted(_CJK_GLUE)) + "".join(chr(c) for c in range(0x3040, 0x30A0))
+_BREAKS = re.compile(f"[{_BREAK_CHARS}]")  # each becomes a space: one regex pass, not a lookup per character
+
+
+@functools.lru_cache(maxsize=256)
+def _breaks_with(unit_chars: frozenset) -> re.Pattern:
+    """The breaks, and the CJK characters of a record's units."""
+    return re.compile("[" + _BREAK_CHARS + "".join(re.escape(c) for c in sorted(unit_chars)) + "]")
 
 
 _DIGIT_AT = re.compile(r"\d")
@@ -305,9 +314,11 @@ def statement(sentence: str, normal: str | None = None) -> Statement:
         return said
     # A unit's characters are part of the amount, not of the content (「15 分钟」 against 「24 小时」).
     unit_chars = _values(stripped)[1] if _DIGIT_CJK.search(stripped) else ()
-    breaks = _BREAKS if not unit_chars else {**_BREAKS, **{ord(c): " " for c in unit_chars}}
-    pieces = _CJK_RUN.findall(stripped.translate(breaks))
-    pairs = {piece[i : i + 2] for piece in pieces for i in range(len(piece) - 1)}
+    breaks = _BREAKS if not unit_chars else _breaks_with(frozenset(unit_chars))
+    pieces = _CJK_RUN.findall(breaks.sub(" ", stripped))
+    pairs: set[str] = set()
+    for piece in pieces:
+        pairs.update(map(operator.add, piece, piece[1:]))  # each character with the next
     return Statement(sentence, normal, latin, frozenset("".join(pieces)), frozenset(pairs), cued, stripped)
 
 
