@@ -56,6 +56,7 @@ _REMOVAL = re.compile(
 # A name: a word with a capital past its first letter or a digit (GitHub, TiFlash, A800, gpt-4o),
 # a capitalised word (Sidekiq), or a path (/v1/export). Read before case folding.
 _NAME = re.compile(r"(?<![\w/.-])(?:[A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*|[A-Z][\w.+-]+|/[\w/.-]+)")
+MAX_VERSIONED = 4
 _VERSIONED = re.compile(r"(?<![\w.-])([a-z][a-z.+-]*[a-z]) v?(\d+(?:\.\d+){0,2})(?![\w:-]|\.\d)")
 _CLAUSE_ENDS = ",;:，；、。：!?！？()（）"
 _DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
@@ -146,6 +147,8 @@ class Statement:
         ("node 20", "python 3.11"), in order."""
         found = []
         for match in _VERSIONED.finditer(self.normal):
+            if len(found) == MAX_VERSIONED:
+                break  # a sentence naming more is a list, not a setting; and each costs a pass over the text
             if match.group(1) not in self.names or match.group(1) in EN_STOP:
                 continue  # "at 2", "runs 3": a number after a plain word is no version of a thing
             before = frozenset(map(stem, _LATIN.findall(self.normal, 0, match.start()))) - EN_STOP - EN_CUES
