@@ -96,7 +96,7 @@ class _Statements:
     read again from its record when a later record names it as a candidate: 100,000 records that
     share no band would otherwise each hold their statement to the end."""
 
-    KEEP = 4096
+    KEEP = 512
 
     def __init__(self) -> None:
         self._held: OrderedDict[int, Statement] = OrderedDict()

@@ -61,14 +61,17 @@ class MemoryRecord:
     """One record: where it is, its layer ("fact", "note", "episode"), its date, its prose."""
 
     layer: str
-    spot: Place | None  # where it is; None for an episode, whose source knows
+    spot: Place | str | None  # where it is; a note's path (its place is its first line); None for an episode, whose source knows
     date: dt.date | None
     order: int  # reading order across the workspace: files sorted, records in file order
     source: list[Piece] | _Episode  # its pieces, or an episode that makes them when asked
 
     @property
     def place(self) -> Place:
-        return self.spot if self.spot is not None else self.source.place()
+        spot = self.spot
+        if spot is None:
+            return self.source.place()
+        return Place(spot, 1, 1, None) if isinstance(spot, str) else spot
 
     @property
     def pieces(self) -> list[Piece]:
@@ -121,10 +124,11 @@ def memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
 def _memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
     superseded = superseded_notes(ws, marks)
     found: list[MemoryRecord] = []
+    days: dict[dt.date, dt.date] = {}
     for relpath, kind in sorted(ws.files.items()):
         if kind.name == "note":
             if relpath not in superseded:
-                record = _note(ws, relpath, kind, len(found))
+                record = _note(ws, relpath, kind, len(found), days)
                 if record is not None:
                     found.append(record)
         elif kind.name in EPISODE_KINDS or kind.name == "facts":
@@ -258,7 +262,8 @@ def _front_matter(ws, relpath: str, kind, raw: bytes, text: str) -> tuple[dict |
 _NOTE_KEYS = (*NOTE_DATE_KEYS, "description")
 
 
-def _note(ws, relpath: str, kind, order: int) -> MemoryRecord | None:
+def _note(ws, relpath: str, kind, order: int, days: dict) -> MemoryRecord | None:
+    """The note as a record (``days``: one date object per day, shared by the notes of a run)."""
     raw = ws.current_bytes(relpath)
     if raw is None:
         return None
@@ -282,7 +287,8 @@ def _note(ws, relpath: str, kind, order: int) -> MemoryRecord | None:
     if not pieces:
         return None
     date = next((_date(front.get(k)) for k in NOTE_DATE_KEYS if _date(front.get(k))), None)
-    return MemoryRecord("note", Place(relpath, 1, 1, None), date, order, pieces)
+    date = days.setdefault(date, date) if date is not None else None
+    return MemoryRecord("note", relpath, date, order, pieces)
 
 
 def _date(value) -> dt.date | None:
