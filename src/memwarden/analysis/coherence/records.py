@@ -32,7 +32,7 @@ from memwarden.analysis.coherence.statements import sentences
 from memwarden.analysis.superseded import superseded_notes
 from memwarden.decoding import decode
 from memwarden.discover.profiles import EPISODE_KINDS
-from memwarden.documents import JsonlDocument, MarkdownDocument, load
+from memwarden.documents import JsonlDocument, MarkdownDocument, Record, load
 from memwarden.documents.markdown import front_matter_values, plain_front_matter_values
 from memwarden.documents.scan import comment_spans, front_matter_end
 
@@ -61,22 +61,29 @@ class MemoryRecord:
     """One record: where it is, its layer ("fact", "note", "episode"), its date, its prose."""
 
     layer: str
-    spot: Place | str | None  # where it is; a note's path (its place is its first line); None for an episode, whose source knows
+    # Where it is: a fact's place; a note's path (its place is its first line); an episode's log, whose
+    # parsed record (the source) has its line. Built when asked: most records are never reported.
+    spot: Place | str | JsonlDocument
     date: dt.date | None
     order: int  # reading order across the workspace: files sorted, records in file order
-    source: list[Piece] | _Episode  # its pieces, or an episode that makes them when asked
+    source: list[Piece] | Record  # its pieces; for an episode, its parsed record, whose fields make them
 
     @property
     def place(self) -> Place:
         spot = self.spot
-        if spot is None:
-            return self.source.place()
-        return Place(spot, 1, 1, None) if isinstance(spot, str) else spot
+        if isinstance(spot, Place):
+            return spot
+        if isinstance(spot, str):
+            return Place(spot, 1, 1, None)
+        return Place(spot.relpath, self.source.line, self.source.column, None)
 
     @property
     def pieces(self) -> list[Piece]:
         source = self.source
-        return source if isinstance(source, list) else source.pieces()
+        if isinstance(source, list):
+            return source
+        data = source.data  # an episode: one piece per text field, made now (the text is the log's own)
+        return [_EpisodeField(data[name], self.spot, source, name) for name in _text_fields(data)]
 
     @property
     def when(self) -> tuple:
@@ -165,26 +172,12 @@ class _EpisodeField:
         return self._doc.line_col(span[0] + (at if at != -1 else 0))
 
 
-class _Episode:
-    """An episode's text fields, as pieces made when asked: 100,000 episodes hold one small object each,
-    not a list and an object per field (their text is the parsed log's own strings either way)."""
-
-    __slots__ = ("_doc", "_record", "_names")
-
-    def __init__(self, doc: JsonlDocument, record, names: tuple[str, ...]):
-        self._doc, self._record, self._names = doc, record, names
-
-    def pieces(self) -> list[Piece]:
-        data = self._record.data
-        return [_EpisodeField(data[name], self._doc, self._record, name) for name in self._names]
-
-    def place(self) -> Place:
-        return Place(self._doc.relpath, self._record.line, self._record.column, None)
+def _text_fields(data: dict) -> list[str]:
+    return [name for name in EPISODE_TEXT_FIELDS if isinstance(data.get(name), str) and data[name].strip()]
 
 
 def _episodes(doc: JsonlDocument, order: int) -> list[MemoryRecord]:
     found = []
-    shared: dict[tuple, tuple] = {}  # one tuple of field names for every episode that has those fields
     days: dict[dt.date, dt.date] = {}  # one date object per day
     for record in doc.records:
         data = record.data
@@ -192,12 +185,10 @@ def _episodes(doc: JsonlDocument, order: int) -> list[MemoryRecord]:
             continue
         if doc.kind.name == "episode-archive" or data.get("decay_status") == "archived" or data.get("archived") is True:
             continue
-        names = tuple(name for name in EPISODE_TEXT_FIELDS if isinstance(data.get(name), str) and data[name].strip())
-        if names:
-            names = shared.setdefault(names, names)
+        if _text_fields(data):
             date = date_prefix(data.get("ts")) or date_prefix(data.get("date"))
             date = days.setdefault(date, date) if date is not None else None
-            found.append(MemoryRecord("episode", None, date, order + len(found), _Episode(doc, record, names)))
+            found.append(MemoryRecord("episode", doc, date, order + len(found), record))
     return found
 
 
