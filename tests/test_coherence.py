@@ -248,3 +248,19 @@ def test_note_sentences_are_located_where_the_note_has_them(workspace):
         assert found.lstrip().startswith(sentence[:10]), (sentence, place)  # (a sentence's offset is its match's, spaces before it included)
         checked += 1
     assert checked >= 5
+
+
+def test_a_setting_given_two_values_is_found_past_a_crowded_bucket(cli, workspace):
+    # Six short episodes about Kafka fill the content buckets its name falls in before the two
+    # statements of its retention come: only the buckets of a leading name and a unit still meet them.
+    crowd = ["Kafka runs on Strimzi.", "Kafka uses TLS.", "Kafka brokers autoscale.", "Kafka topics need owners.",
+             "Kafka alerts page oncall.", "Kafka Connect ships events."]
+    lines = [episode(i, text, f"2026-03-0{i}T00:00:00Z") for i, text in enumerate(crowd, 1)]
+    lines.append(episode(7, "Kafka topic retention is configured as 3 days now.", "2026-03-07T00:00:00Z"))
+    root = gish(workspace, {
+        "memory/fact.yml": "identity:\n  name: A\ninfra:\n  kafka: Kafka keeps messages for 7 days.\n",
+        "memory/episodic.jsonl": "\n".join(lines) + "\n",
+    })
+    found = only(cli, root, "conflicting-records")
+    assert [(f[1], f[2]) for f in found] == [("memory/episodic.jsonl", 7)]
+    assert "'memory/fact.yml' line 4" in found[0][3] and "Kafka keeps messages for 7 days." in found[0][3]

@@ -17,12 +17,23 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from memwarden.analysis.coherence.records import MemoryRecord, Piece, Place, bulk
-from memwarden.analysis.coherence.relations import CJK_SAME, REMOVAL, conflict, removal
+from memwarden.analysis.coherence.relations import (
+    CJK_SAME,
+    LONGEST,
+    REMOVAL,
+    VALUE,
+    cjk_head,
+    conflict,
+    han_grams,
+    removal,
+    setting_value,
+)
 from memwarden.analysis.coherence.sketch import band_keys, signature
 from memwarden.analysis.coherence.statements import Statement, sentences, statement
 
 KEEP = 4  # statements kept per band bucket and polarity class: enough to find one counterpart
 NAME_KEEP = 200  # plain statements a removal is compared with, through its rarest name
+SETTING_KEEP = 32  # statements kept per setting bucket (a leading name and a unit, or a versioned name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,14 +70,21 @@ def _removals(found: Iterable[Statement], known: set[tuple[str, str]]) -> list[t
     if not gone:
         return []
     wanted = {name for s in gone for name in s.names}
+    # a removed thing CJK writes has no capitals: its runs of Han characters are its names here
+    grams = {s.normal: han_grams(s.removed_clause) for s in gone}
+    wanted_grams = set().union(*grams.values())
     users: dict[str, list[Statement]] = {}
     for s in found:
         if not s.removal and not s.cued:
             for name in s.names & wanted:
                 users.setdefault(name, []).append(s)
+            if wanted_grams and len(s.sentence) <= LONGEST:
+                for gram in han_grams(s.normal) & wanted_grams:
+                    users.setdefault(gram, []).append(s)
     pairs = []
     for removed in gone:
-        buckets = sorted((users[name] for name in removed.names if name in users), key=len)
+        keys = removed.names | grams[removed.normal]
+        buckets = sorted((users[key] for key in keys if key in users), key=len)
         seen: set[str] = set()
         for kept in itertools.islice(itertools.chain.from_iterable(buckets), NAME_KEEP):
             if kept.normal in seen or (kept.normal, removed.normal) in known or (removed.normal, kept.normal) in known:
@@ -74,6 +92,34 @@ def _removals(found: Iterable[Statement], known: set[tuple[str, str]]) -> list[t
             seen.add(kept.normal)
             if removal(removed, kept):
                 pairs.append((kept, removed, REMOVAL))
+    return pairs
+
+
+def _settings(found: Iterable[Statement], known: set[tuple[str, str]]) -> list[tuple[Statement, Statement, str]]:
+    """Plain statements that may give one setting two values in other words (`relations.setting_value`),
+    bucketed by what such a pair must share whatever its wording: the leading name (or CJK head) and
+    the unit of its one amount, or a versioned name. Each bucket keeps its first SETTING_KEEP members."""
+    buckets: dict[tuple, list[Statement]] = {}
+    pairs = []
+    for said in found:
+        if said.cued or not said.values or len(said.sentence) > LONGEST:
+            continue
+        keys = [("version", name) for name, _, _ in said.versioned]
+        units = [value for value in said.values if value[1]]
+        head = said.lead or cjk_head(said.normal)
+        if len(units) == 1 and head:
+            keys.append(("unit", head, units[0][1]))
+        compared: set[str] = set()
+        for key in keys:
+            members = buckets.setdefault(key, [])
+            for other in members:
+                if other.normal in compared or (other.normal, said.normal) in known or (said.normal, other.normal) in known:
+                    continue
+                compared.add(other.normal)
+                if setting_value(other, said):
+                    pairs.append((other, said, VALUE))
+            if len(members) < SETTING_KEEP:
+                members.append(said)
     return pairs
 
 
@@ -129,6 +175,7 @@ def _find_conflicts(records: list[MemoryRecord], similarity: float) -> list[Conf
             if len(members) < KEEP:
                 members.append(found)
     pairs.extend(_removals(distinct.values(), {(a.normal, b.normal) for a, b, _ in pairs}))
+    pairs.extend(_settings(distinct.values(), {(a.normal, b.normal) for a, b, _ in pairs}))
     result = []
     for a, b, how in pairs:
         first, second = latest[a.normal][1], latest[b.normal][1]

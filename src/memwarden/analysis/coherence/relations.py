@@ -75,8 +75,9 @@ def conflict(a: Statement, b: Statement, similarity: float = CJK_SAME) -> str | 
 def setting_value(a: Statement, b: Statement) -> bool:
     """Two plain statements that give one setting two values in other words: the same leading name
     (or, with no Latin name, the same CJK head: `_cjk_run_shared`) with one amount in the same unit
-    ("Kafka keeps messages 7 days" / "Kafka topic retention.ms is 3 days"), or the same tool at another version as the object of the same subject ("every CI
-    workflow uses Node 20" / "all CI workflows run on Node 18"). Another object, plan, platform or
+    ("Kafka keeps messages 7 days" / "Kafka topic retention.ms is 3 days"), or the same tool at
+    another version as the object of the same subject ("every CI workflow uses Node 20" / "all CI
+    workflows run on Node 18"). Another object, plan, platform or
     environment keeps them apart as it does any other pair; a version at the start of a sentence is
     its subject ("Rails 7 needs X" / "Rails 8 ships X": two versions, two facts), not a setting."""
     if not (a.positive and b.positive) or a.removal or b.removal or a.qualifiers != b.qualifiers or a.scoped != b.scoped:
@@ -124,31 +125,31 @@ CJK_SUBJECT = 4  # CJK characters in a row that a removed clause and a plain sta
 def _cjk_shared(clause: str, other: str) -> bool:
     """Whether the removed clause and the other sentence share a run of CJK_SUBJECT Han characters
     (「钉钉扫码登录」, 「存档自动格式化」): a name, as CJK writes one, without capitals to find it by."""
-    for run in _HAN_RUN.findall(clause):
-        for start in range(len(run) - CJK_SUBJECT + 1):
-            if run[start : start + CJK_SUBJECT] in other:
-                return True
-    return False
+    return any(gram in other for gram in han_grams(clause))
 
 
 _CJK_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー]+")
+_PARTICLES = "".join(chr(c) for c in range(0x3040, 0x30A0))  # hiragana: grammar before a subject
+
+
+def cjk_head(normal: str) -> str:
+    """The first CJK_SUBJECT characters of a sentence's first CJK run, hiragana particles before
+    it left out ("" when shorter): the subject a CJK sentence opens on."""
+    run = _CJK_WORD.search(normal)
+    head = run.group().lstrip(_PARTICLES)[:CJK_SUBJECT] if run else ""
+    return head if len(head) == CJK_SUBJECT else ""
 
 
 def _cjk_run_shared(a: str, b: str) -> bool:
-    """Whether two sentences open on the same CJK subject: the first CJK_SUBJECT characters of each
-    one's first CJK run (particles before it left out) stand in the other. 「短信验证码」 against
-    「邮箱验证码」 share the rest, not the head, and are two things."""
-    heads = []
-    for text in (a, b):
-        run = _CJK_WORD.search(text)
-        head = run.group().lstrip(_PARTICLES)[:CJK_SUBJECT] if run else ""
-        if len(head) < CJK_SUBJECT:
-            return False
-        heads.append(head)
-    return heads[0] in b and heads[1] in a
+    """Whether two sentences open on the same CJK subject: each one's `cjk_head` stands in the other.
+    「短信验证码」 against 「邮箱验证码」 share the rest, not the head, and are two things."""
+    head_a, head_b = cjk_head(a), cjk_head(b)
+    return bool(head_a and head_b) and head_a in b and head_b in a
 
 
-_PARTICLES = "".join(chr(c) for c in range(0x3040, 0x30A0))  # hiragana: grammar before a subject
+def han_grams(text: str) -> set[str]:
+    """Every run of CJK_SUBJECT Han characters in a text."""
+    return {run[i : i + CJK_SUBJECT] for run in _HAN_RUN.findall(text) for i in range(len(run) - CJK_SUBJECT + 1)}
 
 
 def repeats(a: Statement, b: Statement, threshold: float = REPEAT, containment: float = CONTAINED) -> bool:
