@@ -202,3 +202,65 @@ def test_removal_in_an_episode_against_a_fact(cli, workspace):
     # the removal of another version (Node 18 against Node 20) is no conflict
     assert [(f[1], f[2]) for f in found] == [("memory/episodic.jsonl", 1)]
     assert "'memory/fact.yml' line 4" in found[0][3] and "BigQuery" in found[0][3]
+
+
+# A token of the shape the secrets scanner reports (a GitHub personal access token): made up.
+TOKEN = "ghp_" + "Zq8rT2vX9mK4pL7wN3bH6jF1sD5gA0cE8yU2"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_quoted_sentence_of_the_other_file_never_shows_its_token(cli, workspace, fmt):
+    # The finding is at the newer record (the episode, a file with no secret), and quotes the older
+    # note's sentence, which holds the token: the engine scans only the finding's own file, so the
+    # quote itself must mask it.
+    root = gish(workspace, {
+        "memory/knowledge/references/mail.md": note("mail", f"The mailers run on Sidekiq with {TOKEN} today.", "2026-01-01"),
+        "memory/episodic.jsonl": episode(1, "We retired the Sidekiq workers.", "2026-03-01T00:00:00Z") + "\n",
+    })
+    result = cli("check", "--format", fmt, "--select", "conflicting-records", ".", cwd=root)
+    assert result.exit_code == 0, result  # warnings only
+    output = result.stdout + result.stderr
+    assert "MW305" in output and "The mailers run on Sidekiq with" in output  # the finding, quoting the note
+    assert "memory/episodic.jsonl" in output
+    assert TOKEN not in output and TOKEN[4:20] not in output
+
+
+def test_note_sentences_are_located_where_the_note_has_them(workspace):
+    # Every sentence of a note's description and body (after a fenced block and an HTML comment,
+    # both blanked) is placed at the line and column where its text starts in the file, without the
+    # record holding the note's whole text.
+    from memwarden.analysis.coherence import memory_records
+    from memwarden.discover.workspace import open_workspace
+
+    text = (
+        "---\nname: deploy\ndescription: Deploys run on Fridays. The cache is purged after.\nmetadata:\n"
+        "  type: reference\n  updated: 2026-01-01\n---\n\n"
+        "```sh\nmake deploy\n```\n<!-- a comment. -->\nFirst line says one thing.  Then another.\n"
+        "\n   Indented third sentence; and a fourth.\n"
+    )
+    root = gish(workspace, {"memory/knowledge/references/deploy.md": text})
+    [record] = [r for r in memory_records(open_workspace(root), {}) if r.layer == "note"]
+    checked = 0
+    for sentence, piece, start in record.sentences():
+        place = record.locate(piece, start)
+        lines = text.split("\n")
+        found = lines[place.line - 1][place.column - 1 :]
+        assert found.lstrip().startswith(sentence[:10]), (sentence, place)  # (a sentence's offset is its match's, spaces before it included)
+        checked += 1
+    assert checked >= 5
+
+
+def test_a_setting_given_two_values_is_found_past_a_crowded_bucket(cli, workspace):
+    # Six short episodes about Kafka fill the content buckets its name falls in before the two
+    # statements of its retention come: only the buckets of a leading name and a unit still meet them.
+    crowd = ["Kafka runs on Strimzi.", "Kafka uses TLS.", "Kafka brokers autoscale.", "Kafka topics need owners.",
+             "Kafka alerts page oncall.", "Kafka Connect ships events."]
+    lines = [episode(i, text, f"2026-03-0{i}T00:00:00Z") for i, text in enumerate(crowd, 1)]
+    lines.append(episode(7, "Kafka topic retention is configured as 3 days now.", "2026-03-07T00:00:00Z"))
+    root = gish(workspace, {
+        "memory/fact.yml": "identity:\n  name: A\ninfra:\n  kafka: Kafka keeps messages for 7 days.\n",
+        "memory/episodic.jsonl": "\n".join(lines) + "\n",
+    })
+    found = only(cli, root, "conflicting-records")
+    assert [(f[1], f[2]) for f in found] == [("memory/episodic.jsonl", 7)]
+    assert "'memory/fact.yml' line 4" in found[0][3] and "Kafka keeps messages for 7 days." in found[0][3]

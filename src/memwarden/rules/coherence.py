@@ -79,7 +79,17 @@ def conflicting_records(ctx):
       names: case, spacing, full-width forms and Traditional/Simplified
       characters are folded first;
     - or both say the same thing with a different amount ("access tokens
-      expire after 15 minutes" against "... after 24 hours").
+      expire after 15 minutes" against "... after 24 hours");
+    - or both give one setting two values in other words: the same leading
+      name with one amount in the same unit ("Loki keeps logs for 30 days"
+      against "Loki retention is set to 7 days"), or the same subject using
+      another version of a tool ("every deploy job builds with Go 1.21"
+      against "all deploy jobs build with Go 1.22"; "Go 1.21 needs X" against
+      "Go 1.22 ships Y" is two facts about two versions);
+    - or one says a thing was removed, retired or replaced ("BigQuery was
+      phased out", 「停用了企业微信扫码登录」) and the other that it is in use;
+      a removal said of one environment ("removed from staging") does not
+      contradict another.
 
     A claim about another object, plan, version, platform or environment has
     other words or another version, and is not a conflict. Also reports one

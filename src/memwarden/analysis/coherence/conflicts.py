@@ -17,15 +17,26 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from memwarden.analysis.coherence.records import MemoryRecord, Piece, Place, bulk
-from memwarden.analysis.coherence.relations import CJK_SAME, REMOVAL, conflict, removal
-from memwarden.analysis.coherence.sketch import BINS, EMPTY, ROWS, signature
-from memwarden.analysis.coherence.statements import Statement, statement
+from memwarden.analysis.coherence.relations import (
+    CJK_SAME,
+    LONGEST,
+    REMOVAL,
+    VALUE,
+    cjk_head,
+    conflict,
+    han_grams,
+    removal,
+    setting_value,
+)
+from memwarden.analysis.coherence.sketch import band_keys, signature
+from memwarden.analysis.coherence.statements import Statement, sentences, statement
 
 KEEP = 4  # statements kept per band bucket and polarity class: enough to find one counterpart
 NAME_KEEP = 200  # plain statements a removal is compared with, through its rarest name
+SETTING_KEEP = 32  # statements kept per setting bucket (a leading name and a unit, or a versioned name)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Occurrence:
     record: MemoryRecord
     piece: Piece
@@ -37,7 +48,7 @@ class Occurrence:
         return self.record.locate(self.piece, self.start)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Conflict:
     newer: Occurrence
     older: Occurrence
@@ -59,14 +70,21 @@ def _removals(found: Iterable[Statement], known: set[tuple[str, str]]) -> list[t
     if not gone:
         return []
     wanted = {name for s in gone for name in s.names}
+    # a removed thing CJK writes has no capitals: its runs of Han characters are its names here
+    grams = {s.normal: han_grams(s.removed_clause) for s in gone}
+    wanted_grams = set().union(*grams.values())
     users: dict[str, list[Statement]] = {}
     for s in found:
         if not s.removal and not s.cued:
             for name in s.names & wanted:
                 users.setdefault(name, []).append(s)
+            if wanted_grams and len(s.sentence) <= LONGEST:
+                for gram in han_grams(s.normal) & wanted_grams:
+                    users.setdefault(gram, []).append(s)
     pairs = []
     for removed in gone:
-        buckets = sorted((users[name] for name in removed.names if name in users), key=len)
+        keys = removed.names | grams[removed.normal]
+        buckets = sorted((users[key] for key in keys if key in users), key=len)
         seen: set[str] = set()
         for kept in itertools.islice(itertools.chain.from_iterable(buckets), NAME_KEEP):
             if kept.normal in seen or (kept.normal, removed.normal) in known or (removed.normal, kept.normal) in known:
@@ -77,6 +95,34 @@ def _removals(found: Iterable[Statement], known: set[tuple[str, str]]) -> list[t
     return pairs
 
 
+def _settings(found: Iterable[Statement], known: set[tuple[str, str]]) -> list[tuple[Statement, Statement, str]]:
+    """Plain statements that may give one setting two values in other words (`relations.setting_value`),
+    bucketed by what such a pair must share whatever its wording: the leading name (or CJK head) and
+    the unit of its one amount, or a versioned name. Each bucket keeps its first SETTING_KEEP members."""
+    buckets: dict[tuple, list[Statement]] = {}
+    pairs = []
+    for said in found:
+        if said.cued or not said.values or len(said.sentence) > LONGEST:
+            continue
+        keys = [("version", name) for name, _, _ in said.versioned]
+        units = [value for value in said.values if value[1]]
+        head = said.lead or cjk_head(said.normal)
+        if len(units) == 1 and head:
+            keys.append(("unit", head, units[0][1]))
+        compared: set[str] = set()
+        for key in keys:
+            members = buckets.setdefault(key, [])
+            for other in members:
+                if other.normal in compared or (other.normal, said.normal) in known or (said.normal, other.normal) in known:
+                    continue
+                compared.add(other.normal)
+                if setting_value(other, said):
+                    pairs.append((other, said, VALUE))
+            if len(members) < SETTING_KEEP:
+                members.append(said)
+    return pairs
+
+
 def find_conflicts(records: list[MemoryRecord], similarity: float = CJK_SAME) -> list[Conflict]:
     """Each pair of records with opposite statements, the newer one first."""
     with bulk():
@@ -84,46 +130,55 @@ def find_conflicts(records: list[MemoryRecord], similarity: float = CJK_SAME) ->
 
 
 def _find_conflicts(records: list[MemoryRecord], similarity: float) -> list[Conflict]:
-    statements: dict[str, Statement] = {}
-    latest: dict[str, Occurrence] = {}
+    # A text that many records repeat word for word (a template, a copied lesson) is cut into
+    # sentences once, its latest record speaking for it: its sentences are the same. The texts are
+    # read in the order they first appear, so statements are met in reading order, as before.
+    latest_piece: dict[str, tuple[tuple, MemoryRecord, Piece]] = {}
     for record in records:
-        for sentence, piece, start in record.sentences():
+        for index, piece in enumerate(record.pieces):
+            seen_piece = latest_piece.get(piece.text)
+            if seen_piece is None or (record.when, index) >= seen_piece[0]:
+                latest_piece[piece.text] = ((record.when, index), record, piece)
+    statements: dict[str, Statement] = {}
+    latest: dict[str, tuple[tuple, Occurrence]] = {}
+    for text, (when, record, piece) in latest_piece.items():
+        for position, (sentence, start) in enumerate(sentences(text)):
             found = statements.get(sentence)
             if found is None:
                 found = statements[sentence] = statement(sentence)
             seen = latest.get(found.normal)
-            if seen is None or record.when >= seen.record.when:
-                latest[found.normal] = Occurrence(record, piece, start, sentence)
+            if seen is None or (*when, position) >= seen[0]:
+                latest[found.normal] = ((*when, position), Occurrence(record, piece, start, sentence))
+    del latest_piece
     distinct: dict[str, Statement] = {}
     for found in statements.values():
         if len(found.content) >= 2 and found.normal not in distinct:
             distinct[found.normal] = found
     bands: dict[tuple, list[Statement]] = {}
     pairs: list[tuple[Statement, Statement, str]] = []
+    hashes: dict[str, int] = {}
     for found in distinct.values():
-        sig = signature(found.content)
+        sig = signature(found.content, hashes)
         if sig is None:
             continue
         compared: set[str] = set()
-        for band in range(0, BINS, ROWS):
-            values = sig[band : band + ROWS]
-            if all(v == EMPTY for v in values):
-                continue  # an empty band says nothing about similarity
+        for band in band_keys(sig):
             for cls in (True, False):
-                for other in bands.get((band, values, cls), ()):
+                for other in bands.get((band, cls), ()):
                     if other.normal in compared or not _comparable(found, other):
                         continue
                     compared.add(other.normal)
                     how = conflict(other, found, similarity)
                     if how:
                         pairs.append((other, found, how))
-            members = bands.setdefault((band, values, found.cued), [])
+            members = bands.setdefault((band, found.cued), [])
             if len(members) < KEEP:
                 members.append(found)
     pairs.extend(_removals(distinct.values(), {(a.normal, b.normal) for a, b, _ in pairs}))
+    pairs.extend(_settings(distinct.values(), {(a.normal, b.normal) for a, b, _ in pairs}))
     result = []
     for a, b, how in pairs:
-        first, second = latest[a.normal], latest[b.normal]
+        first, second = latest[a.normal][1], latest[b.normal][1]
         if first.record is second.record:
             continue  # a record that corrects itself in its own text ("not X; since v2, X") is one record
         newer, older = (first, second) if first.record.when > second.record.when else (second, first)

@@ -9,16 +9,18 @@ is named. Each record is compared with at most `sketch.BUCKET_KEEP` records per 
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from memwarden.analysis.coherence.normal import normalise
 from memwarden.analysis.coherence.records import MemoryRecord, bulk
 from memwarden.analysis.coherence.relations import repeats
 from memwarden.analysis.coherence.sketch import Buckets, signature
-from memwarden.analysis.coherence.statements import statement
+from memwarden.analysis.coherence.statements import Statement, statement
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Repeat:
     later: MemoryRecord
     earlier: MemoryRecord
@@ -43,29 +45,73 @@ def _find_repeats(records: list[MemoryRecord], threshold: float, containment: fl
 
 
 def _repeats_in(records: list[MemoryRecord], threshold: float, containment: float) -> list[Repeat]:
-    first_of: dict[str, MemoryRecord] = {}
-    reduced: dict[int, tuple] = {}  # record order -> (statement, record)
+    first_of: dict[bytes, MemoryRecord] = {}  # a digest of each normal form: not the text itself
+    normal_of: dict[bytes, bytes] = {}  # a digest of a text as written -> its normal form's digest
+    kept: dict[int, MemoryRecord] = {}  # record order -> a record some bucket keeps
+    said = _Statements()
+    hashes: dict[str, int] = {}
     buckets = Buckets()
     found = []
     for record in records:
         text = record.text()
-        normal = normalise(text)
-        if len(normal) < 12:
+        written = _digest(text)
+        key, normal = normal_of.get(written), None
+        if key is None:  # a text not met before as written: fold it
+            normal = normalise(text)
+            key = normal_of[written] = _digest(normal) if len(normal) >= 12 else _SHORT
+        if key is _SHORT:
             continue  # "ok", "done": too short to call a repeat
-        if normal in first_of:
-            found.append(Repeat(record, first_of[normal], True))
+        first = first_of.get(key)
+        if first is not None:
+            found.append(Repeat(record, first, True))
             continue
-        first_of[normal] = record
-        said = statement(text, normal)
-        sig = signature(said.shingles)
+        if normal is None:
+            normal = normalise(text)
+        first_of[key] = record
+        this = statement(text, normal)
+        sig = signature(this.shingles, hashes)
         if sig is None:
             continue
-        candidates, kept = buckets.add(record.order, sig)
-        if kept:  # only a record some bucket keeps can be named by a later one: the rest are dropped
-            reduced[record.order] = (said, record)
+        candidates, is_kept = buckets.add(record.order, sig)
+        if is_kept:  # only a record some bucket keeps can be named by a later one: the rest are dropped
+            kept[record.order] = record
+            said.put(record.order, this)
         for other in candidates:
-            other_said, other_record = reduced[other]
-            if repeats(other_said, said, threshold, containment):
+            other_record = kept[other]
+            if repeats(said.get(other_record), this, threshold, containment):
                 found.append(Repeat(record, other_record, False))
                 break
     return found
+
+
+_SHORT = b""
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class _Statements:
+    """The statements of the records buckets keep, the most recent `KEEP` of them held, any other
+    read again from its record when a later record names it as a candidate: 100,000 records that
+    share no band would otherwise each hold their statement to the end."""
+
+    KEEP = 512
+
+    def __init__(self) -> None:
+        self._held: OrderedDict[int, Statement] = OrderedDict()
+
+    def put(self, order: int, said: Statement) -> None:
+        self._held[order] = said
+        if len(self._held) > self.KEEP:
+            self._held.popitem(last=False)
+
+    def get(self, record: MemoryRecord) -> Statement:
+        said = self._held.get(record.order)
+        if said is None:
+            text = record.text()
+            said = statement(text, normalise(text))
+            self.put(record.order, said)
+        else:
+            self._held.move_to_end(record.order)
+        return said

@@ -31,15 +31,20 @@ _SIMPLIFIED = (
     "绿钟红蓝买卖货钱银链发传递拥驱锁层频响观旧漏洞览韧脚产隐藏于属盖气双较阶厅节约终废"
 )
 _TO_SIMPLIFIED = {ord(t): s for t, s in zip(_TRADITIONAL, _SIMPLIFIED) if t != s}
-_SPACE = re.compile(r"\s+")
+_TRADITIONAL_CHAR = re.compile("[" + "".join(sorted(map(chr, _TO_SIMPLIFIED))) + "]")
 
 CJK_CHAR = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
 
 def normalise(text: str) -> str:
     """Width, case, spacing and Traditional forms folded, so equal words compare equal."""
-    text = unicodedata.normalize("NFKC", text).casefold().translate(_TO_SIMPLIFIED)
-    return _SPACE.sub(" ", text).strip()
+    # split() and strip() take the whitespace \s takes: " ".join(split()) is _SPACE.sub(" ", x).strip()
+    if text.isascii():  # NFKC and the table leave ASCII alone, and casefold() is lower() there
+        return " ".join(text.lower().split())
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    if _TRADITIONAL_CHAR.search(folded) is not None:  # translate() looks every character up: only when needed
+        folded = folded.translate(_TO_SIMPLIFIED)
+    return " ".join(folded.split())
 
 
 _DIGIT = re.compile(r"\d")

@@ -32,7 +32,7 @@ from memwarden.analysis.coherence.statements import sentences
 from memwarden.analysis.superseded import superseded_notes
 from memwarden.decoding import decode
 from memwarden.discover.profiles import EPISODE_KINDS
-from memwarden.documents import JsonlDocument, MarkdownDocument, load
+from memwarden.documents import JsonlDocument, MarkdownDocument, Record, load
 from memwarden.documents.markdown import front_matter_values, plain_front_matter_values
 from memwarden.documents.scan import comment_spans, front_matter_end
 
@@ -48,7 +48,7 @@ class Piece(Protocol):
     def locate(self, offset: int, sentence: str) -> tuple[int, int]: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Place:
     path: str
     line: int
@@ -56,15 +56,34 @@ class Place:
     json_path: str | None
 
 
-@dataclass
+@dataclass(slots=True)
 class MemoryRecord:
     """One record: where it is, its layer ("fact", "note", "episode"), its date, its prose."""
 
     layer: str
-    place: Place
+    # Where it is: a fact's place; a note's path (its place is its first line); an episode's log, whose
+    # parsed record (the source) has its line. Built when asked: most records are never reported.
+    spot: Place | str | JsonlDocument
     date: dt.date | None
     order: int  # reading order across the workspace: files sorted, records in file order
-    pieces: list[Piece]
+    source: list[Piece] | Record  # its pieces; for an episode, its parsed record, whose fields make them
+
+    @property
+    def place(self) -> Place:
+        spot = self.spot
+        if isinstance(spot, Place):
+            return spot
+        if isinstance(spot, str):
+            return Place(spot, 1, 1, None)
+        return Place(spot.relpath, self.source.line, self.source.column, None)
+
+    @property
+    def pieces(self) -> list[Piece]:
+        source = self.source
+        if isinstance(source, list):
+            return source
+        data = source.data  # an episode: one piece per text field, made now (the text is the log's own)
+        return [_EpisodeField(data[name], self.spot, source, name) for name in _text_fields(data)]
 
     @property
     def when(self) -> tuple:
@@ -112,10 +131,11 @@ def memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
 def _memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
     superseded = superseded_notes(ws, marks)
     found: list[MemoryRecord] = []
+    days: dict[dt.date, dt.date] = {}
     for relpath, kind in sorted(ws.files.items()):
         if kind.name == "note":
             if relpath not in superseded:
-                record = _note(ws, relpath, kind, len(found))
+                record = _note(ws, relpath, kind, len(found), days)
                 if record is not None:
                     found.append(record)
         elif kind.name in EPISODE_KINDS or kind.name == "facts":
@@ -132,13 +152,16 @@ def _memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
 # -- episodes -------------------------------------------------------------------------------
 
 
+_FIELD_PATHS = {name: f"$.{name}" for name in EPISODE_TEXT_FIELDS}  # one string each, not one per episode
+
+
 class _EpisodeField:
     """One text field of an episode; its line and column are looked up only when asked (a reported record)."""
 
     __slots__ = ("text", "json_path", "_doc", "_record", "_name")
 
     def __init__(self, text: str, doc: JsonlDocument, record, name: str):
-        self.text, self.json_path, self._doc, self._record, self._name = text, f"$.{name}", doc, record, name
+        self.text, self.json_path, self._doc, self._record, self._name = text, _FIELD_PATHS[name], doc, record, name
 
     def locate(self, offset: int, sentence: str) -> tuple[int, int]:
         span = self._doc.value_span(self._record, (self._name,))
@@ -149,23 +172,23 @@ class _EpisodeField:
         return self._doc.line_col(span[0] + (at if at != -1 else 0))
 
 
+def _text_fields(data: dict) -> list[str]:
+    return [name for name in EPISODE_TEXT_FIELDS if isinstance(data.get(name), str) and data[name].strip()]
+
+
 def _episodes(doc: JsonlDocument, order: int) -> list[MemoryRecord]:
     found = []
+    days: dict[dt.date, dt.date] = {}  # one date object per day
     for record in doc.records:
         data = record.data
         if not record.ok or not isinstance(data, dict):
             continue
         if doc.kind.name == "episode-archive" or data.get("decay_status") == "archived" or data.get("archived") is True:
             continue
-        pieces = [
-            _EpisodeField(data[name], doc, record, name)
-            for name in EPISODE_TEXT_FIELDS
-            if isinstance(data.get(name), str) and data[name].strip()
-        ]
-        if pieces:
+        if _text_fields(data):
             date = date_prefix(data.get("ts")) or date_prefix(data.get("date"))
-            place = Place(doc.relpath, record.line, record.column, None)
-            found.append(MemoryRecord("episode", place, date, order + len(found), pieces))
+            date = days.setdefault(date, date) if date is not None else None
+            found.append(MemoryRecord("episode", doc, date, order + len(found), record))
     return found
 
 
@@ -189,17 +212,26 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 class _NoteText:
-    """A note's description or body: offsets into the note's text, lines counted only when asked."""
+    """A note's description or body: its text and where it starts in the note; lines counted only when
+    asked. The note's whole text is not held: the line its piece starts on and the column there are
+    kept, and the piece's own line breaks are the note's (blanked code keeps them). A description's
+    offsets run over the note's raw text from where the value starts, so that run is kept instead."""
 
-    __slots__ = ("text", "json_path", "_whole", "_base")
+    __slots__ = ("text", "json_path", "_raw", "_line", "_lead")
 
     def __init__(self, text: str, json_path: str | None, whole: str, base: int):
-        self.text, self.json_path, self._whole, self._base = text, json_path, whole, base
+        self.text, self.json_path = text, json_path
+        line_start = whole.rfind("\n", 0, base) + 1
+        self._line, self._lead = whole.count("\n", 0, line_start), base - line_start
+        raw = whole[base : base + len(text) + 1] if json_path is not None else None
+        self._raw = text if raw is not None and raw.startswith(text) and "\n" not in text else raw
 
     def locate(self, offset: int, sentence: str) -> tuple[int, int]:
-        at = self._base + offset
-        line_start = self._whole.rfind("\n", 0, at) + 1
-        return self._whole.count("\n", 0, at) + 1, at - line_start + 1
+        raw = self.text if self._raw is None else self._raw
+        inside = raw.rfind("\n", 0, offset)
+        if inside == -1:
+            return self._line + 1, self._lead + offset + 1
+        return self._line + raw.count("\n", 0, offset) + 1, offset - inside
 
 
 def _front_matter(ws, relpath: str, kind, raw: bytes, text: str) -> tuple[dict | None, int]:
@@ -221,7 +253,8 @@ def _front_matter(ws, relpath: str, kind, raw: bytes, text: str) -> tuple[dict |
 _NOTE_KEYS = (*NOTE_DATE_KEYS, "description")
 
 
-def _note(ws, relpath: str, kind, order: int) -> MemoryRecord | None:
+def _note(ws, relpath: str, kind, order: int, days: dict) -> MemoryRecord | None:
+    """The note as a record (``days``: one date object per day, shared by the notes of a run)."""
     raw = ws.current_bytes(relpath)
     if raw is None:
         return None
@@ -239,12 +272,14 @@ def _note(ws, relpath: str, kind, order: int) -> MemoryRecord | None:
     if isinstance(description, str) and description.strip():
         at = text.find(description[:16], 0, end) if end else -1
         pieces.append(_NoteText(description, "$.description", text, max(at, 0)))
-    if body[end:].strip():
-        pieces.append(_NoteText(body[end:], None, text, end))
+    rest = body[end:]
+    if rest.strip():
+        pieces.append(_NoteText(rest, None, text, end))
     if not pieces:
         return None
     date = next((_date(front.get(k)) for k in NOTE_DATE_KEYS if _date(front.get(k))), None)
-    return MemoryRecord("note", Place(relpath, 1, 1, None), date, order, pieces)
+    date = days.setdefault(date, date) if date is not None else None
+    return MemoryRecord("note", relpath, date, order, pieces)
 
 
 def _date(value) -> dt.date | None:

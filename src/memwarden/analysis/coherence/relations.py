@@ -11,7 +11,12 @@ conflict only when
   of values, each pair with the same unit, at least one pair with two numbers ("expire after 15
   minutes" against "expire after 24 hours" is not this; "expire after 15 minutes" against
   "expire after 60 minutes" is). A number with no unit is a version or a name ("Node 18",
-  "MySQL 5.7") and is part of the content.
+  "MySQL 5.7") and is part of the content; or
+- both are plainly positive and give one setting two values in other words (`setting_value`): the
+  same leading name with one amount in the same unit, or the same tool at another version as the
+  object of a subject both share; or
+- one says a thing was removed and the other plainly uses it (`removal`): the thing is a name both
+  write, or a run of CJK_SUBJECT Han characters both share.
 
 Two records repeat each other when their content (Latin words, CJK character pairs; function
 words and cue words out) overlaps past a threshold, or the shorter one's content is nearly all in
@@ -21,6 +26,8 @@ neither may carry a polarity cue the other lacks.
 """
 
 from __future__ import annotations
+
+import re
 
 from memwarden.analysis.coherence.sketch import jaccard
 from memwarden.analysis.coherence.statements import Statement, sentences, statement
@@ -36,6 +43,7 @@ MIN_CONTAINED = 4  # containment says little about a record of three words
 SHORT = 6  # Latin words in a statement short enough that one swapped word changes its subject
 NAMED = 0.1  # content shared by two records that name the same things with the same amounts
 SHORT_RECORD = 300  # characters: a fact or a one-line episode, where names and amounts are most of what it says
+_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")  # Han only: a kana run is grammar or a loanword
 LONGEST = 240  # characters: a longer sentence is a narrative, with too many things in it to set against one
 
 
@@ -51,6 +59,8 @@ def conflict(a: Statement, b: Statement, similarity: float = CJK_SAME) -> str | 
     """NEGATION, VALUE, REMOVAL, or None when the two do not contradict each other."""
     if removal(a, b) or removal(b, a):
         return REMOVAL
+    if setting_value(a, b):
+        return VALUE
     if len(a.content) < MIN_CONTENT or len(b.content) < MIN_CONTENT or not _same_content(a, b, similarity):
         return None
     if a.numbers == b.numbers and ((a.negative and b.positive) or (b.negative and a.positive)):
@@ -60,6 +70,32 @@ def conflict(a: Statement, b: Statement, similarity: float = CJK_SAME) -> str | 
         if all(x == y or (x[1] and y[1]) for x, y in pairs):
             return VALUE
     return None
+
+
+def setting_value(a: Statement, b: Statement) -> bool:
+    """Two plain statements that give one setting two values in other words: the same leading name
+    (or, with no Latin name, the same CJK head: `_cjk_run_shared`) with one amount in the same unit
+    ("Kafka keeps messages 7 days" / "Kafka topic retention.ms is 3 days"), or the same tool at
+    another version as the object of the same subject ("every CI workflow uses Node 20" / "all CI
+    workflows run on Node 18"). Another object, plan, platform or
+    environment keeps them apart as it does any other pair; a version at the start of a sentence is
+    its subject ("Rails 7 needs X" / "Rails 8 ships X": two versions, two facts), not a setting."""
+    if not (a.positive and b.positive) or a.removal or b.removal or a.qualifiers != b.qualifiers or a.scoped != b.scoped:
+        return False
+    if len(a.sentence) > LONGEST or len(b.sentence) > LONGEST:
+        return False
+    units_a = [value for value in a.values if value[1]]
+    units_b = [value for value in b.values if value[1]]
+    same_subject = (a.lead and a.lead == b.lead) or (not a.lead and _cjk_run_shared(a.normal, b.normal))
+    if len(units_a) == 1 and len(units_b) == 1 and same_subject:
+        (number_a, unit_a), (number_b, unit_b) = units_a[0], units_b[0]
+        if unit_a == unit_b and number_a != number_b and a.numbers - {number_a} == b.numbers - {number_b}:
+            return True
+    for name, version, before in a.versioned:
+        for other_name, other_version, other_before in b.versioned:
+            if name == other_name and version != other_version and len(before & other_before) >= MIN_CONTENT:
+                return True
+    return False
 
 
 def removal(gone: Statement, kept: Statement) -> bool:
@@ -74,11 +110,46 @@ def removal(gone: Statement, kept: Statement) -> bool:
         return False
     shared = gone.names & kept.names & (gone.inner_names | kept.inner_names)  # not two capitalised first words
     clause = gone.removed_clause
-    if not any(name in clause for name in shared):
+    if not any(name in clause for name in shared) and not _cjk_shared(clause, kept.normal):
         return False  # the name is elsewhere in the sentence, not what was removed
-    if gone.qualifiers != kept.qualifiers or (gone.numbers and kept.numbers and gone.numbers.isdisjoint(kept.numbers)):
+    # A removal said of no environment or platform holds for all of them; one said of staging does not
+    # remove what production has.
+    if (gone.qualifiers and gone.qualifiers != kept.qualifiers) or (gone.numbers and kept.numbers and gone.numbers.isdisjoint(kept.numbers)):
         return False
     return not (gone.day and gone.day == kept.day)
+
+
+CJK_SUBJECT = 4  # CJK characters in a row that a removed clause and a plain statement share: one named thing
+
+
+def _cjk_shared(clause: str, other: str) -> bool:
+    """Whether the removed clause and the other sentence share a run of CJK_SUBJECT Han characters
+    (「钉钉扫码登录」, 「存档自动格式化」): a name, as CJK writes one, without capitals to find it by."""
+    return any(gram in other for gram in han_grams(clause))
+
+
+_CJK_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー]+")
+_PARTICLES = "".join(chr(c) for c in range(0x3040, 0x30A0))  # hiragana: grammar before a subject
+
+
+def cjk_head(normal: str) -> str:
+    """The first CJK_SUBJECT characters of a sentence's first CJK run, hiragana particles before
+    it left out ("" when shorter): the subject a CJK sentence opens on."""
+    run = _CJK_WORD.search(normal)
+    head = run.group().lstrip(_PARTICLES)[:CJK_SUBJECT] if run else ""
+    return head if len(head) == CJK_SUBJECT else ""
+
+
+def _cjk_run_shared(a: str, b: str) -> bool:
+    """Whether two sentences open on the same CJK subject: each one's `cjk_head` stands in the other.
+    「短信验证码」 against 「邮箱验证码」 share the rest, not the head, and are two things."""
+    head_a, head_b = cjk_head(a), cjk_head(b)
+    return bool(head_a and head_b) and head_a in b and head_b in a
+
+
+def han_grams(text: str) -> set[str]:
+    """Every run of CJK_SUBJECT Han characters in a text."""
+    return {run[i : i + CJK_SUBJECT] for run in _HAN_RUN.findall(text) for i in range(len(run) - CJK_SUBJECT + 1)}
 
 
 def repeats(a: Statement, b: Statement, threshold: float = REPEAT, containment: float = CONTAINED) -> bool:

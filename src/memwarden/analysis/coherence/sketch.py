@@ -15,6 +15,7 @@ earliest ones, which is all a "later copy of an earlier record" needs.
 from __future__ import annotations
 
 import zlib
+from collections import Counter
 from typing import Hashable, Iterable
 
 BINS = 32
@@ -24,16 +25,40 @@ CHECK = 6  # candidates compared exactly per record: the ones that share the mos
 EMPTY = 0xFFFFFFFF + 1
 
 
-def signature(items: Iterable[str]) -> tuple[int, ...] | None:
+def signature(items: Iterable[str], hashes: dict[str, int] | None = None) -> tuple[int, ...] | None:
+    """The MinHash signature of a set of shingles, None for an empty set. ``hashes`` keeps each
+    shingle's CRC-32 for the run: words recur from record to record, and a lookup costs less."""
     bins = [EMPTY] * BINS
     seen = False
+    if hashes is None:
+        hashes = {}
     for item in items:
-        value = zlib.crc32(item.encode("utf-8"))
-        slot = value % BINS
+        value = hashes.get(item)
+        if value is None:
+            value = hashes[item] = zlib.crc32(item.encode("utf-8"))
+        slot = value & _SLOT
         if value < bins[slot]:
             bins[slot] = value
         seen = True
     return tuple(bins) if seen else None
+
+
+_SLOT = BINS - 1  # BINS is a power of two: value % BINS
+assert BINS & _SLOT == 0
+
+
+def band_keys(sig: tuple[int, ...]) -> list[int]:
+    """One int per band of the signature that holds a value (an empty band says nothing about
+    similarity): the band's number and its ROWS values packed together, a cheap dict key."""
+    keys = []
+    for band in range(0, BINS, ROWS):
+        key, empty = band, True
+        for value in sig[band : band + ROWS]:
+            key = (key << 33) | value
+            empty = empty and value == EMPTY
+        if not empty:
+            keys.append(key)
+    return keys
 
 
 def jaccard(a: set, b: set) -> float:
@@ -47,21 +72,25 @@ class Buckets:
     """Records added in order; each addition returns the earlier records it may be similar to."""
 
     def __init__(self) -> None:
-        self._bands: dict[tuple, list[Hashable]] = {}
+        self._bands: dict[int, list[Hashable]] = {}
 
     def add(self, key: Hashable, sig: tuple[int, ...], best: int = CHECK) -> tuple[list[Hashable], bool]:
         """(the earlier keys sharing a band with this one, those sharing the most bands first, at most
         `best`; whether this key was kept in a bucket, to be offered to later ones)."""
-        shared: dict[Hashable, int] = {}
+        met: list[Hashable] = []
         kept = False
-        for band in range(0, BINS, ROWS):
-            values = sig[band : band + ROWS]
-            if all(v == EMPTY for v in values):
-                continue  # an empty band says nothing about similarity
-            members = self._bands.setdefault((band, values), [])
-            for other in members:
-                shared[other] = shared.get(other, 0) + 1
+        bands = self._bands
+        for band in band_keys(sig):
+            members = bands.get(band)
+            if members is None:
+                bands[band] = [key]
+                kept = True
+                continue
+            met += members
             if len(members) < BUCKET_KEEP:
                 members.append(key)
                 kept = True
-        return sorted(shared, key=shared.__getitem__, reverse=True)[:best], kept
+        if not met:
+            return [], kept
+        # counted in C; most_common keeps first-met order among equal counts, as a stable sort does
+        return [other for other, _ in Counter(met).most_common(best)], kept

@@ -12,6 +12,8 @@ for positive evidence before it calls a sentence a claim; only the cue words are
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -54,6 +56,8 @@ _REMOVAL = re.compile(
 # A name: a word with a capital past its first letter or a digit (GitHub, TiFlash, A800, gpt-4o),
 # a capitalised word (Sidekiq), or a path (/v1/export). Read before case folding.
 _NAME = re.compile(r"(?<![\w/.-])(?:[A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*|[A-Z][\w.+-]+|/[\w/.-]+)")
+MAX_VERSIONED = 4
+_VERSIONED = re.compile(r"(?<![\w.-])([a-z][a-z.+-]*[a-z]) v?(\d+(?:\.\d+){0,2})(?![\w:-]|\.\d)")
 _CLAUSE_ENDS = ",;:，；、。：!?！？()（）"
 _DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 EN_STOP = frozenset(
@@ -71,6 +75,7 @@ UNITS = frozenset(
     "月 年 次 个 件 人 名 台 倍 时间 万".split()
 )
 _SCOPE = re.compile(r"\b(?:except|excluding|other than|besides|apart from)\b|以外|除了|除外|之外|を除")
+_SCOPE_WORDS = ("except", "excluding", "other than", "besides", "apart from")  # the Latin ones, as text
 # Words that name an environment, plan, platform or object kind: two records that differ in one of
 # them are about different things ("staging" against "production", 免费版 against 专业版).
 _QUALIFIER = re.compile(
@@ -79,6 +84,9 @@ _QUALIFIER = re.compile(
     r"us|eu|apac|beta|stable|nightly|legacy|access|refresh|read|write|public|private|internal|external)\b"
     r"|测试|正式|生产|预发|开发|本番|検証|开発|開発|免费|付费|专业|企业|个人|安卓|网页|桌面|测试环境|国内|海外|内网|外网"
 )
+_QUALIFIER_WORDS = frozenset(_QUALIFIER.pattern.split(r"\b")[1][3:-1].split("|"))  # its Latin words
+_WORD = re.compile(r"\w+")
+_JOINS = re.compile(r"[.:+#'/-]")  # what joins the runs of one Latin word (_LATIN)
 
 
 @dataclass(frozen=True)
@@ -102,11 +110,16 @@ class Statement:
     @cached_property
     def scoped(self) -> bool:
         """"except", "other than", 「以外」「除了」: the claim is about everything else."""
+        if self.normal.isascii() and not any(word in self.normal for word in _SCOPE_WORDS):
+            return False
         return _SCOPE.search(self.normal) is not None
 
     @cached_property
     def qualifiers(self) -> frozenset:
         """Environment, plan and platform words (_QUALIFIER)."""
+        if self.normal.isascii():
+            # each Latin word of the pattern matches only a whole word (\b on both sides): the same set
+            return frozenset(_WORD.findall(self.normal)) & _QUALIFIER_WORDS
         return frozenset(_QUALIFIER.findall(self.normal))
 
     @cached_property
@@ -118,6 +131,29 @@ class Statement:
     def inner_names(self) -> frozenset:
         """The names not read from a sentence's first word, which any sentence capitalises."""
         return _names(self.sentence, False)
+
+    @cached_property
+    def lead(self) -> str:
+        """The first name of the sentence, case folded ("" when none): what a short setting is about."""
+        for found in _NAME.finditer(unicodedata.normalize("NFKC", self.sentence)):
+            name = found.group().casefold().rstrip(".")
+            if name not in EN_STOP:
+                return name
+        return ""
+
+    @cached_property
+    def versioned(self) -> tuple:
+        """(name, version, the content words before it) for each name followed by a version number
+        ("node 20", "python 3.11"), in order."""
+        found = []
+        for match in _VERSIONED.finditer(self.normal):
+            if len(found) == MAX_VERSIONED:
+                break  # a sentence naming more is a list, not a setting; and each costs a pass over the text
+            if match.group(1) not in self.names or match.group(1) in EN_STOP:
+                continue  # "at 2", "runs 3": a number after a plain word is no version of a thing
+            before = frozenset(map(stem, _LATIN.findall(self.normal, 0, match.start()))) - EN_STOP - EN_CUES
+            found.append((match.group(1), match.group(2), before))
+        return tuple(found)
 
     @cached_property
     def removal(self) -> bool:
@@ -165,11 +201,11 @@ class Statement:
         """What two records are compared on for repeats: the Latin words and the CJK character pairs."""
         return self.latin | self.pairs
 
-    @property
+    @cached_property
     def numbers(self) -> frozenset:
         return frozenset(number for number, _ in self.values)
 
-    @property
+    @cached_property
     def dates(self) -> frozenset:
         """The numbers that are ISO dates or timestamps."""
         return frozenset(number for number in self.numbers if _DAY.match(number))
@@ -196,14 +232,46 @@ _SPLIT_UNIT = re.compile(r"(\d+(?:\.\d+)?)([a-z%]+)")
 _CJK_RUN = re.compile(rf"[{CJK_CHAR}ー]+")
 _DIGIT_CJK = re.compile(rf"\d ?[{CJK_CHAR}]")  # a number with a CJK unit after it
 # Glue characters and hiragana (grammar, not content) become breaks in a CJK run; katakana words stay.
-_BREAKS = str.maketrans({c: " " for c in "".join(_CJK_GLUE) + "".join(chr(c) for c in range(0x3040, 0x30A0))})
+_BREAK_CHARS = "".join(sorted(_CJK_GLUE)) + "".join(chr(c) for c in range(0x3040, 0x30A0))
+_BREAKS = re.compile(f"[{_BREAK_CHARS}]")  # each becomes a space: one regex pass, not a lookup per character
+
+
+@functools.lru_cache(maxsize=256)
+def _breaks_with(unit_chars: frozenset) -> re.Pattern:
+    """The breaks, and the CJK characters of a record's units."""
+    return re.compile("[" + _BREAK_CHARS + "".join(re.escape(c) for c in sorted(unit_chars)) + "]")
+
+
+_DIGIT_AT = re.compile(r"\d")
+_RUN = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _numbers(text: str) -> Iterator[re.Match]:
+    """What ``_NUMBER.finditer(text)`` finds, tried only where a digit is: a match starts where the run
+    of [a-z0-9_] holding its first digit starts, so the regex need not be tried at every position."""
+    at = 0
+    while True:
+        digit = _DIGIT_AT.search(text, at)
+        if digit is None:
+            return
+        start = digit.start()
+        while start > at and text[start - 1] in _RUN:
+            start -= 1
+        match = _NUMBER.match(text, start)
+        if match is None:
+            at = digit.end()
+            continue
+        yield match
+        at = match.end()
 
 
 def _values(text: str) -> tuple[tuple, set]:
     """The (number, unit) pairs of a normalised text, and the CJK characters their units take."""
+    if not has_digit(text):
+        return (), set()
     found = []
     unit_chars: set[str] = set()
-    for match in _NUMBER.finditer(text):
+    for match in _numbers(text):
         word, unit = match.group(), ""
         after = _AFTER.match(text, match.end())
         if after is not None:
@@ -222,23 +290,38 @@ def _values(text: str) -> tuple[tuple, set]:
     return tuple(found), unit_chars
 
 
+_NONE: frozenset = frozenset()
+
+
 def statement(sentence: str, normal: str | None = None) -> Statement:
     """The sentence (or a whole record's text) reduced; `normal` is its normalise(), when known."""
     if normal is None:
         normal = normalise(sentence)
-    cued = not _CUE_FIRST.isdisjoint(normal) and _CJK_CUE.search(normal) is not None
+    ascii_only = normal.isascii()  # no CJK cue, character or unit: the CJK half is empty
+    cued = not ascii_only and not _CUE_FIRST.isdisjoint(normal) and _CJK_CUE.search(normal) is not None
     stripped = _CJK_CUE.sub(" ", normal) if cued else normal
     words = set(_LATIN.findall(normal))  # a CJK cue never touches a Latin word
+    if ascii_only:
+        qualifiers = words & _QUALIFIER_WORDS  # \w runs are the words, or the parts of joined ones
+        for word in words:
+            if not word.isalnum() and word not in _QUALIFIER_WORDS:
+                qualifiers.update(part for part in _JOINS.split(word) if part in _QUALIFIER_WORDS)
     cued = cued or not words.isdisjoint(EN_CUES)
     words -= EN_CUES
     words -= EN_STOP
     words -= UNITS
     latin = frozenset(map(stem, [w for w in words if w.isalpha() or not has_digit(w)]))
+    if ascii_only:
+        said = Statement(sentence, normal, latin, _NONE, _NONE, cued, stripped)
+        object.__setattr__(said, "qualifiers", frozenset(qualifiers))  # the cached property, filled in
+        return said
     # A unit's characters are part of the amount, not of the content (「15 分钟」 against 「24 小时」).
     unit_chars = _values(stripped)[1] if _DIGIT_CJK.search(stripped) else ()
-    breaks = _BREAKS if not unit_chars else {**_BREAKS, **{ord(c): " " for c in unit_chars}}
-    pieces = _CJK_RUN.findall(stripped.translate(breaks))
-    pairs = {piece[i : i + 2] for piece in pieces for i in range(len(piece) - 1)}
+    breaks = _BREAKS if not unit_chars else _breaks_with(frozenset(unit_chars))
+    pieces = _CJK_RUN.findall(breaks.sub(" ", stripped))
+    pairs: set[str] = set()
+    for piece in pieces:
+        pairs.update(map(operator.add, piece, piece[1:]))  # each character with the next
     return Statement(sentence, normal, latin, frozenset("".join(pieces)), frozenset(pairs), cued, stripped)
 
 
