@@ -1,6 +1,6 @@
 """conflicting-records and near-duplicate on the blind pair set, per half, label class and language.
 
-    python bench/coherence_accuracy.py [--half dev|test|both] [--misses]
+    python bench/coherence_accuracy.py [--set DIR] [--half dev|test|both|all] [--misses]
 
 bench/blind/pairs.tsv was written by a helper who never saw the detectors (bench/blind/PAIRS.md).
 Each row belongs to a half by the SHA-256 of text_a + TAB + text_b: even first byte -> dev (study
@@ -9,6 +9,7 @@ Each pair is judged the way the rules judge two records (`coherence.relations.re
 pairs for conflicts, whole texts for repeats) and scored against the `conflict` and `duplicate`
 labels: precision and recall per class and per language (`mixed` rows mix two languages).
 --misses lists the wrong verdicts of the dev half only; the test half is never printed.
+--set DIR reads DIR/pairs.tsv instead (bench/blind3/: a batch held out whole, scored with --half all).
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ def half_of(row: dict) -> str:
     return "dev" if digest[0] % 2 == 0 else "test"
 
 
-def load() -> list[dict[str, str]]:
-    with (BLIND / "pairs.tsv").open(encoding="utf-8", newline="") as handle:
+def load(folder: Path = BLIND) -> list[dict[str, str]]:
+    with (folder / "pairs.tsv").open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
     for row in rows:
         row["half"] = half_of(row)
@@ -71,10 +72,14 @@ def score(rows, show_misses: bool) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--half", choices=("dev", "test", "both"), default="dev")
+    parser.add_argument("--set", type=Path, default=BLIND, help="a folder holding pairs.tsv")
+    parser.add_argument("--half", choices=("dev", "test", "both", "all"), default="dev")
     parser.add_argument("--misses", action="store_true", help="list the dev half's wrong verdicts")
     args = parser.parse_args()
-    rows = load()
+    rows = load(args.set)
+    if args.half == "all":
+        for row in rows:
+            row["half"] = "all"
     for half in ("dev", "test") if args.half == "both" else (args.half,):
         chosen = [row for row in rows if row["half"] == half]
         print(f"{half} half: {len(chosen)} pairs")
