@@ -30,7 +30,8 @@ class UnknownRuleInSuppression:
         return f"unknown rule '{self.name}'{self.suggestion}"
 
 
-@rule(code="MW901", name="invalid-suppression", severity=Severity.WARNING)
+# records=True: a JSONL log holds no comments, so no directive: per record it finds what it finds on the whole log (nothing).
+@rule(code="MW901", name="invalid-suppression", severity=Severity.WARNING, records=True)
 def invalid_suppression(doc, ctx):
     """A `memwarden:` suppression comment with an unknown action or rule name.
 
