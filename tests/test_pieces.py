@@ -15,7 +15,7 @@ import shutil
 import pytest
 
 from memwarden.engine import parallel, pieces
-from tests.conftest import REPO
+from conftest import REPO
 
 SECRET = "ghp_" + "R2f8Kd9Lq3Zx7Wm1Nc4Vb6Tj0Hs5Ya8Pe2Ug"
 

@@ -81,6 +81,12 @@ class Context:
         self.staged = run.staged
         self.run = run
 
+    @property
+    def builds_fixes(self) -> bool:
+        """Whether this run applies or shows fixes: only then must a fix carry its edits (else a rule may
+        return a fix with none, when telling that it could be fixed is cheaper than building it)."""
+        return self.run.fix or self.run.diff
+
     def documents(self, *kinds: str) -> list[Document]:
         return self.workspace.documents(*kinds)
 
