@@ -337,7 +337,15 @@ def _fact_expiry_places(doc: YamlDocument, profile: str) -> list[ExpiryPlace]:
 
 
 def claim_records(doc, profile: str) -> list[ClaimRecord]:
-    """The records of a note, episode log or facts file that may hold claims."""
+    """The records of a note, episode log or facts file that may hold claims (read once per document:
+    four rules ask, and a log's records are many)."""
+    kept = doc.__dict__.setdefault("claim_records_by_profile", {})
+    if profile not in kept:
+        kept[profile] = _claim_records(doc, profile)
+    return kept[profile]
+
+
+def _claim_records(doc, profile: str) -> list[ClaimRecord]:
     if isinstance(doc, JsonlDocument) and doc.kind.name in EPISODE_KINDS:
         return _episode_records(doc)
     if isinstance(doc, MarkdownDocument) and doc.kind.name == "note":

@@ -52,6 +52,19 @@ def _size(root: Path, unit) -> int:
         return 0
 
 
+class given:
+    """A progress context around an ``advance`` function someone else opened."""
+
+    def __init__(self, advance):
+        self.advance = advance
+
+    def __enter__(self):
+        return self.advance
+
+    def __exit__(self, *exc):
+        return False
+
+
 def balanced_chunks(root: Path, units: list, count: int) -> list[list]:
     """Split units of work into chunks of about equal bytes, biggest first, so no worker idles at the end."""
     sizes = sorted(((_size(root, unit), unit) for unit in units), key=lambda item: (item[0], unit_order(item[1])), reverse=True)

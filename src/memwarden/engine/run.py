@@ -234,12 +234,16 @@ class Checker:
             # Each document is scanned for secrets as it is checked: never the whole log at once.
             self.secret_scans.targets_scanned = True
         with (progress(len(units)) if progress else parallel.no_progress()) as advance:
-            for unit in units:
-                if isinstance(unit, pieces.Piece):
+            files: list[str] = []
+            for unit in [*units, None]:
+                if isinstance(unit, str):
+                    files.append(unit)
+                    continue
+                found.extend(self.document_findings(rules, files, advance=advance))
+                files = []
+                if unit is not None:
                     found.extend(pieces.check_piece(self, rules, unit))
-                else:
-                    found.extend(self.document_findings(rules, [unit]))
-                advance(1)
+                    advance(1)
         return found
 
     def start_pass(self) -> None:
@@ -266,15 +270,17 @@ class Checker:
             self.secret_scans.hide_in(self.workspace, found)
         return found
 
-    def document_findings(self, rules: list[Rule], relpaths: list[str], progress=None) -> list[Finding]:
-        """Document rules, one file at a time (so a big workspace is never all in memory at once)."""
+    def document_findings(self, rules: list[Rule], relpaths: list[str], progress=None, advance=None) -> list[Finding]:
+        """Document rules, one file at a time (so a big workspace is never all in memory at once); ``advance(1)``
+        after each file, else a ``progress(total)`` context's."""
         ws = self.workspace
         found: list[Finding] = []
-        if not rules:
+        if not rules or not relpaths:
             return found
         contexts = {rule.name: self._context(rule) for rule in rules}
         held = ws.loaded  # documents a workspace rule already read stay cached
-        with (progress(len(relpaths)) if progress else parallel.no_progress()) as advance:
+        outer = parallel.given(advance) if advance is not None else None
+        with (outer or (progress(len(relpaths)) if progress else parallel.no_progress())) as advance:
             for relpath in relpaths:
                 doc = ws.document(relpath)
                 if doc is not None:
