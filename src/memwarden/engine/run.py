@@ -349,6 +349,8 @@ def _check_chunk(spec, chunk: list) -> list[Finding]:
     """In a worker process: the document rules on some of a workspace's files and log ranges."""
     checker = _worker_checker(spec, chunk)
     checker.start_pass()
+    # Each file is scanned for secrets as it is checked: a chunk's thousands of notes are never all parsed at once.
+    checker.secret_scans.targets_scanned = True
     rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
     return checker.unit_findings(rules, sorted(chunk, key=parallel.unit_order))
 
