@@ -153,3 +153,33 @@ def test_chunks_hold_ranges_and_files(tmp_path):
     chunks = parallel.balanced_chunks(tmp_path, ["a.md", piece, pieces.Piece("memory/episodic.jsonl", 5000, 9000, False)], 2)
     assert sorted(len(c) for c in chunks) == [1, 2]
     assert [piece] in chunks
+
+
+def test_the_cache_checks_a_big_log_that_missed_in_ranges(cli, monkeypatch, tmp_path):
+    """With the incremental cache: a cold store checks the log range by range in the workers, a warm one
+    reads it back, and an append re-checks one line; each report is the whole log's without the cache."""
+    root = _workspace(tmp_path, _log(5, 200, "\r\n"))
+    monkeypatch.setattr(pieces, "SPLIT_MIN_BYTES", 1)
+    monkeypatch.setattr(pieces, "PIECE_BYTES", 700)
+    monkeypatch.setenv("MEMWARDEN_JOBS", "2")
+
+    def cached() -> str:
+        result = cli("check", "--format", "json", "--today", "2026-11-30", str(root), cwd=root)
+        assert result.exit_code == 1, result
+        return result.stdout
+
+    whole = _report(cli, monkeypatch, root, "1", None)
+    monkeypatch.setattr(pieces, "SPLIT_MIN_BYTES", 1)
+    monkeypatch.setattr(pieces, "PIECE_BYTES", 700)
+    monkeypatch.setenv("MEMWARDEN_JOBS", "2")
+    assert cached() == whole  # cold: every line missed
+    assert (root / ".memwarden_cache").is_dir()
+    assert cached() == whole  # warm
+    with open(root / "memory" / "episodic.jsonl", "ab") as f:
+        f.write(_log(99, 3, "\r\n"))
+    again = _report(cli, monkeypatch, root, "1", None)
+    assert again != whole
+    monkeypatch.setattr(pieces, "SPLIT_MIN_BYTES", 1)
+    monkeypatch.setattr(pieces, "PIECE_BYTES", 700)
+    monkeypatch.setenv("MEMWARDEN_JOBS", "2")
+    assert cached() == again

@@ -472,9 +472,11 @@ class Incremental:
                 misses.append(number)
             elif entry[1][0]:
                 result[number] = entry[1][1]
-        if misses:
-            values = plain_lines(function(load(ws.root, relpath, kind, masked(lines, set(misses))), ws.profile))
-            for number in misses:
+        from memwarden.engine.pieces import batches
+
+        for batch in batches(lines, misses):  # a range of the log at a time: a cold store never parses it whole
+            values = plain_lines(function(load(ws.root, relpath, kind, masked(lines, set(batch))), ws.profile))
+            for number in batch:
                 if number in values:
                     result[number] = values[number]
                 if not may_hold_secret(json.dumps(values.get(number))):  # a value that might quote a secret: never kept

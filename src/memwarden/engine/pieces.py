@@ -47,7 +47,7 @@ def splittable(workspace, relpath: str, rules) -> int:
     kind = workspace.text_kind_of(relpath)
     if kind is None or kind.format != "jsonl" or relpath in workspace.overlay:
         return 0
-    applicable = [r for r in rules if (r.kinds is None or kind.name in r.kinds) and (kind.memory or r.any_text)]
+    applicable = [r for r in rules if applies(r, kind)]
     if not applicable or not all(r.records for r in applicable):
         return 0
     path = workspace.root / relpath
@@ -58,6 +58,11 @@ def splittable(workspace, relpath: str, rules) -> int:
     except OSError:
         return 0
     return size if size >= SPLIT_MIN_BYTES else 0
+
+
+def applies(rule, kind) -> bool:
+    """Whether a document rule reads documents of this kind at all (as the engine runs it)."""
+    return (rule.kinds is None or kind.name in rule.kinds) and (kind.memory or rule.any_text)
 
 
 def pieces(workspace, relpath: str, size: int, at_least: int = 1) -> list[Piece]:
@@ -167,12 +172,10 @@ def forget_streamed() -> None:
     _STREAMED.clear()
 
 
-def streamed_summaries(workspace, function, relpath: str, split: set[str]) -> tuple[bool, dict | None]:
+def streamed_summaries(workspace, function, relpath: str, split: set[str], plain) -> tuple[bool, dict | None]:
     """(True, ``function(doc, profile)`` over the whole log, read range by range) for a big log on disk;
     (False, None) when the log is to be read whole. ``split``: the logs whose overlay is a range's copy
-    (the log on disk is the one to read)."""
-    from memwarden.engine.incremental import plain_lines
-
+    (the log on disk is the one to read). ``plain`` makes the values what the cache would give back."""
     path = workspace.root / relpath
     try:
         info = path.stat()
@@ -193,8 +196,39 @@ def streamed_summaries(workspace, function, relpath: str, split: set[str]) -> tu
             doc, first, last = loaded
             if not doc.ok:
                 return False, None
-            for line, value in plain_lines(function(doc, workspace.profile)).items():
+            for line, value in plain(function(doc, workspace.profile)).items():
                 if first <= line <= last:
                     result[line] = value
         _STREAMED[key] = result
     return True, _STREAMED[key]
+
+
+# -- the incremental cache's misses ---------------------------------------------------------------
+
+
+def lines_within(lines: list[bytes], piece: Piece | None) -> range:
+    """The numbers (1-based) of a log's lines that start within a range (all of them without one)."""
+    if piece is None:
+        return range(1, len(lines) + 1)
+    first, offset = 0, 0
+    for number, line in enumerate(lines, 1):
+        if offset >= piece.end:
+            return range(first or number, number)
+        if offset >= piece.start and not first:
+            first = number
+        offset += len(line)
+    return range(first or len(lines) + 1, len(lines) + 1)
+
+
+def batches(lines: list[bytes], numbers: list[int]) -> list[list[int]]:
+    """Line numbers in runs of about PIECE_BYTES of the log, so that many missed lines are checked a
+    range at a time rather than all parsed at once."""
+    runs: list[list[int]] = [[]]
+    size = 0
+    for number in numbers:
+        if runs[-1] and size >= PIECE_BYTES:
+            runs.append([])
+            size = 0
+        runs[-1].append(number)
+        size += len(lines[number - 1])
+    return [run for run in runs if run]

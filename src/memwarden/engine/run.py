@@ -116,7 +116,7 @@ class Context:
             return self._incremental.record_summaries(function, relpath, self._recorder, reduce)
         ws = self.workspace
         parsed = relpath in ws.loaded and relpath not in self._split_logs  # (a split log's document is one range)
-        streamed, result = (False, None) if parsed else pieces.streamed_summaries(ws, function, relpath, self._split_logs)
+        streamed, result = (False, None) if parsed else pieces.streamed_summaries(ws, function, relpath, self._split_logs, plain_lines)
         if not streamed:  # a small log, or one parsed already: read whole
             doc = ws.document(relpath)
             result = plain_lines(function(doc, ws.profile)) if doc is not None and doc.ok else None
