@@ -20,7 +20,7 @@ from pathlib import Path
 
 # A log this big or bigger is checked in ranges; a range holds about PIECE_BYTES of it.
 SPLIT_MIN_BYTES = 2 * 1024 * 1024
-PIECE_BYTES = 8 * 1024 * 1024
+PIECE_BYTES = 4 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 
 

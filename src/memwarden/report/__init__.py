@@ -6,6 +6,7 @@ what the command line calls.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from dataclasses import dataclass
@@ -103,10 +104,13 @@ def _unclaimed_note(summary: Summary) -> list[str]:
 
 
 def render_json(findings: list[Finding], summary: Summary) -> str:
+    # Laid out as json.dumps(document, indent=2) lays it out, one finding at a time: indenting the whole
+    # document at once holds every finding's dict and millions of small strings (300 MB at 100,000 findings).
+    marker = "\0findings\0"
     document = {
         "version": JSON_VERSION,
         "tool": {"name": "memwarden", "version": __version__},
-        "findings": [f.to_json() for f in findings],
+        "findings": marker,
         "summary": {
             "files": summary.files,
             "errors": summary.errors,
@@ -117,7 +121,16 @@ def render_json(findings: list[Finding], summary: Summary) -> str:
             "workspaces": summary.workspaces,
         },
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    head, tail = json.dumps(document, indent=2, ensure_ascii=False).split(json.dumps(marker), 1)
+    if not findings:
+        return f"{head}[]{tail}\n"
+    out = io.StringIO()
+    out.write(head + "[\n")
+    for number, f in enumerate(findings):
+        out.write(",\n    " if number else "    ")
+        out.write(json.dumps(f.to_json(), indent=2, ensure_ascii=False).replace("\n", "\n    "))
+    out.write("\n  ]" + tail + "\n")
+    return out.getvalue()
 
 
 # -- sarif ---------------------------------------------------------------------
