@@ -6,11 +6,10 @@ what the command line calls.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 from memwarden import __version__
 from memwarden.model import Finding, Rule, Severity, Summary
@@ -104,8 +103,13 @@ def _unclaimed_note(summary: Summary) -> list[str]:
 
 
 def render_json(findings: list[Finding], summary: Summary) -> str:
-    # Laid out as json.dumps(document, indent=2) lays it out, one finding at a time: indenting the whole
-    # document at once holds every finding's dict and millions of small strings (300 MB at 100,000 findings).
+    return "".join(json_chunks(findings, summary))
+
+
+def json_chunks(findings: list[Finding], summary: Summary) -> Iterator[str]:
+    """The JSON report in pieces, laid out as ``json.dumps(document, indent=2)`` lays it out, a finding at a
+    time: indenting the whole document at once held every finding's dict and millions of small strings
+    (300 MB at 100,000 findings), and writing the pieces as they come holds none of them."""
     marker = "\0findings\0"
     document = {
         "version": JSON_VERSION,
@@ -123,14 +127,12 @@ def render_json(findings: list[Finding], summary: Summary) -> str:
     }
     head, tail = json.dumps(document, indent=2, ensure_ascii=False).split(json.dumps(marker), 1)
     if not findings:
-        return f"{head}[]{tail}\n"
-    out = io.StringIO()
-    out.write(head + "[\n")
+        yield f"{head}[]{tail}\n"
+        return
+    yield head + "[\n"
     for number, f in enumerate(findings):
-        out.write(",\n    " if number else "    ")
-        out.write(json.dumps(f.to_json(), indent=2, ensure_ascii=False).replace("\n", "\n    "))
-    out.write("\n  ]" + tail + "\n")
-    return out.getvalue()
+        yield (",\n    " if number else "    ") + json.dumps(f.to_json(), indent=2, ensure_ascii=False).replace("\n", "\n    ")
+    yield "\n  ]" + tail + "\n"
 
 
 # -- sarif ---------------------------------------------------------------------
@@ -257,3 +259,10 @@ FORMATS = tuple(REPORTERS)
 
 def render(fmt: str, findings: list[Finding], summary: Summary, options: ReportOptions) -> str:
     return REPORTERS[fmt](findings, summary, options)
+
+
+def render_chunks(fmt: str, findings: list[Finding], summary: Summary, options: ReportOptions) -> Iterable[str]:
+    """The report as pieces to write one after another (the JSON report never whole in memory)."""
+    if fmt == "json":
+        return json_chunks(findings, summary)
+    return [render(fmt, findings, summary, options)]
