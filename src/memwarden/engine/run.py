@@ -212,6 +212,7 @@ class Checker:
                 str(ws.root), ws.profile.name, str(ws.config.path) if ws.config.path else None,
                 ws.checked_files, self.run,
             )
+            _read_before_fork(ws, units)
             # The workspace rules run here while the workers check the files.
             from_workers, here = parallel.run_in_pool(
                 _check_chunk, spec, ws.root, units, jobs, self.run.progress,
@@ -330,6 +331,18 @@ class Checker:
         if relpath not in self._shown:  # a workspace rule reports thousands of findings in one log
             self._shown[relpath] = self.workspace.display_path(relpath, self.run.cwd)
         return self._shown[relpath]
+
+
+def _read_before_fork(ws: Workspace, units: list) -> None:
+    """Whether a big log reads as episodes, which schema-violation and invalid-timestamp ask on each of its
+    ranges: read here, once, range by range; workers forked from this process inherit it (under spawn they
+    read it themselves), and unrecognized-file finds it read."""
+    from memwarden.analysis.recognition import LOG_KINDS, episode_flags
+    from memwarden.engine.incremental import plain_lines
+
+    for unit in units:
+        if isinstance(unit, pieces.Piece) and unit.first and ws.text_kind_of(unit.relpath).name in LOG_KINDS:
+            pieces.streamed_summaries(ws, episode_flags, unit.relpath, set(), plain_lines)
 
 
 def _worker_checker(spec, chunk: list[str]) -> Checker:
