@@ -169,7 +169,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         quiet=quiet,
         rules=tuple(registry.all_rules()),
     )
-    _emit(report.render(output_format or _default_format(), findings, summary, options), output)
+    _emit(report.render_chunks(output_format or _default_format(), findings, summary, options), output)
     failing = summary.errors + (summary.warnings if strict else 0)
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
 
@@ -222,14 +222,18 @@ def refuse_output(output: Path, workspaces) -> None:
             )
 
 
-def _emit(text: str, output: Path | None) -> None:
+def _emit(text, output: Path | None) -> None:
+    """Write a report (a text, or pieces of one written as they come)."""
     # Paths are escaped where they are shown; anything else that cannot be UTF-8 becomes '?', never a crash.
-    text = text.encode("utf-8", "replace").decode("utf-8")
+    chunks = (piece.encode("utf-8", "replace").decode("utf-8") for piece in ([text] if isinstance(text, str) else text))
     if output is None:
-        click.echo(text, nl=False, color=True)  # colour was already decided (and is off for non-TTYs)
+        for chunk in chunks:
+            click.echo(chunk, nl=False, color=True)  # colour was already decided (and is off for non-TTYs)
         return
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    with open(output, "w", encoding="utf-8") as f:
+        for chunk in chunks:
+            f.write(chunk)
 
 
 @main.command()

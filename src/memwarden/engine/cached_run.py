@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 
-from memwarden.engine import checkpoints, parallel
+from memwarden.engine import checkpoints, parallel, pieces
 from memwarden.engine.cache import RunCache, finding_from, finding_record
 from memwarden.engine.incremental import Incremental, Recorder, masked
 from memwarden.engine.store import Store
 from memwarden.model import Finding, Scope
 
 _ABSENT = object()
+_UNSTAMPED = "unstamped"  # a key of ``known`` (line numbers are ints): a batch's reads could not be stamped
 
 
 def open_caches(checker):
@@ -43,7 +44,8 @@ def incremental_findings(checker, worker) -> list[Finding]:
     if not document_rules:
         return found
     relpaths = sorted(ws.checked_files) if ws.targets is None else sorted(ws.targets)
-    jobs = parallel.jobs_for(len(relpaths)) if not (checker.run.fix or checker.run.diff) else 1
+    sizes = {} if checker.run.fix or checker.run.diff else {r: pieces.splittable(ws, r, document_rules) for r in relpaths}
+    jobs = parallel.jobs_for(len(relpaths), any(sizes.values())) if not (checker.run.fix or checker.run.diff) else 1
     if jobs > 1:
         # Many files: what the cache answers is read here, the rest checked in worker processes.
         misses = []
@@ -53,10 +55,12 @@ def incremental_findings(checker, worker) -> list[Finding]:
                 misses.append(relpath)
             else:
                 found.extend(answered)
-        if len(misses) >= parallel.PARALLEL_MIN_FILES:
+        if len(misses) >= parallel.PARALLEL_MIN_FILES or any(sizes.get(r) for r in misses):
             spec = (str(ws.root), ws.profile.name, str(ws.config.path) if ws.config.path else None,
                     ws.checked_files, checker.run)
-            for findings, entries in parallel.run_in_pool(worker, spec, ws.root, misses, jobs, checker.run.progress):
+            # A big log that missed goes to the workers in line ranges (engine/pieces.py).
+            units = [u for r in misses for u in (pieces.pieces(ws, r, sizes[r], jobs) if sizes.get(r) else [r])]
+            for findings, entries in parallel.run_in_pool(worker, spec, ws.root, units, jobs, checker.run.progress):
                 found.extend(findings)
                 checker.incremental.store.adopt(entries)
             return found
@@ -102,7 +106,10 @@ def check_chunk(checker, chunk: list[str]) -> list:
     _, store = open_caches(checker)
     checker.start_pass()
     rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
-    found = [f for relpath in sorted(chunk) for f in _document(checker, relpath, rules)]
+    found = []
+    for unit in sorted(chunk, key=parallel.unit_order):
+        piece = unit if isinstance(unit, pieces.Piece) else None
+        found.extend(_document(checker, piece.relpath if piece else unit, rules, piece))
     return [(found, store.made())]
 
 
@@ -135,7 +142,7 @@ def _answered(checker, relpath: str, rules) -> list[Finding] | None:
 def _whole_rules(rules, record_rules, kind) -> list:
     """The rules to run on a document whole: not its record rules, nor a rule of other kinds (a log is never parsed
     whole for the note rules, which would find nothing in it)."""
-    return [r for r in rules if r not in record_rules and (r.kinds is None or kind.name in r.kinds)]
+    return [r for r in rules if r not in record_rules and pieces.applies(r, kind)]
 
 
 class _Quiet:
@@ -218,32 +225,66 @@ def _record_lines(inc, raw: bytes, kind, rules) -> list[bytes] | None:
     return inc.lines_of(raw) or None
 
 
-def _document(checker, relpath: str, rules) -> list[Finding]:
+def _document(checker, relpath: str, rules, piece: pieces.Piece | None = None) -> list[Finding]:
+    """A document's findings; with a piece, only those on the lines of that range of a log (the whole
+    document's for the log's first range when it is not read line by line)."""
     ws, inc = checker.workspace, checker.incremental
     kind = ws.text_kind_of(relpath)
     raw = ws.current_bytes(relpath)
-    if kind is None or raw is None:
-        return checker.document_findings(rules, [relpath])  # unreadable or gone: checked, never cached
+    if kind is None or raw is None:  # unreadable or gone: checked (by a log's first range), never cached
+        return checker.document_findings(rules, [relpath]) if piece is None or piece.first else []
     lines = _record_lines(inc, raw, kind, rules)
     record_rules = [r for r in rules if r.records] if lines is not None else []
     whole_rules = _whole_rules(rules, record_rules, kind)
     found: list[Finding] = []
+    if piece is not None and not piece.first:
+        if lines is None:
+            return found  # the first range checks it whole
+        whole_rules = []  # the first range's to check
     if whole_rules:
         key = inc.document_key(relpath, kind.name, raw, "whole")
         found.extend(_cached(checker, key, whole_rules, lambda todo: checker.document_findings(todo, [relpath]), relpath))
     if record_rules:
-        found.extend(_records(checker, relpath, kind, raw, lines, record_rules))
+        found.extend(_records(checker, relpath, kind, raw, lines, record_rules, piece))
     return found
 
 
-def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules) -> list[Finding]:
-    """The record rules on a log, line by line: only the lines no entry answers for are checked."""
-    ws, inc, run = checker.workspace, checker.incremental, checker.run
-    found, misses, known = _record_answers(checker, relpath, kind, raw, lines, rules)
+def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules, piece=None) -> list[Finding]:
+    """The record rules on a log (or one range of it), line by line: only the lines no entry answers for are
+    checked, about PIECE_BYTES of them at a time unless fixing (so a cold store never parses a big log whole).
+    A whole log is answered from its checkpoint where one holds; a range reads its own lines' entries."""
+    inc, run = checker.incremental, checker.run
+    if piece is None:
+        found, misses, known = _record_answers(checker, relpath, kind, raw, lines, rules)
+    else:
+        found, misses, known = [], {}, None
+        for number in pieces.lines_within(lines, piece):
+            entry = inc.lookup(inc.record_key(relpath, kind.name, number, lines[number - 1]))
+            have, value = _held(checker, entry, rules)
+            if len(have) == len(rules):
+                found.extend(f for findings in have.values() for f in findings)
+            else:
+                misses[number] = (entry, value)
     if not misses:
         if known is not None:
             _write_checkpoint(checker, relpath, kind, raw, lines, rules, known)
         return found
+    for batch in [list(misses)] if run.fix or run.diff else pieces.batches(lines, list(misses)):
+        checked = _check_lines(checker, relpath, kind, raw, lines, rules, {n: misses[n] for n in batch}, piece, known)
+        if checked is None:
+            return checker.document_findings(rules, [relpath])
+        found.extend(checked)
+    if known is not None and not known.get(_UNSTAMPED):
+        _write_checkpoint(checker, relpath, kind, raw, lines, rules, known)
+    return found
+
+
+def _check_lines(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules, misses: dict, piece, known) -> list | None:
+    """The missed lines checked in a copy of the log with the others emptied, and kept (in ``known`` too, for the
+    log's next checkpoint); None when a fix's edits cannot be moved back into the log (then it is to be checked
+    whole)."""
+    ws, inc, run = checker.workspace, checker.incremental, checker.run
+    found: list[Finding] = []
     saved = ws.overlay.get(relpath, _ABSENT)
     inc.masked[relpath] = raw
     ws.overlay[relpath] = masked(lines, set(misses))
@@ -268,13 +309,14 @@ def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules)
             by_line[finding.line].append(finding)
             kept.append(finding)
         elif finding.workspace_path != relpath or not 1 <= finding.line <= len(lines):
-            found.append(finding)  # not one changed line's alone: reported, not kept
+            if piece is None or piece.first:
+                found.append(finding)  # not one changed line's alone: reported (once), not kept
             kept.append(finding)
         # else: on an emptied line, about the emptiness (a blank line): that line's own entry holds the truth
     if (run.fix or run.diff) and any(run.allows(f.fix) for f in kept):
         # Edits are offsets into the emptied copy: moved to where their line is in the log, or the log is checked whole.
         if not shift_edits(kept, lines, set(misses), relpath):
-            return checker.document_findings(rules, [relpath])
+            return None
     checked = inc.stamped(recorder)
     for number, (entry, value) in misses.items():
         merged = {**value, **_by_rule(rules, by_line[number])}
@@ -283,8 +325,8 @@ def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules)
         found.extend(by_line[number])
         if known is not None and checked is not None:
             known[number] = (_by_rule(rules, by_line[number]), [[*dep] for dep in checked])
-    if known is not None and checked is not None:
-        _write_checkpoint(checker, relpath, kind, raw, lines, rules, known)
+    if known is not None and checked is None:
+        known[_UNSTAMPED] = True  # what this batch read was not kept whole: no checkpoint is written from it
     return found
 
 

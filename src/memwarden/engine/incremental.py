@@ -378,9 +378,11 @@ class Incremental:
                     misses.append(number)
                 elif entry[1][0]:
                     result[number] = entry[1][1]
-        if misses:
-            values = plain_lines(function(self._masked_document(relpath, kind, raw, lines, misses), ws.profile))
-            for number in misses:
+        from memwarden.engine.pieces import batches
+
+        for batch in batches(lines, misses):  # a range of the log at a time: a cold store never parses it whole
+            values = plain_lines(function(self._masked_document(relpath, kind, raw, lines, batch), ws.profile))
+            for number in batch:
                 result.pop(number, None)
                 if number in values:
                     result[number] = values[number]

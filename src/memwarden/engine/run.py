@@ -18,7 +18,7 @@ from memwarden.decoding import decode
 from memwarden.discover.globs import matches_any
 from memwarden.discover.workspace import Workspace
 from memwarden.documents import Document
-from memwarden.engine import parallel
+from memwarden.engine import parallel, pieces
 from memwarden.engine.cache import usable as cache_usable
 from memwarden.engine.directives import Suppressions, directives
 from memwarden.engine.fixing import FileChange, fix_rounds, write_changes
@@ -61,9 +61,11 @@ class Context:
     what a rule reads beyond its document becomes a dependency of the findings cached for it.
     """
 
-    def __init__(self, workspace: Workspace, rule: Rule, run: RunOptions, memo: RunMemo, incremental=None, recorder=None):
+    def __init__(self, workspace: Workspace, rule: Rule, run: RunOptions, memo: RunMemo, incremental=None, recorder=None,
+                 split_logs: set[str] | None = None):
         self._incremental = incremental
         self._recorder = recorder
+        self._split_logs = split_logs if split_logs is not None else set()  # logs checked a range at a time
         if recorder is not None:
             from memwarden.engine.incremental import WatchedMemo, WatchedWorkspace
 
@@ -78,6 +80,12 @@ class Context:
         self.base = run.base
         self.staged = run.staged
         self.run = run
+
+    @property
+    def builds_fixes(self) -> bool:
+        """Whether this run applies or shows fixes: only then must a fix carry its edits (else a rule may
+        return a fix with none, when telling that it could be fixed is cheaper than building it)."""
+        return self.run.fix or self.run.diff
 
     def documents(self, *kinds: str) -> list[Document]:
         return self.workspace.documents(*kinds)
@@ -106,8 +114,12 @@ class Context:
 
         if self._incremental is not None:
             return self._incremental.record_summaries(function, relpath, self._recorder, reduce)
-        doc = self.workspace.document(relpath)
-        result = plain_lines(function(doc, self.workspace.profile)) if doc is not None and doc.ok else None
+        ws = self.workspace
+        parsed = relpath in ws.loaded and relpath not in self._split_logs  # (a split log's document is one range)
+        streamed, result = (False, None) if parsed else pieces.streamed_summaries(ws, function, relpath, self._split_logs, plain_lines)
+        if not streamed:  # a small log, or one parsed already: read whole
+            doc = ws.document(relpath)
+            result = plain_lines(function(doc, ws.profile)) if doc is not None and doc.ok else None
         return reduce(result) if result is not None and reduce is not None else result
 
 
@@ -153,6 +165,7 @@ class Checker:
         self.memo = RunMemo()
         self._suppressions: dict[str, Suppressions] = {}
         self._shown: dict[str, str] = {}  # display path of each workspace path a finding is in
+        self.split_logs: set[str] = set()  # logs whose overlay is now one range of them (engine/pieces.py)
 
     def suppressions(self, relpath: str) -> Suppressions | None:
         if relpath not in self._suppressions:
@@ -190,18 +203,48 @@ class Checker:
         workspace_rules = [r for r in self.rules if r.scope is Scope.WORKSPACE]
         relpaths = sorted(ws.checked_files) if ws.targets is None else sorted(ws.targets)
         found: list[Finding] = []
-        jobs = parallel.jobs_for(len(relpaths)) if document_rules and not (self.run.fix or self.run.diff) else 1
+        fixing = self.run.fix or self.run.diff  # fixes are edits of whole files: checked whole, here
+        sizes = {} if fixing else {r: pieces.splittable(ws, r, document_rules) for r in relpaths}
+        jobs = parallel.jobs_for(len(relpaths), any(sizes.values())) if document_rules and not fixing else 1
+        units = [u for r in relpaths for u in (pieces.pieces(ws, r, sizes[r], jobs) if sizes.get(r) else [r])]
         if jobs > 1:
             spec = (
                 str(ws.root), ws.profile.name, str(ws.config.path) if ws.config.path else None,
                 ws.checked_files, self.run,
             )
-            found.extend(parallel.run_in_pool(_check_chunk, spec, ws.root, relpaths, jobs, self.run.progress))
-            found.extend(self.workspace_findings(workspace_rules))
+            _read_before_fork(ws, units)
+            # The workspace rules run here while the workers check the files.
+            from_workers, here = parallel.run_in_pool(
+                _check_chunk, spec, ws.root, units, jobs, self.run.progress,
+                meanwhile=lambda: self.workspace_findings(workspace_rules),
+            )
+            found.extend(from_workers)
+            found.extend(here)
         else:
             found.extend(self.workspace_findings(workspace_rules))
-            found.extend(self.document_findings(document_rules, relpaths, self.run.progress))
+            found.extend(self.unit_findings(document_rules, units, self.run.progress))
         found.sort(key=Finding.sort_key)
+        return found
+
+    def unit_findings(self, rules: list[Rule], units: list, progress=None) -> list[Finding]:
+        """Document rules on files and log ranges, one unit at a time."""
+        found: list[Finding] = []
+        if not rules:
+            return found
+        if any(isinstance(unit, pieces.Piece) for unit in units):
+            # Each document is scanned for secrets as it is checked: never the whole log at once.
+            self.secret_scans.targets_scanned = True
+        with (progress(len(units)) if progress else parallel.no_progress()) as advance:
+            files: list[str] = []
+            for unit in [*units, None]:
+                if isinstance(unit, str):
+                    files.append(unit)
+                    continue
+                found.extend(self.document_findings(rules, files, advance=advance))
+                files = []
+                if unit is not None:
+                    found.extend(pieces.check_piece(self, rules, unit))
+                    advance(1)
         return found
 
     def start_pass(self) -> None:
@@ -214,7 +257,7 @@ class Checker:
             self.secret_scans.targets_scanned = True  # each document is scanned when checked, not all up front
 
     def _context(self, rule: Rule) -> Context:
-        return Context(self.workspace, rule, self.run, self.memo, self.incremental, self.recorder)
+        return Context(self.workspace, rule, self.run, self.memo, self.incremental, self.recorder, self.split_logs)
 
     def workspace_findings(self, rules: list[Rule]) -> list[Finding]:
         found: list[Finding] = []
@@ -228,15 +271,17 @@ class Checker:
             self.secret_scans.hide_in(self.workspace, found)
         return found
 
-    def document_findings(self, rules: list[Rule], relpaths: list[str], progress=None) -> list[Finding]:
-        """Document rules, one file at a time (so a big workspace is never all in memory at once)."""
+    def document_findings(self, rules: list[Rule], relpaths: list[str], progress=None, advance=None) -> list[Finding]:
+        """Document rules, one file at a time (so a big workspace is never all in memory at once); ``advance(1)``
+        after each file, else a ``progress(total)`` context's."""
         ws = self.workspace
         found: list[Finding] = []
-        if not rules:
+        if not rules or not relpaths:
             return found
         contexts = {rule.name: self._context(rule) for rule in rules}
         held = ws.loaded  # documents a workspace rule already read stay cached
-        with (progress(len(relpaths)) if progress else parallel.no_progress()) as advance:
+        outer = parallel.given(advance) if advance is not None else None
+        with (outer or (progress(len(relpaths)) if progress else parallel.no_progress())) as advance:
             for relpath in relpaths:
                 doc = ws.document(relpath)
                 if doc is not None:
@@ -288,6 +333,18 @@ class Checker:
         return self._shown[relpath]
 
 
+def _read_before_fork(ws: Workspace, units: list) -> None:
+    """Whether a big log reads as episodes, which schema-violation and invalid-timestamp ask on each of its
+    ranges: read here, once, range by range; workers forked from this process inherit it (under spawn they
+    read it themselves), and unrecognized-file finds it read."""
+    from memwarden.analysis.recognition import LOG_KINDS, episode_flags
+    from memwarden.engine.incremental import plain_lines
+
+    for unit in units:
+        if isinstance(unit, pieces.Piece) and unit.first and ws.text_kind_of(unit.relpath).name in LOG_KINDS:
+            pieces.streamed_summaries(ws, episode_flags, unit.relpath, set(), plain_lines)
+
+
 def _worker_checker(spec, chunk: list[str]) -> Checker:
     """In a worker process: a checker of the workspace the spec names, reporting on the chunk's files."""
     from dataclasses import replace
@@ -297,16 +354,18 @@ def _worker_checker(spec, chunk: list[str]) -> Checker:
     root, profile_name, config_path, files, run = spec
     ws = open_workspace(Path(root), profile_name, Path(config_path) if config_path else None)
     ws.use_files(files)
-    ws.targets = set(chunk)
+    ws.targets = {unit.relpath if isinstance(unit, pieces.Piece) else unit for unit in chunk}
     return Checker(ws, replace(run, progress=None))
 
 
-def _check_chunk(spec, chunk: list[str]) -> list[Finding]:
-    """In a worker process: the document rules on some of a workspace's files."""
+def _check_chunk(spec, chunk: list) -> list[Finding]:
+    """In a worker process: the document rules on some of a workspace's files and log ranges."""
     checker = _worker_checker(spec, chunk)
     checker.start_pass()
+    # Each file is scanned for secrets as it is checked: a chunk's thousands of notes are never all parsed at once.
+    checker.secret_scans.targets_scanned = True
     rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
-    return checker.document_findings(rules, sorted(chunk))
+    return checker.unit_findings(rules, sorted(chunk, key=parallel.unit_order))
 
 
 def _check_chunk_cached(spec, chunk: list[str]) -> list:
@@ -332,6 +391,7 @@ def _resolve_quietly(name: str) -> set[str]:
 
 
 def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
+    pieces.forget_streamed()
     checker = Checker(workspace, run)
     store = None
     # --diff shows and writes nothing; content from stdin is never cached.

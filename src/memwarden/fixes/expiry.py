@@ -22,6 +22,20 @@ def add_expires(doc, place: ExpiryPlace, date: str, validator=None) -> Edit | No
     return None
 
 
+def can_add_expires(doc, place: ExpiryPlace, date: str, validator=None) -> bool:
+    """Whether :func:`add_expires` gives an edit, told without building it where that is cheap (an episode).
+
+    An episode's edit adds one member to its object: the record with the edit reads as its data with an
+    `expires` member, so the schema is asked about that data. Elsewhere the edit itself decides.
+    """
+    if not isinstance(doc, JsonlDocument):
+        return add_expires(doc, place, date, validator) is not None
+    record = place.record
+    if place.mapping is None or record is None or not record.ok or not isinstance(record.data, dict):
+        return False
+    return validator is None or _violations(validator, {**record.data, "expires": date}) <= _violations(validator, record.data)
+
+
 def _fits_schema(doc, place: ExpiryPlace, edit: Edit, validator) -> bool:
     """Whether the document with the edit has no schema violation that it had not before."""
     from memwarden.documents import load

@@ -39,7 +39,7 @@ from memwarden.analysis.expiry import (
 from memwarden.analysis.negation import find_claims
 from memwarden.documents import MarkdownDocument
 from memwarden.documents.markdown import CODE_PLACEHOLDER
-from memwarden.fixes.expiry import add_expires
+from memwarden.fixes.expiry import add_expires, can_add_expires
 from memwarden.model import Applicability, Fix, Option, Problem, Severity
 from memwarden.registry import rule
 from memwarden.text import excerpt
@@ -105,10 +105,14 @@ def _expiry_fix(doc, record: ClaimRecord, ctx, ttl: int) -> Fix | None:
         return None  # past 9999-12-31 there is no date to write: the claim is reported without a fix
     from memwarden.documents import schema_store
 
-    edit = add_expires(doc, place, date, schema_store.validator(ctx.workspace.profile, doc.kind))
+    validator = schema_store.validator(ctx.workspace.profile, doc.kind)
+    title = AddExpiry(place.name, date, ttl).fix_title
+    if not ctx.builds_fixes:  # a check shows only that it can be fixed: the edit is built when fixing
+        return Fix(Applicability.SAFE, title, ()) if can_add_expires(doc, place, date, validator) else None
+    edit = add_expires(doc, place, date, validator)
     if edit is None:
         return None
-    return Fix(Applicability.SAFE, AddExpiry(place.name, date, ttl).fix_title, (edit,))
+    return Fix(Applicability.SAFE, title, (edit,))
 
 
 @rule(
