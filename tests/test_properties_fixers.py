@@ -1147,11 +1147,10 @@ def test_a_restored_note_keeps_its_bytes(encoding):
         assert restored.read_bytes() == raw
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "secret-in-memory: the value of a duplicated YAML key has no span (spans and data keep the first), so "
-    "_redaction_edit takes it for a comment and writes it bare: `api_key: [REDACTED:slack-token]`, a flow list"
-))
 def test_redacting_a_value_under_a_duplicated_key_keeps_it_a_string():
+    """The value of a duplicated YAML key has no span (spans and data keep the first): it was taken for a comment
+    and written bare, `api_key: [REDACTED:slack-token]`, a flow list. A whole value with no comment before it
+    is quoted."""
     g = SecretGenerator(7)
     relpath = "memory/fact.yml"
     raw = f"tools:\n  api_key: {g.github()}\n  api_key: {g.slack_bot()}\n".encode()
@@ -1161,6 +1160,22 @@ def test_redacting_a_value_under_a_duplicated_key_keeps_it_a_string():
         run_fix(root, "three-layer", ["secret-in-memory"])
         lines = (root / relpath).read_text("utf-8").splitlines()
         assert lines[1:] == ['  api_key: "[REDACTED:github-token]"', '  api_key: "[REDACTED:slack-token]"']
+
+
+def test_redacting_under_a_duplicated_key_with_a_comment_after_it_and_in_a_comment_line():
+    """Beside the case above: a trailing comment after the duplicated key's value (still a whole value: quoted),
+    and a secret in a comment line (stays bare: a comment is no value)."""
+    g = SecretGenerator(11)
+    relpath = "memory/fact.yml"
+    raw = (f"tools:\n  api_key: {g.github()}\n  api_key: {g.slack_bot()}  # rotated\n"
+           f"  # old: {g.github()}\n").encode()
+    with workspace_dir() as tmp:
+        root = Path(tmp)
+        write_files(root, {relpath: raw})
+        run_fix(root, "three-layer", ["secret-in-memory"])
+        lines = (root / relpath).read_text("utf-8").splitlines()
+        assert lines[1:] == ['  api_key: "[REDACTED:github-token]"', '  api_key: "[REDACTED:slack-token]"  # rotated',
+                             "  # old: [REDACTED:github-token]"]
 
 
 def test_a_url_password_with_a_dot_is_found():

@@ -272,8 +272,9 @@ def _redaction_edit(doc, found, replacement: str, verify: bool) -> Edit | None:
     if not _in_front_matter(doc, found.start):
         return plain
     located = _yaml_scalar(doc, found.start, found.end)
-    if located is None:  # a comment: nothing parsed changes
-        return plain if not verify or _keeps_structure(doc, None, plain, found, replacement) else None
+    if located is None:  # a comment, or a value the data does not hold (a duplicated key's): nothing parsed changes
+        edit = _quoted_if_it_starts_a_value(doc, found, replacement) or plain
+        return edit if not verify or _keeps_structure(doc, None, edit, found, replacement) else None
     path, span = located
     candidates = []
     whole = found.start == span.start_offset and found.end == span.end_offset
@@ -294,6 +295,21 @@ def _redaction_edit(doc, found, replacement: str, verify: bool) -> Edit | None:
         if _keeps_structure(doc, path, edit, found, replacement):
             return edit
     return None
+
+
+def _quoted_if_it_starts_a_value(doc, found, replacement: str) -> Edit | None:
+    """A quoted redaction for a secret that is a whole plain value on a line with no comment before it (a duplicated
+    key's value has no span): bare, '[REDACTED…]' would read as a flow list. None when it is not such a value."""
+    line_start = doc.text.rfind("\n", 0, found.start) + 1
+    line_end = doc.text.find("\n", found.end)
+    before = doc.text[line_start : found.start]
+    after = doc.text[found.end : len(doc.text) if line_end < 0 else line_end]
+    rest = after.strip()
+    if "#" in before or (rest and not rest.startswith("#")):
+        return None
+    if before.strip() and not before.rstrip().endswith((":", "-")):
+        return None
+    return Edit(found.start, found.end, f'"{replacement}"')
 
 
 def _in_flow(doc, span) -> bool:
