@@ -326,7 +326,7 @@ def yaml_facts(draw):
             lines.append(f"{name}: {yaml_scalar(draw(sentences), draw(quote_styles))}{comment(draw)}")
     if draw(st.booleans()):
         lines.append("# trailing comment")
-    # A block scalar at the very end with no final newline is left out here: see the xfail test below.
+    # A block scalar at the very end with no final newline is left out here: see its own test below.
     return finish(lines, draw(newlines), draw(boms), block_scalar or draw(st.booleans()))
 
 
@@ -404,7 +404,7 @@ def front_matter_lines(draw, profile: str, slug: str, description: str, tag_list
         if draw(st.booleans()):
             lines.append("tags: [" + ", ".join(json.dumps(t, ensure_ascii=False) for t in tag_list) + "]")
         elif any(isinstance(t, str) and t.strip() for t in tag_list):
-            # A block list of nothing but empty tags is left out here: see the xfail test below.
+            # A block list of nothing but empty tags is left out here: see its own test below.
             lines.append("tags:")
             item_style = draw(st.sampled_from(['"', "'"]))
             dash = draw(st.sampled_from(["  - ", "- ", "    - "]))
@@ -605,7 +605,7 @@ def test_claim_expiry_fix_on_notes(profile, data):
 @st.composite
 def messy_log(draw, gish: bool):
     """Episodes with blank lines, two records on a line, no final newline, messy tags and claims."""
-    # A tag list whose every tag is empty is left out here: see the xfail test below.
+    # A tag list whose every tag is empty is left out here: see its own test below.
     some_tags = tags.filter(lambda values: not values or normalized_tags(values))
     items = [draw(episode(n + 1, gish, some_tags, vocabulary_text())) for n in range(draw(st.integers(1, 6)))]
     newline = draw(newlines)
@@ -782,7 +782,7 @@ def test_shelving_fix_keeps_every_entry_and_fits_the_budget(case):
 # Formats with a fixed prefix: found wherever they stand, so the fix must remove every one.
 PREFIXED = ("anthropic", "openai_project", "github", "github_pat", "npm", "gitlab", "stripe", "slack_bot", "sendgrid")
 
-# {n} keeps keys apart: a value under a duplicated key is another story (see the xfail test below).
+# {n} keeps keys apart: a value under a duplicated key is another story (see its own test below).
 YAML_PLACES = [
     "  api_key_{n}: {s}", '  api_key_{n}: "{s}"', "  api_key_{n}: '{s}'", "  creds_{n}: {{token: {s}, user: ci}}",
     "  keys_{n}: [{s}, other]", "  tokens_{n}:\n    - {s}", "  # old token {s}", "  setup_{n}: |\n    export TOKEN={s}",
@@ -820,7 +820,7 @@ def secrets_workspace(draw):
             lines += plant(template).split("\n")
             lines.append(f"  other_{len(lines)}: kept")
         if draw(st.booleans()):
-            # A password with a '.' reads as `settings.KEY` to the detector: see the xfail test below.
+            # A password with a '.' reads as `settings.KEY` to the detector: see its own test below.
             password = g.url_password().replace(".", "-")
             lines += ["db:", plant("  dsn: postgres://app:{s}@db.internal:5432/app", password)]
         if draw(st.booleans()):
@@ -1080,7 +1080,7 @@ def test_restoring_deleted_records_and_notes_from_git(case):
         assert not (_fact_leaves(base, root, profile) - _fact_leaves(after, root, profile))
         base_index = {p: d for p, d in base.items() if p == "MEMORY.md"}
         assert _restored_index_entries(base_index, root) <= _restored_index_entries(after, root)
-        # a restored note holds the text it had (its BOM is another matter: see the xfail test below)
+        # a restored note holds the text it had (its BOM is another matter: see its own test below)
         texts = {text_of(data) for data in after.values()}
         for relpath, data in base.items():
             kind = PROFILES[profile].classify(relpath)
@@ -1088,7 +1088,7 @@ def test_restoring_deleted_records_and_notes_from_git(case):
                 assert text_of(data) in texts, f"{relpath} is nowhere in the working tree"
 
 
-# -- what these properties found: failing until fixed in src (strict xfail, minimal examples) ------------
+# -- what these properties found, each fixed in src and kept here as a minimal example -----------------
 
 
 def test_dropping_every_tag_of_a_block_list_keeps_an_empty_list():
