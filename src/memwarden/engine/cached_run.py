@@ -18,7 +18,6 @@ from memwarden.engine.store import Store
 from memwarden.model import Finding, Scope
 
 _ABSENT = object()
-_UNSTAMPED = "unstamped"  # a key of ``known`` (line numbers are ints): a batch's reads could not be stamped
 
 
 def open_caches(checker):
@@ -274,7 +273,7 @@ def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules,
         if checked is None:
             return checker.document_findings(rules, [relpath])
         found.extend(checked)
-    if known is not None and not known.get(_UNSTAMPED):
+    if known is not None:  # a line whose reads were not stamped is missing from it: then no checkpoint is written
         _write_checkpoint(checker, relpath, kind, raw, lines, rules, known)
     return found
 
@@ -325,8 +324,6 @@ def _check_lines(checker, relpath: str, kind, raw: bytes, lines: list[bytes], ru
         found.extend(by_line[number])
         if known is not None and checked is not None:
             known[number] = (_by_rule(rules, by_line[number]), [[*dep] for dep in checked])
-    if known is not None and checked is None:
-        known[_UNSTAMPED] = True  # what this batch read was not kept whole: no checkpoint is written from it
     return found
 
 
