@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, write_files
+from conftest import REPO, run_memwarden, write_files
 
 from memwarden import registry, tiers
 from memwarden.errors import UsageError
@@ -264,3 +264,22 @@ def test_explain_says_the_tier_and_how_to_turn_a_preview_rule_on(cli):
     stable = cli("explain", "orphan-note").stdout
     assert f"Tier: stable (precision {tiers.tier_of('orphan-note').precision:.2f}" in stable
     assert "on by default" in stable
+
+
+def test_the_agent_hook_reports_preview_rules_only_with_preview(tmp_path):
+    from test_agent_hook import episode, log, project
+
+    root = project(tmp_path)
+    path = root / "memory" / "episodic.jsonl"
+    content = log(episode(1), episode(2), episode(3), episode(4, tags=["Deploy ", "deploy", "ci"]))
+    path.write_text(content, encoding="utf-8")
+    payload = json.dumps({
+        "session_id": "s", "transcript_path": str(root / "t.jsonl"), "cwd": str(root), "hook_event_name": "PostToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": str(path), "content": content},
+        "tool_response": {"filePath": str(path), "success": True},
+    }).encode()
+    env = {"MEMWARDEN_PREVIEW": "", "CLAUDE_PROJECT_DIR": str(root), "NO_COLOR": "1"}
+    default = run_memwarden("hook", cwd=root, input=payload, env=env)
+    assert (default.returncode, default.stderr) == (0, b"")  # unnormalized-tags is preview: not run
+    preview = run_memwarden("hook", "--preview", cwd=root, input=payload, env=env)
+    assert preview.returncode == 2 and b"- line 4: unnormalized-tags" in preview.stderr
