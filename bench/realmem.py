@@ -25,7 +25,8 @@ of that rule is on its line or quotes it); the precision of the default findings
 src/memwarden/rule_tiers.json) and the share of all true findings those rules keep; the judged-true
 findings no longer reported (lost); and the findings nobody has judged yet (--write-unjudged appends
 those to a TSV with an empty verdict). --write-tiers writes src/memwarden/rule_tiers.json from a run
-over both halves with every rule on, by the policy in bench/judging.py (`tier`), the table's only writer.
+over both halves with every rule on, by the policy in bench/judging.py (`tier`), the table's only writer,
+and regenerates docs/rules.md, which shows the table's numbers.
 """
 
 from __future__ import annotations
@@ -139,14 +140,17 @@ def print_recall(recall: dict) -> None:
 
 def write_tiers(counts, commit: str) -> None:
     sys.path.insert(0, str(REPO / "src"))
-    from memwarden import registry
+    from memwarden import registry, tiers
+    from memwarden.report import rulesdoc
 
     measured = {"date": dt.date.today().isoformat(), "commit": commit,
                 "corpus": "tests/fixtures/realmem", "today": TODAY}
     table = judging.tier_table(counts, registry.names(), measured)
     TIERS.write_text(json.dumps(table, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tiers.table.cache_clear()  # docs/rules.md shows the numbers just written
+    (REPO / "docs" / "rules.md").write_text(rulesdoc.render(), encoding="utf-8")
     stable = sorted(name for name, entry in table["rules"].items() if entry["tier"] == "stable")
-    print(f"\nwrote {TIERS.relative_to(REPO)}: stable: {', '.join(stable) or 'none'}")
+    print(f"\nwrote {TIERS.relative_to(REPO)} and docs/rules.md: stable: {', '.join(stable) or 'none'}")
 
 
 def head_commit() -> str:
