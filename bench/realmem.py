@@ -116,15 +116,16 @@ def stable_names() -> set[str]:
         return set()
 
 
-def print_defaults(per_rule: dict[str, Counter]) -> None:
+def print_defaults(per_rule: dict[str, Counter], every_rule_ran: bool) -> None:
     stable = stable_names()
     kept = sum((c for rule, c in per_rule.items() if rule in stable), Counter())
     every = sum(per_rule.values(), Counter())
     shown = judging.precision(kept)
     print(f"default findings (stable rules): {kept['found']}, precision "
           f"{'-' if shown is None else f'{shown:.2f}'} ({kept['true']} true, {kept['false']} false); "
-          f"they keep {kept['true']} of {every['true']} true findings"
-          + (f" ({kept['true'] / every['true']:.0%})" if every["true"] else ""))
+          + (f"they keep {kept['true']} of {every['true']} true findings"
+             + (f" ({kept['true'] / every['true']:.0%})" if every["true"] else "")
+             if every_rule_ran else "the share of true findings they keep needs every rule run (drop --no-preview)"))
 
 
 def print_recall(recall: dict) -> None:
@@ -194,7 +195,7 @@ def main(argv: list[str]) -> int:
     pooled = {rule: counts["dev"].get(rule, Counter()) + counts["test"].get(rule, Counter())
               for rule in {*counts["dev"], *counts["test"]}}
     print()
-    print_defaults(pooled)
+    print_defaults(pooled, args.preview)
     claims = [row for path in judging.claims_files(BENCH) for row in judging.read_tsv(path)]
     print_recall(judging.claim_recall(claims, found, splits))
 
