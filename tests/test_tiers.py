@@ -216,6 +216,9 @@ def test_by_default_only_stable_rules_run(cli, three_layer):
     ((), 'select = ["ALL"]\npreview = true\n', {PREVIEW_RULE}, set()),
     (("--preview", "--ignore", PREVIEW_RULE), "", {"too-few-tags"}, {PREVIEW_RULE}),
     (("--select", PREVIEW_RULE), 'ignore = ["MW202"]\n', set(), {PREVIEW_RULE}),  # ignore wins
+    # per-file-ignores may name a preview rule, on or off
+    ((), '[per-file-ignores]\n"memory/*" = ["MW202"]\n', {"negative-claim-without-expiry"}, {PREVIEW_RULE}),
+    (("--preview",), '[per-file-ignores]\n"memory/*" = ["MW202"]\n', {"too-few-tags"}, {PREVIEW_RULE}),
 ])
 def test_selection(cli, three_layer, args, config, present, absent):
     if config:
