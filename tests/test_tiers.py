@@ -133,9 +133,10 @@ def test_the_table_the_bench_writes_is_the_table_memwarden_reads(tmp_path):
     }
 
 
-def test_the_shipped_table_names_every_rule_and_follows_the_policy():
+def test_the_shipped_table_names_only_known_rules_and_follows_the_policy():
     data = json.loads(tiers.TABLE.read_text(encoding="utf-8"))
-    assert set(data["rules"]) == set(registry.CATALOG) and data["policy"] == judging.POLICY
+    # A rule added since the last measurement is simply absent (preview); a renamed one must not linger.
+    assert set(data["rules"]) <= set(registry.CATALOG) and data["policy"] == judging.POLICY
     for name, entry in data["rules"].items():
         assert entry["tier"] == judging.tier(Counter(entry["dev"]), Counter(entry["test"])), name
 
