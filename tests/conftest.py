@@ -28,6 +28,13 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+@pytest.fixture(autouse=True)
+def every_rule(monkeypatch):
+    """A test of a rule sees it whatever its tier: every test runs with the preview rules on (MEMWARDEN_PREVIEW,
+    inherited by the CLI and by every memwarden process a test starts). Tests of the default selection unset it."""
+    monkeypatch.setenv("MEMWARDEN_PREVIEW", "1")
+
+
 @pytest.fixture
 def workspace(tmp_path):
     """make(files) -> a workspace root under tmp_path holding those files."""

@@ -174,13 +174,24 @@ def test_after_a_write_the_findings_reach_the_agent_with_the_fix_memwarden_would
 def test_safe_fixes_are_applied_after_a_write_only_when_the_workspace_opts_in(tmp_path):
     root = project(tmp_path)
     (root / ".memwarden.toml").write_text("[agent-hook]\nfix = true\n", encoding="utf-8")
-    content = log(episode(1), episode(2), episode(3), episode(4, tags=["Deploy ", "deploy", "ci"]))
+    claim = episode(4, content="The export API does not support batch export.")
+    content = log(episode(1), episode(2), episode(3), claim)
     done = written(root, "memory/episodic.jsonl", content)
     assert done.returncode == 2
     assert "memwarden fixed 1 problem in memory/episodic.jsonl" in done.err and "read the file again" in done.err
     fixed = (root / "memory/episodic.jsonl").read_text(encoding="utf-8").splitlines()
-    assert json.loads(fixed[3])["tags"] == ["deploy", "ci"]
+    assert json.loads(fixed[3])["expires"]
     assert fixed[:3] == content.splitlines()[:3]
+
+
+def test_the_agent_hook_never_applies_a_preview_rules_fix_and_reports_it(tmp_path):
+    root = project(tmp_path)
+    (root / ".memwarden.toml").write_text("preview = true\n[agent-hook]\nfix = true\n", encoding="utf-8")
+    content = log(episode(1), episode(2), episode(3), episode(4, tags=["Deploy ", "deploy", "ci"]))
+    done = written(root, "memory/episodic.jsonl", content)
+    assert done.returncode == 2
+    assert "memwarden fixed" not in done.err and "- line 4: unnormalized-tags" in done.err
+    assert (root / "memory/episodic.jsonl").read_text(encoding="utf-8") == content
 
 
 def test_after_a_write_a_secret_is_reported_by_type_and_never_echoed(tmp_path):

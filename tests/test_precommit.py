@@ -7,6 +7,7 @@ environment) and runs a hook on what is staged, as a commit would.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -97,18 +98,37 @@ def test_a_commit_that_breaks_a_schema_is_blocked(hook_repo, memory_repo):
 
 
 def test_a_fixable_commit_is_fixed_and_the_hook_reports_the_file(hook_repo, memory_repo):
-    broken = EPISODE.format(i=1) + "\n\n" + EPISODE.format(i=2) + EPISODE.format(i=3)  # blank line, no final newline
-    write_files(memory_repo, {"memory/episodic.jsonl": broken})
+    claim = EPISODE.format(i=4).replace("Episode 4 body.", "The export API does not support batch export.")
+    write_files(memory_repo, {"memory/episodic.jsonl": "".join(EPISODE.format(i=i) + "\n" for i in (1, 2, 3)) + claim + "\n"})
     git(memory_repo, "add", "-A")
     done = try_repo(hook_repo, memory_repo, "memwarden")
     assert done.returncode == 1  # pre-commit fails a hook that modified files
     assert "Fixing memory/episodic.jsonl" in done.stdout
     assert "files were modified by this hook" in done.stdout
-    fixed = (memory_repo / "memory" / "episodic.jsonl").read_text()
-    assert fixed == "".join(EPISODE.format(i=i) + "\n" for i in (1, 2, 3))
+    fixed = (memory_repo / "memory" / "episodic.jsonl").read_text().splitlines()
+    assert json.loads(fixed[3])["expires"] and fixed[:3] == [EPISODE.format(i=i) for i in (1, 2, 3)]
     git(memory_repo, "add", "-A")
     again = try_repo(hook_repo, memory_repo, "memwarden")
     assert again.returncode == 0, again.stdout
+
+
+def test_the_hook_never_writes_a_preview_rules_fix_it_reports_it(hook_repo, memory_repo):
+    """A fix written at commit time is nobody's reviewed choice: a preview rule's (malformed-jsonl) is reported only."""
+    write_files(memory_repo, {".memwarden.toml": "preview = true\n"})
+    claim = EPISODE.format(i=4).replace("Episode 4 body.", "The export API does not support batch export.")
+    broken = EPISODE.format(i=1) + "\n\n" + EPISODE.format(i=2) + "\n" + EPISODE.format(i=3) + "\n" + claim  # blank, no final newline
+    write_files(memory_repo, {"memory/episodic.jsonl": broken})
+    git(memory_repo, "add", "-A")
+    done = try_repo(hook_repo, memory_repo, "memwarden")
+    assert done.returncode == 1
+    assert "Fixing memory/episodic.jsonl" in done.stdout  # the stable rule's fix (the claim's expiry) is written
+    text = (memory_repo / "memory" / "episodic.jsonl").read_text()
+    assert json.loads(text.splitlines()[-1])["expires"]
+    assert text.startswith(EPISODE.format(i=1) + "\n\n") and not text.endswith("\n")  # the preview fix is not
+    assert "MW106 malformed-jsonl" in done.stdout
+    git(memory_repo, "add", "-A")
+    again = try_repo(hook_repo, memory_repo, "memwarden")
+    assert again.returncode == 1 and "Fixing" not in again.stdout and "MW106 malformed-jsonl" in again.stdout
 
 
 def test_config_excludes_hold_when_pre_commit_passes_file_names(hook_repo, memory_repo):

@@ -12,6 +12,7 @@ import importlib
 import inspect
 from typing import Callable, Iterable, Mapping
 
+from memwarden import tiers
 from memwarden.model import Applicability, Option, Rule, Scope, Severity
 
 # The catalog: every rule's name and code, and the module that declares it. Adding a rule means adding
@@ -171,26 +172,31 @@ def by_name_or_code(key: str) -> Rule | None:
     return found[0] if found else None
 
 
-def resolve(keys: Iterable[str]) -> set[str]:
+def resolve(keys: Iterable[str], preview: bool = True) -> set[str]:
     """Rule names for a list of names, codes, code prefixes (``MW1``) or ``ALL``; imports no rule module.
 
-    Raises KeyError naming the first key that matches nothing.
+    A rule named exactly (name or full code) is always taken; without ``preview``, ``ALL`` and a prefix
+    take only stable rules (as ruff selects). Raises KeyError naming the first key that matches nothing.
     """
     chosen: set[str] = set()
     for key in keys:
         key = key.strip()
         if not key:
             continue
-        if key.upper() == "ALL":
-            chosen.update(CATALOG)
-            continue
         found = name_of(key)
         if found is not None:
             chosen.add(found)
             continue
-        prefixed = {name for name, (code, _) in CATALOG.items() if code.upper().startswith(key.upper())}
-        if key.upper().startswith("MW") and prefixed:
-            chosen.update(prefixed)
-            continue
-        raise KeyError(key)
+        grouped = _group(key)
+        if grouped is None:
+            raise KeyError(key)
+        chosen.update(grouped if preview else {name for name in grouped if tiers.is_stable(name)})
     return chosen
+
+
+def _group(key: str) -> set[str] | None:
+    """The rules ``ALL`` or a code prefix (``MW3``) stands for; None when the key is neither."""
+    if key.upper() == "ALL":
+        return set(CATALOG)
+    prefixed = {name for name, (code, _) in CATALOG.items() if code.upper().startswith(key.upper())}
+    return prefixed if key.upper().startswith("MW") and prefixed else None

@@ -7,7 +7,8 @@ checked as `check --stdin-filename` checks it, and a secret, a deletion or
 rewrite of records, or a file that would no longer parse blocks the call
 (exit 2; stderr is what the agent reads). After a write: the file's findings,
 in a short form the agent can act on (exit 2), with the safe fixes applied
-first when the workspace opts in (`[tool.memwarden.agent-hook] fix = true`).
+first when the workspace opts in (`[tool.memwarden.agent-hook] fix = true`): a stable rule's
+only, since nobody reviews them (a preview rule's finding is reported, not fixed).
 
 Exit codes follow the agent CLIs: 0 let it through, 2 tell the agent (and
 before a call, stop it), 1 memwarden could not judge (shown to the user, the
@@ -39,8 +40,9 @@ MAX_SHOWN = 10  # an agent acts on the first few; the rest is one line
 
 
 @click.command()
+@click.option("--preview", is_flag=True, help="After a write, report the preview rules' findings too.")
 @guarded
-def hook():
+def hook(preview):
     """Guard memory files as an agent writes them: reads a hook payload (Claude Code, Gemini CLI, Codex) on stdin.
 
     Install it with `memwarden init --agent claude-code`.
@@ -51,7 +53,7 @@ def hook():
         writes = read_payload(sys.stdin.buffer.read(), Path.cwd())
         code = EXIT_PASS
         for write in writes:
-            code = max(code, _guard(write))
+            code = max(code, _guard(write, preview))
     except PayloadError as error:
         _say(f"memwarden hook: {error}")
         code = EXIT_COULD_NOT_JUDGE
@@ -67,7 +69,7 @@ def _say(text: str) -> None:
     click.echo("\n".join(hidden(line) for line in text.split("\n")), err=True)
 
 
-def _guard(write) -> int:
+def _guard(write, preview: bool) -> int:
     from memwarden.discover.agent_writes import BEFORE
     from memwarden.discover.workspace import open_file_workspace
 
@@ -80,14 +82,14 @@ def _guard(write) -> int:
         real = Path(os.path.realpath(path))
         if real != path:
             # A symlink the tool writes through (it follows links): what it changes is the memory file it leads to.
-            return _guard(dataclasses.replace(write, path=real))
+            return _guard(dataclasses.replace(write, path=real), preview)
         return EXIT_PASS  # not memory: silent
     cwd = _shown_from(ws.root)
     if write.moved_to is not None and _stays_in_memory(ws, write.moved_to):
         return EXIT_PASS  # renamed within memory (into the archive, say): the write at the new path is judged
     if write.phase == BEFORE:
         return _before(ws, relpath, kind, write.content, cwd)
-    return _after(ws, relpath, cwd, write.written)
+    return _after(ws, relpath, cwd, write.written, preview)
 
 
 def _memory_kind(ws, relpath: str):
@@ -152,7 +154,7 @@ def _before(ws, relpath: str, kind, content: bytes | None, cwd: Path) -> int:
     return EXIT_TELL_AGENT
 
 
-def _after(ws, relpath: str, cwd: Path, written: tuple[str, ...] | None) -> int:
+def _after(ws, relpath: str, cwd: Path, written: tuple[str, ...] | None, preview: bool) -> int:
     from memwarden.discover.agent_writes import written_lines
     from memwarden.engine import run as engine
 
@@ -162,7 +164,10 @@ def _after(ws, relpath: str, cwd: Path, written: tuple[str, ...] | None) -> int:
     fix = ws.config.agent_hook_fix
     # The file is written by now: the incremental cache serves the records an append left as they were.
     use_cache = not os.environ.get("MEMWARDEN_NO_CACHE")
-    result = engine.check_workspace(ws, engine.RunOptions(fix=fix, cwd=cwd, use_cache=use_cache))
+    # A fix nobody reviews is a stable rule's only: a preview rule's finding is reported, never fixed here.
+    run = engine.RunOptions(fix=fix, stable_fixes_only=True, cwd=cwd, use_cache=use_cache,
+                            **({"preview": True} if preview else {}))
+    result = engine.check_workspace(ws, run)
     shown = ws.display_path(relpath, cwd)
     lines = []
     if result.fixed and result.changes:

@@ -19,8 +19,12 @@ CONFIG_TEMPLATE = """\
 # Detected from the files here ({reason}).
 {profile_line}
 
-# Rules to run (names, codes or prefixes such as "MW2"); "ALL" is the default.
-# select = ["ALL"]
+# By default the stable rules run (`memwarden rules` shows each rule's tier). Preview rules, not yet
+# measured right on real memory, run with `preview = true` (or `--preview`), or when named in select.
+# preview = true
+# Rules to run: names, codes, prefixes such as "MW2" or "ALL" (a prefix or "ALL" takes a preview rule
+# only with preview on; a rule named exactly runs either way).
+# select = ["ALL", "negative-claim-without-expiry"]
 # ignore = ["scratchpad-too-long"]
 
 # Files never checked, even when pre-commit names them.

@@ -78,6 +78,11 @@ def main():
 @click.option("--select", multiple=True, metavar="NAME|CODE", help="Only these rules (comma-separated; repeatable).")
 @click.option("--extend-select", multiple=True, metavar="NAME|CODE", help="Add these rules to the selection.")
 @click.option("--ignore", multiple=True, metavar="NAME|CODE", help="Skip these rules.")
+@click.option("--preview", is_flag=True, help="Turn on the preview rules (not yet measured right on real memory).")
+@click.option(
+    "--stable-fixes-only", is_flag=True,
+    help="With --fix, apply only stable rules' fixes (the pre-commit hook's: a fix nobody asked to review).",
+)
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json", "sarif", "github", "gitlab"]), default=None,
     help="Output format [default: github under GitHub Actions, else text].",
@@ -95,8 +100,8 @@ def main():
     help="Check the content on stdin as if it were the file at PATH (a write not made yet).",
 )
 @guarded
-def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, ignore, output_format, output,
-          today, exit_zero, strict, profile, config_file, quiet, no_cache, stdin_filename):
+def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, ignore, preview, stable_fixes_only,
+          output_format, output, today, exit_zero, strict, profile, config_file, quiet, no_cache, stdin_filename):
     """Check memory files (default: the workspace in the current directory)."""
     from memwarden import registry, report
     from memwarden.engine import fixing
@@ -116,7 +121,9 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         select=_split(select) or None,
         ignore=_split(ignore),
         extend_select=_split(extend_select),
-        fix=fix,  # --unsafe-fixes only widens --fix or --diff: alone it writes nothing
+        **({"preview": True} if preview else {}),  # else MEMWARDEN_PREVIEW, then the config, decide
+        fix=fix,
+        stable_fixes_only=stable_fixes_only,  # --unsafe-fixes only widens --fix or --diff: alone it writes nothing
         unsafe_fixes=unsafe_fixes,
         diff=diff,
         today=today,
@@ -240,8 +247,8 @@ def _emit(text, output: Path | None) -> None:
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text")
 @guarded
 def rules(output_format):
-    """List every rule: code, name, severity, fix (markdown: the full reference, docs/rules.md)."""
-    from memwarden import registry
+    """List every rule: code, name, severity, fix, tier and measured precision (markdown: docs/rules.md)."""
+    from memwarden import registry, tiers
 
     all_rules = registry.all_rules()
     if output_format == "markdown":
@@ -254,6 +261,8 @@ def rules(output_format):
 
         data = [
             {"code": r.code, "name": r.name, "severity": r.severity.value, "fix": r.fix.value if r.fix else None,
+             "tier": tiers.tier_of(r.name).name, "precision": tiers.tier_of(r.name).precision,
+             "judged": tiers.tier_of(r.name).judged,
              "summary": r.summary, "options": {k: o.default for k, o in r.options.items()}}
             for r in all_rules
         ]
@@ -262,7 +271,10 @@ def rules(output_format):
     width = max(len(r.name) for r in all_rules)
     for r in all_rules:
         fix = r.fix.value if r.fix else "-"
-        click.echo(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  fix:{fix:<6}  {r.summary}")
+        tier = tiers.tier_of(r.name)
+        click.echo(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  fix:{fix:<6}  "
+                   f"{tier.name:<7}  {tier.measured:<12}  {r.summary}")
+    click.echo("\nStable rules run by default; preview rules with --preview, `preview = true`, or named in select.")
 
 
 @main.command()
@@ -270,7 +282,7 @@ def rules(output_format):
 @guarded
 def explain(name):
     """Show a rule's documentation: what it does, why, an example, fix safety."""
-    from memwarden import registry
+    from memwarden import registry, tiers
     from memwarden.discover.config import suggest
     from memwarden.errors import UsageError
 
@@ -283,6 +295,7 @@ def explain(name):
     click.echo(f"Severity: {found.severity.value}. Fix: {fix}.")
     if found.options:
         click.echo("Options: " + ", ".join(f"{k} = {o.default!r} ({o.help})" for k, o in found.options.items()) + ".")
+    click.echo(tiers.described(found.name, found.code))
     click.echo("")
     click.echo(found.doc)
 

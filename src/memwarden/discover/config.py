@@ -26,7 +26,8 @@ CONFIG_NAME = ".memwarden.toml"
 
 KNOWN_KEYS = {
     "profile": "the workspace profile (ghost-in-shell, three-layer, claude-code); detected when absent",
-    "select": "rule names or codes to run (default: all)",
+    "select": "rule names, codes or prefixes to run (default: the stable rules); a preview rule named exactly runs",
+    "preview": "true turns the preview rules on (those not yet measured right on real memory), as --preview does",
     "ignore": "rule names or codes to skip",
     "exclude": "globs of files never checked, even when named on the command line",
     "per-file-ignores": "a table of glob = [rule names] to skip for matching files",
@@ -48,7 +49,8 @@ class Config:
     path: Path | None = None  # the file it came from
     base_dir: Path = field(default_factory=Path.cwd)  # globs in the config are relative to this
     profile: str | None = None
-    select: list[str] | None = None
+    select: list[str] | None = None  # as written (names, codes, prefixes, ALL): what a prefix takes depends on preview
+    preview: bool = False
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
@@ -167,7 +169,12 @@ def parse(table: dict, path: Path | None) -> Config:
             )
         config.profile = profile
     if "select" in table:
-        config.select = _rule_names(_string_list(table["select"], f"{where}: select"), f"{where}: select")
+        config.select = _string_list(table["select"], f"{where}: select")
+        _rule_names(config.select, f"{where}: select")  # every key must name a rule
+    if "preview" in table:
+        if not isinstance(table["preview"], bool):
+            raise UsageError(f"{where}: preview must be true or false")
+        config.preview = table["preview"]
     if "ignore" in table:
         config.ignore = _rule_names(_string_list(table["ignore"], f"{where}: ignore"), f"{where}: ignore")
     if "exclude" in table:

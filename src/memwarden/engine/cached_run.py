@@ -163,7 +163,7 @@ def _reuse(checker, stored) -> list[Finding] | None:
     findings = []
     for item in stored:
         finding = finding_from(item, by_name, lambda relpath: ws.display_path(relpath, run.cwd))
-        if finding is None or ((run.fix or run.diff) and run.allows(finding.fix)):
+        if finding is None or ((run.fix or run.diff) and run.allows(finding)):
             return None
         findings.append(finding)
     return findings
@@ -312,7 +312,7 @@ def _check_lines(checker, relpath: str, kind, raw: bytes, lines: list[bytes], ru
                 found.append(finding)  # not one changed line's alone: reported (once), not kept
             kept.append(finding)
         # else: on an emptied line, about the emptiness (a blank line): that line's own entry holds the truth
-    if (run.fix or run.diff) and any(run.allows(f.fix) for f in kept):
+    if (run.fix or run.diff) and any(run.allows(f) for f in kept):
         # Edits are offsets into the emptied copy: moved to where their line is in the log, or the log is checked whole.
         if not shift_edits(kept, lines, set(misses), relpath):
             return None

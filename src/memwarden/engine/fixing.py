@@ -20,7 +20,7 @@ from memwarden.discover.workspace import Workspace
 from memwarden.documents import load
 from memwarden.fixes.apply import apply_edits, overlaps
 from memwarden.fixes.write import ChangedOnDisk, ReadAs, write_all_atomic
-from memwarden.model import Finding, Fix
+from memwarden.model import Finding
 from memwarden.text import escape_controls
 
 MAX_FIX_ROUNDS = 10
@@ -63,13 +63,13 @@ def fix_rounds(
     workspace: Workspace,
     findings: list[Finding],
     recheck: Callable[[], list[Finding]],
-    allows: Callable[[Fix | None], bool],
+    allows: Callable[[Finding], bool],
 ) -> FixOutcome:
     """Apply the allowed fixes round by round, rechecking the workspace after each round."""
     outcome = FixOutcome(findings)
     originals: dict[str, tuple[bytes | None, tuple[int, int] | None]] = {}
     for _ in range(MAX_FIX_ROUNDS):
-        fixable = [f for f in outcome.findings if allows(f.fix)]
+        fixable = [f for f in outcome.findings if allows(f)]
         if not fixable:
             break
         applied = _apply_round(workspace, fixable, originals, outcome.errors)

@@ -9,11 +9,12 @@ secret found in its file, whichever rules run.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from memwarden import registry
+from memwarden import registry, tiers
 from memwarden.decoding import decode
 from memwarden.discover.globs import matches_any
 from memwarden.discover.workspace import Workspace
@@ -22,7 +23,7 @@ from memwarden.engine import parallel, pieces
 from memwarden.engine.cache import usable as cache_usable
 from memwarden.engine.directives import Suppressions, directives
 from memwarden.engine.fixing import FileChange, fix_rounds, write_changes
-from memwarden.model import Applicability, Finding, Fix, Problem, Rule, RunMemo, Scope
+from memwarden.model import Applicability, Finding, Problem, Rule, RunMemo, Scope
 
 SECRET_RULE = "secret-in-memory"  # its options say how the engine scans for secrets to hide
 
@@ -32,7 +33,11 @@ class RunOptions:
     select: list[str] | None = None
     ignore: list[str] = field(default_factory=list)
     extend_select: list[str] = field(default_factory=list)
+    # Preview rules on; also MEMWARDEN_PREVIEW=1 (how the test suite checks every rule), or the config's preview.
+    preview: bool = field(default_factory=lambda: os.environ.get("MEMWARDEN_PREVIEW", "") not in ("", "0"))
     fix: bool = False
+    # Apply only stable rules' fixes: a fix written without asking (the pre-commit hook, the agent hook).
+    stable_fixes_only: bool = False
     unsafe_fixes: bool = False
     diff: bool = False
     today: dt.date = field(default_factory=dt.date.today)
@@ -48,8 +53,10 @@ class RunOptions:
         # Fixes need real edits, and git comparisons depend on more than the files.
         return self.use_cache and not (self.fix or self.diff or self.base or self.staged)
 
-    def allows(self, fix: Fix | None) -> bool:
-        if fix is None:
+    def allows(self, finding: Finding) -> bool:
+        """Whether this run applies the finding's fix."""
+        fix = finding.fix
+        if fix is None or (self.stable_fixes_only and not tiers.is_stable(finding.rule.name)):
             return False
         return fix.applicability is Applicability.SAFE or self.unsafe_fixes
 
@@ -133,15 +140,16 @@ class WorkspaceResult:
 
 
 def selected_rules(workspace: Workspace, run: RunOptions) -> list[Rule]:
-    """The rules a run checks; only their modules are imported."""
+    """The rules a run checks; only their modules are imported.
+
+    By default the stable rules; with preview on (`--preview`, `preview = true`, MEMWARDEN_PREVIEW=1) every
+    rule; a rule named exactly in a selection runs either way, and an ignore wins over any selection.
+    """
     config = workspace.config
-    if run.select is not None:
-        chosen = set(registry.resolve(run.select))
-    elif config.select is not None:
-        chosen = set(config.select)
-    else:
-        chosen = set(registry.names())
-    chosen |= set(registry.resolve(run.extend_select))
+    preview = run.preview or config.preview
+    keys = run.select if run.select is not None else config.select if config.select is not None else ["ALL"]
+    chosen = registry.resolve(keys, preview)
+    chosen |= registry.resolve(run.extend_select, preview)
     chosen -= set(config.ignore)
     chosen -= set(registry.resolve(run.ignore))
     return registry.rules_named(chosen)

@@ -1,0 +1,205 @@
+"""The pure part of bench/realmem.py: judgement files merged, the dev/test split, counts, recall, tiers.
+
+No memwarden run happens here, so tests/test_tiers_bench.py checks it on small synthetic TSVs.
+The tier policy is :func:`tier`, the one place it is decided; the table realmem.py writes
+(src/memwarden/rule_tiers.json) records it in words (POLICY).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from collections import Counter
+from pathlib import Path
+
+FIELDS = ("repo", "path", "line", "rule", "verdict", "quote", "note")
+VERDICTS = ("true", "false", "debatable")
+SPLITS = ("dev", "test")
+CLAIM_RULE = "negative-claim-without-expiry"
+Z = 1.2816  # one-sided 90%
+MIN_TEST_PRECISION = 0.9
+MIN_LOWER_BOUND = 0.75
+POLICY = (
+    f"stable when (a) the test half's precision true/(true+false) is at least {MIN_TEST_PRECISION} (or the test "
+    f"half has no judged finding of the rule) and (b) the Wilson score lower bound (one-sided 90%, z = {Z}) of "
+    f"the dev and test halves' judged findings pooled is at least {MIN_LOWER_BOUND}; otherwise preview. "
+    "Debatable findings count in neither. A rule missing from this table is preview."
+)
+_QUOTE = re.compile(r'"([^"]{1,200})')
+
+
+def quote_of(message: str) -> str:
+    found = _QUOTE.search(message)
+    return found.group(1)[:60] if found else ""
+
+
+def read_tsv(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [
+            {key: (value or "") for key, value in row.items() if key is not None}
+            for row in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        ]
+
+
+def judgement_files(bench: Path) -> list[Path]:
+    """bench/realmem_judgements.tsv, then bench/judged/*.tsv in name order (not the split or expected-claims files)."""
+    first = bench / "realmem_judgements.tsv"
+    later = sorted(
+        path for path in (bench / "judged").glob("*.tsv")
+        if not path.name.startswith(("split", "claims_expected"))
+    )
+    return ([first] if first.exists() else []) + later
+
+
+def split_files(bench: Path) -> list[Path]:
+    return sorted((bench / "judged").glob("split*.tsv"))
+
+
+def claims_files(bench: Path) -> list[Path]:
+    return sorted((bench / "judged").glob("claims_expected*.tsv"))
+
+
+def read_splits(paths: list[Path]) -> dict[str, str]:
+    """repo -> dev or test, from the split files (a repository in none of them is dev)."""
+    splits = {}
+    for path in paths:
+        for row in read_tsv(path):
+            if row.get("split") in SPLITS:
+                splits[row["repo"]] = row["split"]
+    return splits
+
+
+def split_of(repo: str, splits: dict[str, str]) -> str:
+    return splits.get(repo, "dev")
+
+
+class Judgements:
+    """Judged findings, matched by (repo, path, rule, line), else by (repo, path, rule, quote).
+
+    Rows are read in file order; a later verdict for the same finding (same line, or same quote) overrides
+    an earlier one. A row with no verdict is not a judgement.
+    """
+
+    def __init__(self, rows: list[dict[str, str]]):
+        self.by_line: dict[tuple, dict[str, str]] = {}
+        self.by_quote: dict[tuple, dict[str, str]] = {}
+        for row in rows:
+            if row.get("verdict") not in VERDICTS:
+                continue
+            self.by_line[(row["repo"], row["path"], row["rule"], row["line"])] = row
+            if row.get("quote"):
+                self.by_quote[(row["repo"], row["path"], row["rule"], row["quote"])] = row
+
+    @classmethod
+    def from_files(cls, paths: list[Path]) -> "Judgements":
+        return cls([row for path in paths for row in read_tsv(path)])
+
+    def match(self, repo: str, finding: dict) -> dict[str, str] | None:
+        row = self.by_line.get((repo, finding["path"], finding["name"], str(finding["line"])))
+        quote = quote_of(finding["message"])
+        if row is None and quote:
+            row = self.by_quote.get((repo, finding["path"], finding["name"], quote))
+        return row
+
+    def rows(self) -> list[dict[str, str]]:
+        """Every judgement in force (a row overridden on both its keys is gone)."""
+        return list({id(row): row for row in [*self.by_line.values(), *self.by_quote.values()]}.values())
+
+
+def tally(found: dict[str, list[dict]], judgements: Judgements, splits: dict[str, str]):
+    """Per split, per rule: a Counter of found, true, false, debatable, unjudged; and the unjudged findings."""
+    counts: dict[str, dict[str, Counter]] = {split: {} for split in SPLITS}
+    unjudged = []
+    for repo, findings in found.items():
+        per_rule = counts[split_of(repo, splits)]
+        for finding in findings:
+            row = judgements.match(repo, finding)
+            counter = per_rule.setdefault(finding["name"], Counter())
+            counter["found"] += 1
+            counter[row["verdict"] if row else "unjudged"] += 1
+            if row is None:
+                unjudged.append({"repo": repo, "path": finding["path"], "line": str(finding["line"]),
+                                 "rule": finding["name"], "verdict": "", "quote": quote_of(finding["message"]),
+                                 "note": finding["message"].replace("\t", " ")[:160]})
+    return counts, unjudged
+
+
+def precision(counter: Counter) -> float | None:
+    judged = counter["true"] + counter["false"]
+    return counter["true"] / judged if judged else None
+
+
+def wilson_lower_bound(true: int, judged: int, z: float = Z) -> float:
+    """The Wilson score interval's lower end for true of judged (0.0 when nothing is judged)."""
+    if judged == 0:
+        return 0.0
+    p = true / judged
+    centre = p + z * z / (2 * judged)
+    spread = z * math.sqrt(p * (1 - p) / judged + z * z / (4 * judged * judged))
+    return (centre - spread) / (1 + z * z / judged)
+
+
+def tier(dev: Counter, test: Counter) -> str:
+    """THE tier policy (POLICY in words): stable or preview, from a rule's judged counts on each half."""
+    test_precision = precision(test)
+    pooled_true, pooled_false = dev["true"] + test["true"], dev["false"] + test["false"]
+    held_out_ok = test_precision is None or test_precision >= MIN_TEST_PRECISION
+    bound_ok = wilson_lower_bound(pooled_true, pooled_true + pooled_false) >= MIN_LOWER_BOUND
+    return "stable" if held_out_ok and bound_ok else "preview"
+
+
+def _plain(counter: Counter) -> dict[str, int]:
+    return {key: counter[key] for key in ("true", "false", "debatable", "found")}
+
+
+def tier_table(counts: dict[str, dict[str, Counter]], rule_names: list[str], measured: dict) -> dict:
+    """The table memwarden reads (src/memwarden/rule_tiers.json): every rule, measured or not."""
+    rules = {}
+    for name in rule_names:
+        dev, test = counts["dev"].get(name, Counter()), counts["test"].get(name, Counter())
+        pooled = dev + test
+        judged = pooled["true"] + pooled["false"]
+        rules[name] = {
+            "tier": tier(dev, test),
+            "dev": _plain(dev),
+            "test": _plain(test),
+            "all": _plain(pooled),
+            "precision": _rounded(precision(pooled)),
+            "test_precision": _rounded(precision(test)),
+            "lower_bound": round(wilson_lower_bound(pooled["true"], judged), 3),
+        }
+    return {"measured": measured, "policy": POLICY, "rules": rules}
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def claim_found(claim: dict[str, str], findings: list[dict]) -> bool:
+    """A listed claim is found when a finding of the claim rule is on its line, or quotes it."""
+    quote = claim.get("quote", "")[:60]
+    for finding in findings:
+        if finding["name"] != CLAIM_RULE or finding["path"] != claim["path"]:
+            continue
+        if str(finding["line"]) == claim.get("line"):
+            return True
+        said = quote_of(finding["message"])
+        if quote and said and (quote.startswith(said) or said.startswith(quote)):
+            return True
+    return False
+
+
+def claim_recall(claims: list[dict[str, str]], found: dict[str, list[dict]], splits: dict[str, str]):
+    """Per split: (claims found, claims listed, the claims missed), for the repositories that were run."""
+    recall = {split: [0, 0, []] for split in SPLITS}
+    for claim in claims:
+        if claim.get("repo") not in found:
+            continue
+        entry = recall[split_of(claim["repo"], splits)]
+        entry[1] += 1
+        if claim_found(claim, found[claim["repo"]]):
+            entry[0] += 1
+        else:
+            entry[2].append(claim)
+    return recall

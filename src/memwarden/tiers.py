@@ -1,0 +1,94 @@
+"""Each rule's tier, stable or preview, read from the table the benchmark writes (rule_tiers.json).
+
+A rule is on by default only when it is stable: measured right on real memory (bench/realmem.py
+`--write-tiers` decides, by the policy written into the table, and is the only writer). Every other
+rule, a rule the table does not name included (a new rule lands in preview), runs only with
+`--preview`, `preview = true`, or when named exactly in `select`. The table is read once, when a
+run first needs a tier; a missing or damaged table is a clear error, never a silent change of
+what runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from memwarden.errors import UsageError
+
+TABLE = Path(__file__).with_name("rule_tiers.json")
+STABLE, PREVIEW = "stable", "preview"
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A rule's tier and what it was measured at: judged true and false findings (dev and test pooled)."""
+
+    name: str
+    true: int = 0
+    false: int = 0
+
+    @property
+    def judged(self) -> int:
+        return self.true + self.false
+
+    @property
+    def precision(self) -> float | None:
+        return self.true / self.judged if self.judged else None
+
+    @property
+    def measured(self) -> str:
+        """`0.97 (n=64)`, or `unmeasured` when no finding of the rule was judged true or false."""
+        return f"{self.precision:.2f} (n={self.judged})" if self.judged else "unmeasured"
+
+
+def read_table(path: Path) -> dict[str, Tier]:
+    """Every rule the table names, with its tier; a UsageError when the table is missing or damaged."""
+    damaged = f"{path}: the rule tier table is damaged"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"{path}: the rule tier table is missing; reinstall memwarden") from None
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise UsageError(f"{damaged} ({error}); reinstall memwarden") from None
+    rules = data.get("rules") if isinstance(data, dict) else None
+    if not isinstance(rules, dict):
+        raise UsageError(f"{damaged} (no \"rules\" table); reinstall memwarden")
+    tiers = {}
+    for name, entry in rules.items():
+        entry = entry if isinstance(entry, dict) else {}
+        pooled = entry.get("all") if isinstance(entry.get("all"), dict) else {}
+        counts = [pooled.get(key) for key in ("true", "false")]
+        if entry.get("tier") not in (STABLE, PREVIEW) or not all(type(c) is int and c >= 0 for c in counts):
+            raise UsageError(f"{damaged} (rule {name!r} has no tier or counts); reinstall memwarden")
+        tiers[name] = Tier(entry["tier"], *counts)
+    return tiers
+
+
+@functools.lru_cache(maxsize=None)
+def table() -> dict[str, Tier]:
+    """The shipped table, read once per process (it changes only with the package)."""
+    return read_table(TABLE)
+
+
+def tier_of(name: str) -> Tier:
+    """The tier of a rule by name; a rule the table does not name is preview, unmeasured."""
+    return table().get(name, Tier(PREVIEW))
+
+
+def is_stable(name: str) -> bool:
+    return tier_of(name).name == STABLE
+
+
+def described(name: str, code: str) -> str:
+    """A rule's tier in a sentence, with its numbers and, for a preview rule, how to turn it on."""
+    tier = tier_of(name)
+    if tier.judged:
+        numbers = f"precision {tier.precision:.2f} over {tier.judged} judged findings in real memory"
+    else:
+        numbers = "unmeasured: no finding of it judged in real memory yet"
+    if tier.name == STABLE:
+        return f"Tier: stable ({numbers}): on by default."
+    return (f"Tier: preview ({numbers}): off by default; turn it on with `--preview`, `preview = true` in the "
+            f"config, or by naming it: `select = [\"{name}\"]` (or `--extend-select {code}`).")
