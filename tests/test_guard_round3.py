@@ -1,0 +1,81 @@
+"""Issue 24, round 3 of the guard: append-only holes, hangs, writes and terminal output.
+
+Each test here failed on the build before its fix (see the commit that added it).
+"""
+
+from __future__ import annotations
+
+import json
+
+from conftest import git
+from test_append_only import NOTE, OTHER_NOTE, gish, gish_files, staged, write  # noqa: F401 (gish is a fixture)
+from test_history import commit
+
+OTHER = "memory/knowledge/feedback/zero-may-mean-not-run.md"
+KEPT = "memory/knowledge/feedback/verify-final-state.md"
+NEW = "memory/knowledge/feedback/new-lesson.md"
+
+
+def _without_index_line(root, target: str) -> None:
+    text = (root / "MEMORY.md").read_text(encoding="utf-8")
+    write(root, "MEMORY.md", "".join(l for l in text.splitlines(keepends=True) if target not in l))
+
+
+# -- 13: a deleted note is not "moved" into a note that only shares its template ------------------
+
+
+def test_a_deleted_note_is_not_paired_with_an_edited_note_sharing_its_front_matter(gish, cli):
+    (gish / OTHER).unlink()
+    _without_index_line(gish, "zero-may-mean-not-run")
+    # the kept note, cut short: its front matter is now most of its lines, and most of the deleted note's
+    write(gish, KEPT, NOTE.split("Before")[0] + "Read the result back.\n")
+    code, findings, result = staged(cli, gish)
+    names = sorted((f["name"], f["path"]) for f in findings)
+    assert code == 1, result
+    assert ("deleted-note", OTHER) in names
+    assert ("deleted-record", "MEMORY.md") in names
+
+
+def test_a_deleted_note_is_not_paired_with_a_new_note_from_the_same_template(gish, cli):
+    (gish / OTHER).unlink()
+    _without_index_line(gish, "zero-may-mean-not-run")
+    template = OTHER_NOTE.split("Treat")[0].replace("zero-may-mean-not-run", "new-lesson")
+    write(gish, NEW, template + "Something else entirely.\n")
+    code, findings, _ = staged(cli, gish)
+    assert code == 1 and ("deleted-note", OTHER) in [(f["name"], f["path"]) for f in findings]
+
+
+def test_a_note_moved_with_its_body_is_still_a_move(gish, cli):
+    text = (gish / OTHER).read_text(encoding="utf-8")
+    (gish / OTHER).unlink()
+    write(gish, NEW, text.replace("zero-may-mean-not-run", "new-lesson") + "One more line.\n")
+    index = (gish / "MEMORY.md").read_text(encoding="utf-8")
+    write(gish, "MEMORY.md", index.replace("feedback/zero-may-mean-not-run.md", "feedback/new-lesson.md"))
+    code, findings, result = staged(cli, gish)
+    assert (code, findings) == (0, []), result
+
+
+def test_a_deleted_note_whose_body_was_merged_into_another_note_is_kept(gish, cli):
+    body = OTHER_NOTE.split("---\n", 2)[2]
+    (gish / OTHER).unlink()
+    _without_index_line(gish, "zero-may-mean-not-run")
+    write(gish, KEPT, NOTE + "\n" + body)
+    code, findings, result = staged(cli, gish)
+    assert [f for f in findings if f["name"] == "deleted-note"] == [], result
+
+
+# -- 21: commit subjects never reach the terminal as escape sequences --------------------------------
+
+
+def test_history_escapes_control_sequences_in_commit_subjects(git_repo, cli):
+    root = git_repo(gish_files())
+    git(root, "tag", "base")
+    evil = "Tidy \x1b]0;pwned\x07 \x1b]52;c;ZWNobyBoaQ==\x07 \x9b31m done"
+    commit(root, evil, {"memory/episodic.jsonl": ""})
+    result = cli("history", "--base", "base", cwd=root)
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout and "\x9b" not in result.stdout
+    assert "Tidy \\x1b]0;pwned" in result.stdout
+    data = json.loads(cli("history", "--base", "base", "--format", "json", cwd=root).stdout)
+    subjects = [c["subject"] for c in data["workspaces"][0]["commits"]]
+    assert all("\x1b" not in s and "\x9b" not in s for s in subjects)
