@@ -79,3 +79,37 @@ def test_history_escapes_control_sequences_in_commit_subjects(git_repo, cli):
     data = json.loads(cli("history", "--base", "base", "--format", "json", cwd=root).stdout)
     subjects = [c["subject"] for c in data["workspaces"][0]["commits"]]
     assert all("\x1b" not in s and "\x9b" not in s for s in subjects)
+
+
+# -- 19: a FIFO where a memory file is expected never blocks ------------------------------------------
+
+import os  # noqa: E402
+
+import pytest  # noqa: E402
+
+from conftest import run_memwarden, write_files  # noqa: E402
+from test_agent_hook import claude, project  # noqa: E402
+
+
+@pytest.mark.parametrize("fifo", [".claude/memory/a.md", ".claude/memory/MEMORY.md", "notes/loose.md", "CLAUDE.md",
+                                  ".memwarden.toml"])
+def test_a_fifo_in_a_claude_code_folder_never_blocks_check(tmp_path, fifo):
+    root = write_files(tmp_path / "proj", {
+        ".claude/memory/MEMORY.md": "- [a](a.md) — what a is\n",
+        ".claude/memory/a.md": "---\nname: a\ndescription: b\ntype: user\n---\nThe user likes tea.\n",
+        "notes/ok.md": "fine\n", "CLAUDE.md": "# Rules\n",
+    })
+    os.unlink(root / fifo) if (root / fifo).exists() else None
+    os.mkfifo(root / fifo)
+    done = run_memwarden("check", "--no-cache", cwd=root)  # times out (a test failure) if anything blocks
+    assert done.returncode in (0, 1, 2) and b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("fifo", ["MEMORY.md", "memory/knowledge/projects/export-limits.md"])
+def test_a_fifo_where_the_agent_writes_never_blocks_the_hook(tmp_path, fifo):
+    root = project(tmp_path)
+    os.unlink(root / fifo)
+    os.mkfifo(root / fifo)
+    for event in ("PreToolUse", "PostToolUse"):
+        done = claude(root, event, "Edit", {"file_path": str(root / fifo), "old_string": "a", "new_string": "b"})
+        assert b"Traceback" not in done.stderr

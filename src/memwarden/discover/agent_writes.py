@@ -18,6 +18,7 @@ that is not there, or not unique) writes nothing, so there is nothing to check.
 
 from __future__ import annotations
 
+from memwarden.fileio import read_regular
 import json
 import re
 from bisect import bisect_right
@@ -121,7 +122,7 @@ def _string(mapping: dict, key: str, tool: str) -> str:
 def _read(path: Path) -> str | None:
     """The file's text as the tool edits it; bytes that are not UTF-8 are kept as they are."""
     try:
-        return path.read_bytes().decode("utf-8", "surrogateescape")
+        return read_regular(path).decode("utf-8", "surrogateescape")
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as error:

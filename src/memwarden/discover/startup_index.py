@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from memwarden.fileio import read_regular
 from memwarden.analysis import budget
 from memwarden.analysis.budget import Limit, Measurement, Settings, Source
 from memwarden.discover.profiles import Kind
@@ -198,7 +199,7 @@ def _read(ws, path: Path) -> Source:
     relpath = rel_to(path, ws.root)
     raw = ws.overlay.get(relpath)
     if raw is None:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     return budget.read_source(relpath, raw)
 
 

@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memwarden.fileio import read_regular
 from memwarden.discover import config as config_module
 from memwarden.discover.config import Config
 from memwarden.documents import Document, load
@@ -290,7 +291,7 @@ class Workspace:
         if relpath in self.overlay:
             return self.overlay[relpath]
         try:
-            return (self.root / relpath).read_bytes()
+            return read_regular(self.root / relpath)
         except OSError:
             return None
 
@@ -299,8 +300,7 @@ def is_text_file(path: Path, relpath: str) -> bool:
     """Whether a file no kind claims is text to check: no NUL byte in its head, and (unless its extension
     names a format, when a bad byte is a parse error to report) valid UTF-8 or a BOM's encoding."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(TEXT_SNIFF_BYTES)
+        head = read_regular(path, limit=TEXT_SNIFF_BYTES)
     except PermissionError:
         return True  # it may hold anything: reported as unreadable
     except OSError:

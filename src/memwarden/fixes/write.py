@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memwarden.fileio import read_regular
 import hashlib
 import os
 import re
@@ -40,7 +41,7 @@ def change_since(path: Path, read_as: ReadAs) -> str | None:
             return "its size changed"
         if read_as.stamp is not None and info.st_mtime_ns != read_as.stamp[1]:
             return "its modification time changed"
-        now = target.read_bytes()
+        now = read_regular(target)
     except FileNotFoundError:
         return "it was deleted"
     except OSError as error:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Iterable
 
+from memwarden.fileio import read_regular
 from memwarden.analysis.history.roles import FileRole, file_role
 from memwarden.documents import Document, load
 from memwarden.documents.base import decode
@@ -216,7 +217,7 @@ class DiskSnapshot(ProposedSnapshot):
     def raw(self, relpath: str) -> bytes | None:
         if relpath not in self._raw:
             try:
-                self._raw[relpath] = (self.ws.root / relpath).read_bytes() if relpath in self.files else None
+                self._raw[relpath] = read_regular(self.ws.root / relpath) if relpath in self.files else None
             except OSError:
                 self._raw[relpath] = None
         return self._raw[relpath]
