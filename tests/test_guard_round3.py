@@ -113,3 +113,40 @@ def test_a_fifo_where_the_agent_writes_never_blocks_the_hook(tmp_path, fifo):
     for event in ("PreToolUse", "PostToolUse"):
         done = claude(root, event, "Edit", {"file_path": str(root / fifo), "old_string": "a", "new_string": "b"})
         assert b"Traceback" not in done.stderr
+
+
+# -- 20: --fix keeps the file's owner and mode, and never writes a read-only file ---------------------
+
+LOG_NEEDING_A_FIX = '{"ts": "2026-01-01T00:00:00Z", "type": "decision", "summary": "a", "tags": ["x", "y"]}\n\n'
+
+
+def _three_layer(tmp_path):
+    return write_files(tmp_path / "proj", {
+        "memory/fact.yml": "user:\n  name: A\n",
+        "memory/episodic.jsonl": LOG_NEEDING_A_FIX,
+    })
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_a_fix_run_as_root_keeps_the_owner_and_mode_of_the_file(tmp_path):
+    root = _three_layer(tmp_path)
+    log_path = root / "memory" / "episodic.jsonl"
+    os.chown(log_path, 4321, 4322)
+    os.chmod(log_path, 0o640)
+    done = run_memwarden("check", "--fix", "--no-cache", "--select", "malformed-jsonl", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    info = os.stat(log_path)
+    assert log_path.read_bytes() == LOG_NEEDING_A_FIX[:-1].encode()  # the blank line is gone: it was fixed
+    assert (info.st_uid, info.st_gid, info.st_mode & 0o7777) == (4321, 4322, 0o640)
+
+
+def test_a_read_only_file_is_never_replaced_by_a_fix(tmp_path):
+    root = _three_layer(tmp_path)
+    log_path = root / "memory" / "episodic.jsonl"
+    os.chmod(log_path, 0o444)
+    done = run_memwarden("check", "--fix", "--no-cache", "--select", "malformed-jsonl", cwd=root)
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    assert b"read-only" in done.stderr and b"no file was changed" in done.stderr
+    assert log_path.read_bytes() == LOG_NEEDING_A_FIX.encode()
+    assert os.stat(log_path).st_mode & 0o777 == 0o444
+    assert [p.name for p in log_path.parent.iterdir() if "memwarden-tmp" in p.name] == []

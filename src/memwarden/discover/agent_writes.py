@@ -18,12 +18,13 @@ that is not there, or not unique) writes nothing, so there is nothing to check.
 
 from __future__ import annotations
 
-from memwarden.fileio import read_regular
 import json
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
+
+from memwarden.fileio import read_regular
 
 BEFORE, AFTER = "before", "after"
 EVENTS = {

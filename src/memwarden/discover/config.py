@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memwarden.fileio import read_regular
 from memwarden.errors import UsageError
 from memwarden.discover.globs import compile_glob
 from memwarden.discover.profiles import FORMATS, PROFILES
+from memwarden.fileio import read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from memwarden.fileio import read_regular
 from memwarden.decoding import decode
 from memwarden.discover.globs import matches_any
+from memwarden.fileio import read_regular
 
 FORMATS = ("yaml", "jsonl", "markdown", "index")
 # The kinds that hold episodes, in every profile: the live log and its archives.

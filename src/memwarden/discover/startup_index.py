@@ -11,11 +11,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memwarden.fileio import read_regular
 from memwarden.analysis import budget
 from memwarden.analysis.budget import Limit, Measurement, Settings, Source
 from memwarden.discover.profiles import Kind
 from memwarden.documents import IndexDocument, load
+from memwarden.fileio import read_regular
 
 # In a folder Codex reads the first of these; Agents.md is AGENTS.md as spelled in some repositories
 # (the same file on a case-insensitive file system).

@@ -16,13 +16,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memwarden.fileio import read_regular
 from memwarden.discover import config as config_module
 from memwarden.discover.config import Config
 from memwarden.documents import Document, load
 from memwarden.documents.base import UnreadableDocument
 from memwarden.discover.globs import matches_any
 from memwarden.errors import UsageError
+from memwarden.fileio import read_regular
 from memwarden.text import shown_path
 from memwarden.discover.profiles import (
     AGENT_DOT_DIRS,

@@ -6,12 +6,12 @@ import os
 import stat
 from pathlib import Path
 
-from memwarden.fileio import read_regular
 from memwarden.documents.base import Document, ParseError, UnreadableDocument
 from memwarden.documents.jsonl import JsonlDocument, Record
 from memwarden.documents.markdown import IndexDocument, IndexEntry, MarkdownDocument, ProseSpan
 from memwarden.documents.yamldoc import YamlDocument, format_json_path
 from memwarden.discover.profiles import Kind
+from memwarden.fileio import read_regular
 
 CLASSES = {
     "yaml": YamlDocument,

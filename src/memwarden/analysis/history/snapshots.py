@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 from typing import Iterable
 
-from memwarden.fileio import read_regular
 from memwarden.analysis.history.roles import FileRole, file_role
 from memwarden.documents import Document, load
 from memwarden.documents.base import decode
+from memwarden.fileio import read_regular
 
 
 class Snapshot:
