@@ -150,3 +150,59 @@ def test_a_read_only_file_is_never_replaced_by_a_fix(tmp_path):
     assert log_path.read_bytes() == LOG_NEEDING_A_FIX.encode()
     assert os.stat(log_path).st_mode & 0o777 == 0o444
     assert [p.name for p in log_path.parent.iterdir() if "memwarden-tmp" in p.name] == []
+
+
+# -- 17: a config glob never backtracks ------------------------------------------------------------
+
+import re  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from memwarden.discover.globs import compile_glob  # noqa: E402
+
+
+def _regex_of(pattern: str) -> re.Pattern:
+    """The glob as a regular expression: the old translation, kept as the oracle on short inputs."""
+    pattern = pattern.strip()
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    if "/" not in pattern:
+        pattern = "**/" + pattern
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]+/)*"); i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*"); i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*"); i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]"); i += 1
+        elif pattern[i] == "[" and pattern.find("]", i + 1) != -1:
+            close = pattern.find("]", i + 1)
+            body = pattern[i + 1:close].replace("\\", "\\\\")
+            out.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]"); i = close + 1
+        else:
+            out.append(re.escape(pattern[i])); i += 1
+    return re.compile("".join(out) + (".*" if pattern.endswith("/") else "") + r"\Z")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "/", "*", "**", "**/", "?", "[ab]", "[!a]", ".", "./", "md"]),
+                min_size=1, max_size=6).map("".join),
+       st.text(alphabet="ab/.m", max_size=8))
+def test_glob_matching_agrees_with_the_regular_expression_it_replaces(pattern, path):
+    assert compile_glob(pattern).match(path) == bool(_regex_of(pattern).match(path))
+
+
+@pytest.mark.parametrize("glob", ["**/" * 18 + "x.md", "*a" * 14 + "b", "?*" * 30 + "z"])
+def test_a_config_glob_made_to_backtrack_does_not_hang_check(tmp_path, glob):
+    deep = "/".join(["a" * 6] * 18)
+    root = write_files(tmp_path / "proj", {
+        ".memwarden.toml": f"exclude = [{glob!r}]\n",
+        "memory/fact.yml": "user:\n  name: A\n",
+        f"memory/{deep}/{'a' * 60}.md": "fine\n",
+    })
+    done = run_memwarden("check", "--no-cache", cwd=root)  # the old matcher ran for hours here
+    assert done.returncode in (0, 1), done.stderr
