@@ -193,7 +193,8 @@ def _regex_of(pattern: str) -> re.Pattern:
                 min_size=1, max_size=6).map("".join),
        st.text(alphabet="ab/.m", max_size=8))
 def test_glob_matching_agrees_with_the_regular_expression_it_replaces(pattern, path):
-    assert compile_glob(pattern).match(path) == bool(_regex_of(pattern).match(path))
+    glob, expected = compile_glob(pattern), bool(_regex_of(pattern).match(path))
+    assert glob.match(path) == expected and glob.walk(path) == expected
 
 
 @pytest.mark.parametrize("glob", ["**/" * 18 + "x.md", "*a" * 14 + "b", "?*" * 30 + "z"])
@@ -206,3 +207,47 @@ def test_a_config_glob_made_to_backtrack_does_not_hang_check(tmp_path, glob):
     })
     done = run_memwarden("check", "--no-cache", cwd=root)  # the old matcher ran for hours here
     assert done.returncode in (0, 1), done.stderr
+
+
+# -- 16 and 22: the shelving fix is built in linear time, and applied wherever the entries are ------
+
+LESSON = "---\nname: lesson-{n}\ndescription: lesson {n}\nmetadata:\n  type: feedback\n  updated: 2026-10-01\n---\n\nBody {n}.\n"
+
+
+def _gish_with_index(tmp_path, lines: list[str], max_chars: int = 600, edge: int = 800):
+    files = {
+        ".gish/config.yml": f"index:\n  max_chars: {max_chars}\n  truncate_edge_chars: {edge}\n",
+        "MEMORY.md": "\n".join(lines) + "\n",
+        "memory/knowledge/INDEX_tools.md": "# Tools\n",
+    }
+    files.update({f"memory/knowledge/feedback/lesson-{n}.md": LESSON.format(n=n) for n in range(5)})
+    return write_files(tmp_path / "proj", files)
+
+
+def _entry(n: int) -> str:
+    return f'- "The tool said success number {n}, so it is done" → [lesson {n}](memory/knowledge/feedback/lesson-{n % 5}.md)'
+
+
+SHELVES_LAST = ["# Memory Index", "", "## Shelves", "", '- "Which flags does the deploy take" → [tools shelf](memory/knowledge/INDEX_tools.md)']
+
+
+def test_the_shelving_fix_applies_when_the_overflow_comes_after_the_shelves_entry(tmp_path):
+    root = _gish_with_index(tmp_path, SHELVES_LAST + [_entry(n) for n in range(20)])
+    budget_rules = "index-past-truncation,index-over-budget"
+    before = run_memwarden("check", "--no-cache", "--select", budget_rules, "--format", "json", cwd=root)
+    (finding,) = json.loads(before.stdout)["findings"]
+    assert finding["fix"]["applicability"] == "unsafe"  # advertised ...
+    done = run_memwarden("check", "--no-cache", "--select", budget_rules, "--fix", "--unsafe-fixes", cwd=root)
+    assert done.returncode == 0, done.stdout  # ... and applied
+    index = (root / "MEMORY.md").read_text(encoding="utf-8")
+    shelf = (root / "memory/knowledge/INDEX_overflow.md").read_text(encoding="utf-8")
+    assert "[overflow shelf](memory/knowledge/INDEX_overflow.md)" in index
+    for n in range(20):  # no entry dropped: each is in the index or on the shelf
+        assert f"success number {n}," in index + shelf
+
+
+def test_a_ten_thousand_entry_index_is_checked_in_seconds_not_minutes(tmp_path):
+    root = _gish_with_index(tmp_path, ["# Memory Index", ""] + [_entry(n) for n in range(20000)])
+    done = run_memwarden("check", "--no-cache", "--select", "index-past-truncation", "--format", "json", cwd=root)
+    (finding,) = json.loads(done.stdout)["findings"]  # the old plan re-measured the index once per entry: hours
+    assert finding["name"] == "index-past-truncation" and finding["fix"]["applicability"] == "unsafe"

@@ -22,8 +22,15 @@ _LITERAL, _ONE, _CLASS, _STAR, _ANY, _SEGMENTS = range(6)
 class Glob:
     pattern: str
     steps: tuple
+    regex: re.Pattern | None = None  # the same glob as a regular expression, when it cannot backtrack far
 
     def match(self, path: str) -> bool:
+        if self.regex is not None:
+            return self.regex.match(path) is not None
+        return self.walk(path)
+
+    def walk(self, path: str) -> bool:
+        """The automaton's answer, whatever the glob: linear in the path."""
         # A state is (step, inside): inside is True within a segment that a ``**/`` step is reading.
         states = self._closure({(0, False)})
         for char in path:
@@ -103,7 +110,41 @@ def compile_glob(pattern: str) -> Glob:
             i += 1
     if pattern.endswith("/"):
         steps.append((_ANY, None))
-    return Glob(pattern, tuple(steps))
+    return Glob(pattern, tuple(steps), _regex_if_tame(steps))
+
+
+_AS_REGEX = {_ONE: "[^/]", _STAR: "[^/]*", _ANY: ".*", _SEGMENTS: "(?:[^/]+/)*"}
+
+
+def _regex_if_tame(steps: list[tuple]) -> re.Pattern | None:
+    """The glob as a regular expression when matching it cannot backtrack far.
+
+    Backtracking blows up when runs of any length can trade characters with each other. Between
+    two '/' of a glob, one run (``*``) is matched against one path segment in one way per start;
+    a ``**/`` eats whole segments; so a glob with at most one run between separators and at most
+    two that cross them (``**/``, ``**``) costs at most a square of the path. Most globs
+    (``memory/knowledge/*/**/*.md``, ``**/MEMORY.md``) are such: the regex engine is fast on them.
+    Any other is walked as an automaton, slower on each character but linear.
+    """
+    if sum(kind in (_ANY, _SEGMENTS) for kind, _ in steps) > 2:
+        return None
+    in_segment = 0
+    for kind, data in steps:
+        if kind in (_STAR, _ANY):
+            in_segment += 1
+            if in_segment > 1:
+                return None
+        elif kind == _SEGMENTS or (kind == _LITERAL and data == "/"):
+            in_segment = 0
+    out = []
+    for kind, data in steps:
+        if kind == _LITERAL:
+            out.append(re.escape(data))
+        elif kind == _CLASS:
+            out.append(data.pattern)
+        else:
+            out.append(_AS_REGEX[kind])
+    return re.compile("".join(out) + r"\Z")
 
 
 def matches(path: str, pattern: str) -> bool:
