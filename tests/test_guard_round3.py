@@ -251,3 +251,36 @@ def test_a_ten_thousand_entry_index_is_checked_in_seconds_not_minutes(tmp_path):
     done = run_memwarden("check", "--no-cache", "--select", "index-past-truncation", "--format", "json", cwd=root)
     (finding,) = json.loads(done.stdout)["findings"]  # the old plan re-measured the index once per entry: hours
     assert finding["name"] == "index-past-truncation" and finding["fix"]["applicability"] == "unsafe"
+
+
+# -- 15: fixes of one file are chosen in n log n, not n squared --------------------------------------
+
+from memwarden.fixes.apply import TakenSpans, any_overlap, overlaps  # noqa: E402
+
+_spans = st.lists(st.tuples(st.integers(0, 40), st.integers(0, 6)).map(lambda t: (t[0], t[0] + t[1])), max_size=25)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_spans)
+def test_taken_spans_answer_as_a_look_at_every_span_would(spans):
+    taken, kept = TakenSpans(), []
+    for span in spans:
+        expected = any(overlaps(span, other) for other in kept)
+        assert taken.collides(span) == expected
+        if not expected:
+            taken.add(span)
+            kept.append(span)
+    assert any_overlap(spans) == any(overlaps(a, b) for i, a in enumerate(spans) for b in spans[i + 1:])
+
+
+def test_a_fix_on_each_of_twenty_thousand_episodes_is_shown_and_applied(tmp_path):
+    record = '{"ts": "2026-01-01T00:00:00Z", "type": "decision", "summary": "s%d", "tags": ["Alpha", "beta"]}\n'
+    root = write_files(tmp_path / "proj", {
+        "memory/fact.yml": "user:\n  name: A\n",
+        "memory/episodic.jsonl": "".join(record % n for n in range(20000)),
+    })
+    shown = run_memwarden("check", "--no-cache", "--select", "unnormalized-tags", "--diff", cwd=root)
+    assert b"Would fix 20000 problems" in shown.stderr  # the old pairwise check took minutes here
+    done = run_memwarden("check", "--no-cache", "--select", "unnormalized-tags", "--fix", cwd=root)
+    assert done.returncode == 0, done.stdout[-500:]
+    assert (root / "memory/episodic.jsonl").read_text().count('"alpha"') == 20000
