@@ -284,3 +284,56 @@ def test_a_fix_on_each_of_twenty_thousand_episodes_is_shown_and_applied(tmp_path
     done = run_memwarden("check", "--no-cache", "--select", "unnormalized-tags", "--fix", cwd=root)
     assert done.returncode == 0, done.stdout[-500:]
     assert (root / "memory/episodic.jsonl").read_text().count('"alpha"') == 20000
+
+
+# -- 18: a long line of token-like text costs time in proportion to its length ------------------------
+
+import random as _random  # noqa: E402
+import string as _string  # noqa: E402
+
+
+def _token_line(count: int) -> str:
+    rng = _random.Random(1)
+    alphabet = _string.ascii_letters + _string.digits + "_-"
+    return " ".join("".join(rng.choice(alphabet) for _ in range(40)) for _ in range(count))
+
+
+class _Counting:
+    """A compiled pattern that counts the characters it is asked to search."""
+
+    def __init__(self, pattern):
+        self.pattern, self.searched = pattern, 0
+
+    def search(self, text, *args):
+        self.searched += len(text)
+        return self.pattern.search(text, *args)
+
+
+def test_each_line_is_searched_once_for_an_allow_marker_however_many_tokens_it_holds(monkeypatch, tmp_path, cli):
+    from memwarden.analysis.secrets import patterns
+
+    line = _token_line(600)
+    root = write_files(tmp_path / "proj", {
+        ".claude/memory/MEMORY.md": "- [a](a.md) — a\n",
+        ".claude/memory/a.md": "---\nname: a\ndescription: b\ntype: user\n---\n" + line + "\n",
+    })
+    counting = _Counting(patterns.ALLOW_MARKER)
+    monkeypatch.setattr(patterns, "ALLOW_MARKER", counting)
+    result = cli("check", "--no-cache", "--select", "secret-in-memory", "--format", "json", cwd=root)
+    assert len(result.json()["findings"]) > 100  # many tokens on the one line ...
+    assert counting.searched < 3 * len(line)  # ... and the line searched about once, not once a token
+
+
+def test_a_note_with_many_findings_is_read_once_for_its_suppressions(monkeypatch, tmp_path, cli):
+    from memwarden.engine import run
+
+    calls = []
+    real = run._may_have_directives
+    monkeypatch.setattr(run, "_may_have_directives", lambda raw: calls.append(1) or real(raw))
+    root = write_files(tmp_path / "proj", {
+        ".claude/memory/MEMORY.md": "- [a](a.md) — a\n",
+        ".claude/memory/a.md": "---\nname: a\ndescription: b\ntype: user\n---\n" + _token_line(300) + "\n",
+    })
+    result = cli("check", "--no-cache", "--select", "secret-in-memory", "--format", "json", cwd=root)
+    assert len(result.json()["findings"]) > 100
+    assert len(calls) <= 3  # once a file, not once a finding (each call decodes the whole file)
