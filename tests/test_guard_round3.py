@@ -337,3 +337,49 @@ def test_a_note_with_many_findings_is_read_once_for_its_suppressions(monkeypatch
     result = cli("check", "--no-cache", "--select", "secret-in-memory", "--format", "json", cwd=root)
     assert len(result.json()["findings"]) > 100
     assert len(calls) <= 3  # once a file, not once a finding (each call decodes the whole file)
+
+
+# -- 14: a log tracked in Git LFS is compared by its content, never by its pointer -------------------
+
+import shutil  # noqa: E402
+
+from test_append_only import episode, log  # noqa: E402
+
+# CI installs git-lfs (.ci/run) and must run these; a developer without it skips them.
+needs_git_lfs = pytest.mark.skipif(shutil.which("git-lfs") is None and not os.environ.get("CI"),
+                                   reason="git-lfs is not installed (.ci/run installs it)")
+
+
+def _lfs_repo(git_repo):
+    root = git_repo({".gitattributes": "memory/episodic.jsonl filter=lfs diff=lfs merge=lfs -text\n"})
+    git(root, "lfs", "install", "--local")
+    files = gish_files()
+    files[".gitattributes"] = "memory/episodic.jsonl filter=lfs diff=lfs merge=lfs -text\n"
+    write_files(root, files)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "memory in LFS")
+    assert git(root, "cat-file", "-p", "HEAD:memory/episodic.jsonl").startswith("version https://git-lfs")
+    return root
+
+
+@needs_git_lfs
+def test_a_deletion_from_a_log_in_git_lfs_fails_staged_and_history(git_repo, cli):
+    root = _lfs_repo(git_repo)
+    git(root, "tag", "base")
+    write(root, "memory/episodic.jsonl", log(episode(1), episode(3)))
+    code, findings, result = staged(cli, root)
+    assert code == 1, result
+    assert [(f["name"], f["line"]) for f in findings] == [("deleted-record", 2)]
+    git(root, "commit", "-q", "-m", "drop ep 2")
+    result = cli("history", "--base", "base", cwd=root)
+    assert result.exit_code == 1 and "ep_00000002" in result.stdout
+
+
+@needs_git_lfs
+def test_a_log_in_git_lfs_whose_content_this_clone_lacks_is_refused_clearly(git_repo, cli):
+    root = _lfs_repo(git_repo)
+    shutil.rmtree(root / ".git" / "lfs" / "objects")
+    write(root, "memory/episodic.jsonl", log(episode(1), episode(3)))
+    code, findings, result = staged(cli, root)
+    assert code == 2 and "Git LFS" in result.stderr and "git lfs pull" in result.stderr
+    assert "Traceback" not in result.stderr
