@@ -655,6 +655,20 @@ def watching_open(file, mode="r", *args, **kwargs):
     return handle
 
 io.open = builtins.open = watching_open
+
+import memwarden.fileio as fileio  # memwarden reads workspace files through read_regular, not open()
+real_read = fileio.read_regular
+
+def watching_read(path, *, limit=None):
+    data = real_read(path, limit=limit)
+    if limit is None and not state["done"] and os.path.realpath(path) == target:
+        state["done"] = True
+        with real_open(target, "ab") as out:
+            out.write(line)
+        sys.stderr.write("concurrent-writer: appended a record\n")
+    return data
+
+fileio.read_regular = watching_read
 sys.argv[0] = "memwarden"
 runpy.run_module("memwarden", run_name="__main__", alter_sys=True)
 """

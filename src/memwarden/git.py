@@ -7,10 +7,14 @@ wrongly or run as code. Paths here are relative to the repository's top level.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from memwarden.fileio import read_regular
 
 _BLOB_MODES = ("100644", "100755")  # symlinks (120000) and submodules (160000) hold no memory
 
@@ -73,6 +77,14 @@ def run_git(args: list[str], cwd: Path, input: bytes | None = None, check: bool 
     return done
 
 
+# A Git LFS pointer file (the spec's version line, then sorted keys; we need oid and size).
+_LFS_VERSION = b"version https://git-lfs.github.com/spec/v1\n"
+_LFS_POINTER = re.compile(
+    rb"version https://git-lfs\.github\.com/spec/v1\n(?:[a-z0-9.-]+ [^\n]*\n)*?"
+    rb"oid sha256:(?P<oid>[0-9a-f]{64})\n(?:[a-z0-9.-]+ [^\n]*\n)*?size (?P<size>[0-9]{1,15})\n(?:[a-z0-9.-]+ [^\n]*\n)*"
+)
+
+
 class Repo:
     """A working tree of a git repository, reached from a folder inside it."""
 
@@ -80,6 +92,7 @@ class Repo:
         self.toplevel = toplevel
         self.prefix = prefix  # the folder we came from, relative to the top level ('' or 'a/b/')
         self._blobs: dict[str, bytes] = {}
+        self._lfs_store_list: list[Path] | None = None
 
     @classmethod
     def discover(cls, path: Path) -> "Repo | None":
@@ -235,9 +248,45 @@ class Repo:
                 if len(header) < 3 or header[1] == b"missing":
                     continue
                 size = int(header[2])
-                self._blobs[sha] = out[position : position + size]
+                self._blobs[sha] = self.lfs_content(out[position : position + size])
                 position += size + 1  # the content is followed by a newline
         return {sha: self._blobs[sha] for sha in shas if sha in self._blobs}
+
+    def lfs_content(self, data: bytes) -> bytes:
+        """The file a Git LFS pointer stands for, read from this clone's LFS store; other data as it is.
+
+        Comparing two pointers compares nothing (a log with half its records deleted is "another
+        pointer"), so a pointer whose object this clone lacks is an error, never a pass. The store
+        is read directly (objects/OID[0:2]/OID[2:4]/OID, checked against the pointer's hash and
+        size): no git-lfs process, and never the network.
+        """
+        pointer = _LFS_POINTER.fullmatch(data) if data.startswith(_LFS_VERSION) and len(data) < 1024 else None
+        if pointer is None:
+            return data
+        oid, size = pointer.group("oid").decode("ascii"), int(pointer.group("size"))
+        for store in self._lfs_stores():
+            try:
+                content = read_regular(store / oid[:2] / oid[2:4] / oid)
+            except OSError:
+                continue
+            if len(content) == size and hashlib.sha256(content).hexdigest() == oid:
+                return content
+        raise GitError(
+            f"a memory file is stored in Git LFS (object {oid[:12]}, {size:,} bytes) and this clone does not have "
+            "its content, so what changed in it cannot be checked: run `git lfs pull` (in CI: fetch with LFS) first"
+        )
+
+    def _lfs_stores(self) -> list[Path]:
+        if self._lfs_store_list is None:
+            common = self.git("rev-parse", "--git-common-dir", check=False).stdout.decode("utf-8", "surrogateescape").strip()
+            stores = []
+            configured = self.git("config", "--get", "lfs.storage", check=False).stdout.decode("utf-8", "surrogateescape").strip()
+            if configured:
+                stores.append((self.toplevel / common / configured) if not Path(configured).is_absolute() else Path(configured))
+            if common:
+                stores.append(self.toplevel / common / "lfs" / "objects")
+            self._lfs_store_list = stores
+        return self._lfs_store_list
 
     def show(self, treeish: str, path: str) -> bytes | None:
         """One file at a commit (`git show REF:path`), or None if it is not there."""

@@ -111,6 +111,7 @@ def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
         per_commit.append((commit, losses))
 
     from memwarden.analysis.secrets.paths import hide_names_in
+    from memwarden.text import escape_controls
 
     cwd = Path.cwd()
 
@@ -139,7 +140,9 @@ def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
         findings = [
             finding(loss, loss.key in net_keys and last_loss_of.get(loss.key) == position) for loss in losses
         ]
-        result_commits.append({"sha": commit.sha, "short": commit.short, "subject": commit.subject,
+        # a subject is anyone's text: no escape sequence of it may reach a terminal (window title, clipboard)
+        subject = escape_controls(hide_names_in(commit.subject))
+        result_commits.append({"sha": commit.sha, "short": commit.short, "subject": subject,
                                "findings": findings})
     attributed = set(last_loss_of)
     unattributed = [finding(loss, True) for loss in net if loss.key not in attributed]

@@ -24,6 +24,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 
+from memwarden.fileio import read_regular
+
 BEFORE, AFTER = "before", "after"
 EVENTS = {
     "PreToolUse": BEFORE, "PostToolUse": AFTER,  # Claude Code, Codex
@@ -121,7 +123,7 @@ def _string(mapping: dict, key: str, tool: str) -> str:
 def _read(path: Path) -> str | None:
     """The file's text as the tool edits it; bytes that are not UTF-8 are kept as they are."""
     try:
-        return path.read_bytes().decode("utf-8", "surrogateescape")
+        return read_regular(path).decode("utf-8", "surrogateescape")
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as error:

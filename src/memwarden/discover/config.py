@@ -16,6 +16,7 @@ from typing import Any
 from memwarden.errors import UsageError
 from memwarden.discover.globs import compile_glob
 from memwarden.discover.profiles import FORMATS, PROFILES
+from memwarden.fileio import read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -74,9 +75,8 @@ class Config:
 
 def _read_toml(path: Path) -> dict:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
+        return tomllib.loads(read_regular(path).decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise UsageError(f"{path}: invalid TOML: {error}") from None
     except OSError as error:
         raise UsageError(f"{path}: cannot read: {error.strerror}") from None

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from memwarden.decoding import decode
 from memwarden.discover.globs import matches_any
+from memwarden.fileio import read_regular
 
 FORMATS = ("yaml", "jsonl", "markdown", "index")
 # The kinds that hold episodes, in every profile: the live log and its archives.
@@ -193,11 +194,10 @@ PROFILES: dict[str, Profile] = {
 
 def _first_json_line(path: Path) -> dict:
     try:
-        with path.open("rb") as handle:
-            for raw in handle:
-                if raw.strip():
-                    value = json.loads(raw[:100_000])
-                    return value if isinstance(value, dict) else {}
+        for raw in read_regular(path, limit=1_000_000).splitlines():
+            if raw.strip():
+                value = json.loads(raw[:100_000])
+                return value if isinstance(value, dict) else {}
     except (OSError, ValueError, RecursionError):
         pass
     return {}
@@ -205,8 +205,7 @@ def _first_json_line(path: Path) -> dict:
 
 def _head(path: Path, size: int = 4096) -> str:
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(size)
+        raw = read_regular(path, limit=size)
     except OSError:
         return ""
     text = decode(raw[: len(raw) - len(raw) % 4] if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else raw)[0]

@@ -15,6 +15,7 @@ from memwarden.analysis import budget
 from memwarden.analysis.budget import Limit, Measurement, Settings, Source
 from memwarden.discover.profiles import Kind
 from memwarden.documents import IndexDocument, load
+from memwarden.fileio import read_regular
 
 # In a folder Codex reads the first of these; Agents.md is AGENTS.md as spelled in some repositories
 # (the same file on a case-insensitive file system).
@@ -198,7 +199,7 @@ def _read(ws, path: Path) -> Source:
     relpath = rel_to(path, ws.root)
     raw = ws.overlay.get(relpath)
     if raw is None:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     return budget.read_source(relpath, raw)
 
 

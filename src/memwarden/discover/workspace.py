@@ -22,6 +22,7 @@ from memwarden.documents import Document, load
 from memwarden.documents.base import UnreadableDocument
 from memwarden.discover.globs import matches_any
 from memwarden.errors import UsageError
+from memwarden.fileio import read_regular
 from memwarden.text import shown_path
 from memwarden.discover.profiles import (
     AGENT_DOT_DIRS,
@@ -290,7 +291,7 @@ class Workspace:
         if relpath in self.overlay:
             return self.overlay[relpath]
         try:
-            return (self.root / relpath).read_bytes()
+            return read_regular(self.root / relpath)
         except OSError:
             return None
 
@@ -299,8 +300,7 @@ def is_text_file(path: Path, relpath: str) -> bool:
     """Whether a file no kind claims is text to check: no NUL byte in its head, and (unless its extension
     names a format, when a bad byte is a parse error to report) valid UTF-8 or a BOM's encoding."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(TEXT_SNIFF_BYTES)
+        head = read_regular(path, limit=TEXT_SNIFF_BYTES)
     except PermissionError:
         return True  # it may hold anything: reported as unreadable
     except OSError:

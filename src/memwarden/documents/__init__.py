@@ -11,6 +11,7 @@ from memwarden.documents.jsonl import JsonlDocument, Record
 from memwarden.documents.markdown import IndexDocument, IndexEntry, MarkdownDocument, ProseSpan
 from memwarden.documents.yamldoc import YamlDocument, format_json_path
 from memwarden.discover.profiles import Kind
+from memwarden.fileio import read_regular
 
 CLASSES = {
     "yaml": YamlDocument,
@@ -41,7 +42,7 @@ def load(root: Path, relpath: str, kind: Kind, raw: bytes | None = None) -> Docu
                 root, relpath, kind, f"is {info.st_size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit"
             )
         try:
-            raw = path.read_bytes()
+            raw = read_regular(path)
         except OSError as error:
             return UnreadableDocument(root, relpath, kind, f"cannot read: {error.strerror}")
         doc = CLASSES[kind.format](root, relpath, kind, raw)

@@ -18,7 +18,7 @@ from typing import Callable
 from memwarden.decoding import decode
 from memwarden.discover.workspace import Workspace
 from memwarden.documents import load
-from memwarden.fixes.apply import apply_edits, overlaps
+from memwarden.fixes.apply import TakenSpans, any_overlap, apply_edits
 from memwarden.fixes.write import ChangedOnDisk, ReadAs, write_all_atomic
 from memwarden.model import Finding
 from memwarden.text import escape_controls
@@ -141,16 +141,16 @@ def _apply_round(workspace: Workspace, fixable: list[Finding], originals: dict, 
     refused, its edits to every other file are dropped too (a fix that moves
     lines from one file to another must never only delete them).
     """
-    taken: dict[str, list[tuple[int, int]]] = {}
+    taken: dict[str, TakenSpans] = {}
     chosen: list[tuple[set[str], list]] = []  # the files each chosen fix touches, and its edits
     for finding in fixable:
         edits = [(edit.path or finding.workspace_path, edit) for edit in finding.fix.edits]
-        if any(overlaps((e.start, e.end), span) for path, e in edits for span in taken.get(path, [])):
+        if any(path in taken and taken[path].collides((e.start, e.end)) for path, e in edits):
             continue
         if not _no_self_overlap(edits):
             continue
         for path, edit in edits:
-            taken.setdefault(path, []).append((edit.start, edit.end))
+            taken.setdefault(path, TakenSpans()).add((edit.start, edit.end))
         chosen.append(({path for path, _ in edits}, edits))
     refused: set[str] = set()
     while True:
@@ -232,8 +232,5 @@ def _bad_records(doc) -> int:
 def _no_self_overlap(edits) -> bool:
     spans: dict[str, list[tuple[int, int]]] = {}
     for path, edit in edits:
-        span = (edit.start, edit.end)
-        if any(overlaps(span, other) for other in spans.get(path, [])):
-            return False
-        spans.setdefault(path, []).append(span)
-    return True
+        spans.setdefault(path, []).append((edit.start, edit.end))
+    return not any(any_overlap(each) for each in spans.values())

@@ -171,22 +171,27 @@ class Checker:
         # Kept across passes: scans are keyed by content, so a fixing round re-scans only what it changed.
         self.secret_scans = SecretScans.from_options(workspace.root, secret_options)
         self.memo = RunMemo()
-        self._suppressions: dict[str, Suppressions] = {}
+        self._suppressions: dict[str, Suppressions | None] = {}
         self._shown: dict[str, str] = {}  # display path of each workspace path a finding is in
         self.split_logs: set[str] = set()  # logs whose overlay is now one range of them (engine/pieces.py)
 
     def suppressions(self, relpath: str) -> Suppressions | None:
+        # Asked once for each finding: the answer, None included, is kept (a long note of many findings
+        # was read and decoded again for every one of them).
         if relpath not in self._suppressions:
-            kind = self.workspace.text_kind_of(relpath)
-            if kind is not None and kind.format == "jsonl":
-                return None  # JSONL has no comments, so no directives: never parse a big log to learn that
-            if not _may_have_directives(self.workspace.current_bytes(relpath)):
-                return None  # no directive in it: never parse a note a workspace rule read as bytes to learn that
-            doc = self.workspace.document(relpath)
-            if doc is None or not doc.decoded:
-                return None
-            self._suppressions[relpath] = Suppressions(directives(doc), _resolve_quietly)
+            self._suppressions[relpath] = self._read_suppressions(relpath)
         return self._suppressions[relpath]
+
+    def _read_suppressions(self, relpath: str) -> Suppressions | None:
+        kind = self.workspace.text_kind_of(relpath)
+        if kind is not None and kind.format == "jsonl":
+            return None  # JSONL has no comments, so no directives: never parse a big log to learn that
+        if not _may_have_directives(self.workspace.current_bytes(relpath)):
+            return None  # no directive in it: never parse a note a workspace rule read as bytes to learn that
+        doc = self.workspace.document(relpath)
+        if doc is None or not doc.decoded:
+            return None
+        return Suppressions(directives(doc), _resolve_quietly)
 
     def ignored_by_config(self, rule: Rule, relpath: str) -> bool:
         config = self.workspace.config

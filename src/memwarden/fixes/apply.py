@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 from memwarden.model import Edit
 
 
@@ -18,6 +20,31 @@ def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     if b[0] == b[1] and a[0] <= b[0] <= a[1]:
         return True
     return a[0] < b[1] and b[0] < a[1]
+
+
+class TakenSpans:
+    """Spans of one file already claimed by fixes, none overlapping another; asks answered in log time.
+
+    A fix round over a log with one fix per record (45,000 of them) asked every new fix against
+    every taken span: quadratic. Taken spans never overlap, so sorted by start their ends are in
+    order too, and only the neighbours of a new span's place can touch it.
+    """
+
+    def __init__(self) -> None:
+        self._spans: list[tuple[int, int]] = []
+
+    def collides(self, span: tuple[int, int]) -> bool:
+        at = bisect.bisect_left(self._spans, span)
+        return any(overlaps(span, self._spans[i]) for i in range(max(at - 2, 0), min(at + 2, len(self._spans))))
+
+    def add(self, span: tuple[int, int]) -> None:
+        bisect.insort(self._spans, span)
+
+
+def any_overlap(spans: list[tuple[int, int]]) -> bool:
+    """Whether any two of the spans overlap: sorted, only neighbours need a look."""
+    ordered = sorted(spans)
+    return any(overlaps(a, b) for a, b in zip(ordered, ordered[1:]))
 
 
 def apply_edits(text: str, edits: list[Edit]) -> str:

@@ -55,7 +55,8 @@ def plan_shelving(ws, settings: Settings, source: Source, shelf: str) -> Shelvin
 
     candidates = [e for e in doc.entries if eligible(e)]
     marked = [e for e in candidates if SHELVE_MARK in doc.line_text(e.line)]
-    order = marked + [e for e in reversed(candidates) if e not in marked]
+    marked_lines = {e.line for e in marked}
+    last_first = [e for e in reversed(candidates) if e.line not in marked_lines]
     points_at_shelf = any(
         resolve_link(doc.relpath, link.target) == shelf for e in doc.entries for link in e.links
     )
@@ -64,19 +65,30 @@ def plan_shelving(ws, settings: Settings, source: Source, shelf: str) -> Shelvin
     words = _SHELF_WORDS[_index_language(doc)]
     pointer = f"- {words['pointer']} → [{words['title']}]({target})"
 
-    moved: list[IndexEntry] = list(marked)  # what the user marked always moves; then the last entries, until it fits
-    edits: list[Edit] = []
-    for entry in [None] + [e for e in order if e not in marked]:
-        if entry is not None:
-            moved.append(entry)
-        if not moved:
-            continue
-        edits = _index_edits(doc, sorted(moved, key=lambda e: e.line), None if points_at_shelf else pointer, newline)
-        if budget.fits(apply_edits(doc.text, edits), settings, bom=doc.bom == b"\xef\xbb\xbf"):
-            break
-    else:
+    # What the user marked always moves; then the last entries, as few as make it fit. Moving one more
+    # entry never makes the index longer, so the fewest is found by halving, not by trying each count
+    # (which re-measured the whole index once per entry: quadratic in a long index).
+    def moved_with(count: int) -> list[IndexEntry]:
+        return sorted(marked + last_first[:count], key=lambda e: e.line)
+
+    def edits_for(moved: list[IndexEntry]) -> list[Edit]:
+        return _index_edits(doc, moved, None if points_at_shelf else pointer, newline)
+
+    def fits(count: int) -> bool:
+        moved = moved_with(count)
+        return bool(moved) and budget.fits(apply_edits(doc.text, edits_for(moved)), settings, bom=doc.bom == b"\xef\xbb\xbf")
+
+    low, high = (0 if marked else 1), len(last_first)
+    if high < low or not fits(high):
         return None  # even moving every entry would not fit: the prose outside the entries is the problem
-    moved.sort(key=lambda e: e.line)
+    while low < high:
+        middle = (low + high) // 2
+        if fits(middle):
+            high = middle
+        else:
+            low = middle + 1
+    moved = moved_with(high)
+    edits = edits_for(moved)
     lines = []
     existing = set(line.strip() for line in shelf_text.splitlines())
     for entry in moved:
@@ -156,8 +168,8 @@ def _index_edits(doc, moved: list, pointer: str | None, newline: str) -> list:
     insert_at = None
     if anchor is not None:
         insert_at = starts[anchor] if anchor < len(starts) else len(text)
-        if any(a < insert_at < b for a, b in spans):
-            insert_at = None
+        if any(a <= insert_at <= b for a, b in spans):
+            insert_at = None  # an insertion touching a removed run would overlap it: the pointer takes the run's place
     edits = []
     for position, (start, end) in enumerate(spans):
         replacement = ""

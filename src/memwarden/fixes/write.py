@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -10,6 +11,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from memwarden.fileio import read_regular
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ def change_since(path: Path, read_as: ReadAs) -> str | None:
             return "its size changed"
         if read_as.stamp is not None and info.st_mtime_ns != read_as.stamp[1]:
             return "its modification time changed"
-        now = target.read_bytes()
+        now = read_regular(target)
     except FileNotFoundError:
         return "it was deleted"
     except OSError as error:
@@ -89,11 +92,21 @@ def write_all_atomic(files: list[tuple[Path, bytes]], read_as: dict[Path, ReadAs
 
 
 def _stage(path: Path, data: bytes) -> str:
-    """A synced temp file beside path holding data, with path's permission bits."""
+    """A synced temp file beside path holding data, with path's permission bits, owner and group.
+
+    A rename replaces the file whatever its own permissions say, so they are checked here: a file
+    its owner made read-only is refused, and the new file keeps the old one's owner (a fix run as
+    root must not leave an agent's log that the agent can no longer append to).
+    """
     if path.is_symlink():
         path = path.resolve()
+    owner = None
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
+        info = os.stat(path)
+        mode = stat.S_IMODE(info.st_mode)
+        if not _may_write(info):
+            raise PermissionError(errno.EACCES, "the file is read-only for this user")
+        owner = (info.st_uid, info.st_gid)
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)
@@ -106,11 +119,29 @@ def _stage(path: Path, data: bytes) -> str:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temp, mode)
+        if owner is not None and owner != _owner_of(temp):
+            os.chown(temp, *owner)  # a user who may not give the file back to its owner may not replace it
+        os.chmod(temp, mode)  # after chown, which may clear set-id bits
     except BaseException:
         _remove(temp)
         raise
     return temp
+
+
+def _may_write(info: os.stat_result) -> bool:
+    """Whether the file's permission bits let this user write it (root too needs some write bit)."""
+    if os.geteuid() == 0:
+        return bool(info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    if info.st_uid == os.geteuid():
+        return bool(info.st_mode & stat.S_IWUSR)
+    if info.st_gid == os.getegid() or info.st_gid in os.getgroups():
+        return bool(info.st_mode & stat.S_IWGRP)
+    return bool(info.st_mode & stat.S_IWOTH)
+
+
+def _owner_of(path: str) -> tuple[int, int]:
+    info = os.stat(path)
+    return info.st_uid, info.st_gid
 
 
 TEMP_SUFFIX = ".memwarden-tmp"

@@ -448,6 +448,13 @@ class Comparison:
             )
         return losses
 
+    def _lines_added(self, relpath: str, now: NoteShape):
+        """The body lines the change added to a note that the base already had (None: a new note)."""
+        if relpath not in self.base.files:
+            return None
+        before = NoteShape.of(self.base, relpath)
+        return None if before is None else now.lines - before.lines
+
     def _find_note(self, relpath: str, shape: NoteShape, shapes: dict, exclude: str) -> str | None:
         stem = posixpath.splitext(posixpath.basename(relpath))[0].lower()
         best = None
@@ -461,6 +468,6 @@ class Comparison:
                 if other_stem == stem or other_stem.endswith(("-" + stem, "_" + stem, "." + stem)):
                     best = best or candidate
                     continue
-            if best is None and shape.similarity(other) >= NOTE_SIMILARITY:
+            if best is None and shape.similarity(other, self._lines_added(candidate, other)) >= NOTE_SIMILARITY:
                 best = candidate
         return best

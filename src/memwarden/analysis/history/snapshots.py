@@ -8,6 +8,7 @@ from typing import Iterable
 from memwarden.analysis.history.roles import FileRole, file_role
 from memwarden.documents import Document, load
 from memwarden.documents.base import decode
+from memwarden.fileio import read_regular
 
 
 class Snapshot:
@@ -165,11 +166,15 @@ class WorktreeSnapshot(Snapshot):
             if p in ws.overlay or ((ws.root / p).is_file() and not (ws.root / p).is_symlink())
         }
         super().__init__(ws, label, present)
+        self.repo = repo
         self._raw: dict[str, bytes | None] = {}
 
     def raw(self, relpath: str) -> bytes | None:
         if relpath not in self._raw:
-            self._raw[relpath] = self.ws.current_bytes(relpath) if relpath in self.files else None
+            raw = self.ws.current_bytes(relpath) if relpath in self.files else None
+            if raw is not None and self.repo is not None and relpath not in self.ws.overlay:
+                raw = self.repo.lfs_content(raw)  # a file git-lfs did not check out is still its pointer
+            self._raw[relpath] = raw
         return self._raw[relpath]
 
     def signature(self, relpath: str) -> str | None:
@@ -211,12 +216,13 @@ class DiskSnapshot(ProposedSnapshot):
             p: None for p in ws.files
             if (ws.root / p).is_file() and not (ws.root / p).is_symlink()
         })
+        self.repo = None
         self._raw = {}
 
     def raw(self, relpath: str) -> bytes | None:
         if relpath not in self._raw:
             try:
-                self._raw[relpath] = (self.ws.root / relpath).read_bytes() if relpath in self.files else None
+                self._raw[relpath] = read_regular(self.ws.root / relpath) if relpath in self.files else None
             except OSError:
                 self._raw[relpath] = None
         return self._raw[relpath]

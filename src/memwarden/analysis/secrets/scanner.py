@@ -491,11 +491,14 @@ class _Scan:
         hits = [h for h in hits if not self.public_by_design(h)]
         chosen = non_overlapping(sorted(hits, key=lambda h: (-h.type.priority, -(h.end - h.start), h.start)))
         detections = []
+        allowed_on: dict[int, bool] = {}  # by line: a long line of many tokens is searched once, not once a token
         for hit in chosen:
             line, column = self.line_col(hit.start)
-            allowed = bool(patterns.ALLOW_MARKER.search(self.line_text(line))) or (
-                line > 1 and bool(patterns.ALLOW_NEXT_LINE.search(self.line_text(line - 1)))
-            )
+            if line not in allowed_on:
+                allowed_on[line] = bool(patterns.ALLOW_MARKER.search(self.line_text(line))) or (
+                    line > 1 and bool(patterns.ALLOW_NEXT_LINE.search(self.line_text(line - 1)))
+                )
+            allowed = allowed_on[line]
             detections.append(
                 Detection(hit.type, hit.start, hit.end, line, column, digest_of(hit.extra.get("identity", hit.value)), allowed)
             )
