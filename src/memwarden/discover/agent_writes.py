@@ -219,8 +219,11 @@ def _patch_change(phase: str, tool: str, change, cwd: Path) -> list[AgentWrite]:
         raise PatchRejected("not UTF-8") from None
     if text is None:
         raise PatchRejected("no such file")
-    written = [AgentWrite(phase, tool, cwd / (change.move_to or change.path), _encode(content))
-               for content in updated_contents(text, change.chunks)]
+    target = cwd / (change.move_to or change.path)
+    try:
+        written = [AgentWrite(phase, tool, target, _encode(content)) for content in updated_contents(text, change.chunks)]
+    except Unpredictable as unsure:
+        written = [AgentWrite(phase, tool, target, None, unsure=str(unsure))]
     if change.move_to is not None:
         # A move writes the source's content, updated, at the new path (over whatever is there) and removes
         # the source: both are judged, the source as emptied unless its content stays in memory.

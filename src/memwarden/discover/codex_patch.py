@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from memwarden.discover.agent_edits import Unpredictable
+
 # Rust's char::is_whitespace (Unicode White_Space), what str::trim strips.
 RUST_WHITESPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
 BEGIN, END = "*** Begin Patch", "*** End Patch"
@@ -203,7 +205,13 @@ def _replacements(lines: list[str], chunks: list[Chunk]) -> list[tuple[int, int,
             raise PatchRejected("a chunk's lines are not in the file")
         replacements.append((found, len(old), new))
         position = found + len(old)
-    return sorted(replacements, key=lambda r: r[0])
+    replacements.sort(key=lambda r: r[0])
+    for (start, length, _), (next_start, _, _) in zip(replacements, replacements[1:]):
+        if next_start < start + length:
+            # A pure addition placed at the end, inside a later chunk's lines: the newer release's writer
+            # walks the file forward and its index runs backwards (a panic, or a wrapped count).
+            raise Unpredictable("two chunks of the patch land on the same lines of the file")
+    return replacements
 
 
 def _replaced(lines: list, replacements, new_line) -> list:
