@@ -185,3 +185,20 @@ def test_the_block_message_never_tells_the_agent_how_to_accept_a_secret(tmp_path
     done = claude(root, "PreToolUse", "Write", {"file_path": str(note), "content": f"Token {token}\n"})
     assert done.returncode == 2 and "secret-in-memory" in done.err
     assert "allow-secret" not in done.err and "baseline" not in done.err, done.err
+
+
+def test_a_write_to_the_baseline_of_accepted_secrets_is_blocked(tmp_path):
+    root = project(tmp_path)
+    done = claude(root, "PreToolUse", "Write", {
+        "file_path": str(root / ".memwarden-baseline.json"), "content": '{"version": 1, "accepted": {}}\n'})
+    assert done.returncode == 2 and "memwarden blocked this write to .memwarden-baseline.json" in done.err, done.err
+
+
+def test_an_allow_marker_that_is_a_yaml_key_is_blanked_without_breaking_the_file(tmp_path):
+    root = project(tmp_path)
+    token = github_token()
+    facts = root / "memory/fact.yml"
+    done = claude(root, "PreToolUse", "Edit", {
+        "file_path": str(facts), "old_string": "schema_version: 1\n",
+        "new_string": f"schema_version: 1\nmemwarden: allow-secret\ndeploy_token: {token}\n"})
+    assert done.returncode == 2 and "secret-in-memory" in done.err and "unparsable-file" not in done.err, done.err

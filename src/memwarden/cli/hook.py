@@ -9,6 +9,13 @@ rewrite of records, or a file that would no longer parse blocks the call
 in a short form the agent can act on (exit 2), with the safe fixes applied
 first when the workspace opts in (`[tool.memwarden.agent-hook] fix = true`).
 
+The content is predicted as each agent's own tool makes it; when memwarden cannot
+tell what the tool would write (a loose match, an edit a model would correct) it
+blocks (fail closed). An allow marker the write itself adds accepts nothing, and
+a message never tells the agent how to accept a secret. memwarden's own settings
+(`.memwarden.toml`, `[tool.memwarden]`) and its baseline of accepted secrets are
+guarded like memory: a write that changes them is blocked.
+
 Exit codes follow the agent CLIs: 0 let it through, 2 tell the agent (and
 before a call, stop it), 1 memwarden could not judge (shown to the user, the
 call goes on: a broken guard must not stop every write).
@@ -18,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -37,8 +45,10 @@ WHAT_TO_DO = {
 }
 UNSURE_TODO = "read the file again and give old_string exactly as it is there (once), or write the whole file"
 MAX_SHOWN = 10  # an agent acts on the first few; the rest is one line
-# memwarden's own configuration: a change to it can switch the guard off, so it is guarded like memory.
+# memwarden's own configuration: a change to it can switch the guard off, so it is guarded like memory; and
+# its baseline of accepted secrets: accepting a secret is the user's call, as an allow marker is.
 CONFIG_FILES = (".memwarden.toml", "pyproject.toml")
+BASELINE_FILE = ".memwarden-baseline.json"
 CONFIG_TODO = ("leave memwarden's settings as they are: what is memory, checked or ignored is the user's to change "
                "(ask them)")
 
@@ -79,7 +89,7 @@ def _guard(write) -> int:
     # The folder the tool writes in, as the OS resolves it (`..` after a symlinked folder, a path that
     # climbs out of the project and back): the file's own name is kept (a memory file may be a link).
     path = Path(os.path.realpath(write.path.parent)) / write.path.name
-    if write.phase == BEFORE and path.name in CONFIG_FILES:
+    if write.phase == BEFORE and path.name in (*CONFIG_FILES, BASELINE_FILE):
         return _guard_config(write, Path(os.path.realpath(path)))
     ws, relpath = open_file_workspace(path)
     kind = _memory_kind(ws, relpath)
@@ -142,6 +152,8 @@ def _guard_config(write, path: Path) -> int:
         on_disk = None
 
     def settings(raw: bytes | None):
+        if path.name == BASELINE_FILE:
+            return raw or None  # any change to what is accepted
         try:
             return settings_in(path.name, raw)
         except UsageError:
@@ -189,7 +201,8 @@ def _without_new_allow_markers(doc, lines: list[str], old_lines: set[str]) -> by
         end = doc.line_starts[number] if number < len(doc.line_starts) else len(doc.text)
         piece = doc.text[start:end]
         if line not in old_lines and ALLOW_MARKER.search(line):
-            piece, changed = ALLOW_MARKER.sub(lambda m: "_" * len(m.group()), piece), True
+            # Letters only: a marker that is a YAML key or sits in a JSON string keeps the file's shape.
+            piece, changed = ALLOW_MARKER.sub(lambda m: re.sub("[A-Za-z]", "x", m.group()), piece), True
         pieces.append(piece)
     return doc.encode("".join(pieces)) if changed else doc.raw
 
