@@ -490,7 +490,9 @@ def claude_edit(text: str | None, old: str, new: str, replace_all: bool):
     if "\r\n" in text and "\n" in old:
         tries.append(tuple(s.replace("\r\n", "\n").replace("\n", "\r\n") for s in (old, new)))
     for wanted, replacement in tries:
-        hits = [i for i in range(len(text) - len(wanted) + 1) if fold(text[i:i + len(wanted)]) == fold(wanted)]
+        # The text as given first; only when it is not there, the file's text that differs in quote style.
+        hits = [text.index(wanted)] if wanted in text else \
+            [i for i in range(len(text) - len(wanted) + 1) if fold(text[i:i + len(wanted)]) == fold(wanted)]
         if not hits:
             continue
         actual = text[hits[0]:hits[0] + len(wanted)]

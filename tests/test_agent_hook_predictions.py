@@ -113,9 +113,16 @@ def test_codex_a_patch_codex_rejects_writes_nothing(tmp_path):
 
 # -- 5. Gemini CLI's loose matching ---------------------------------------------------------------
 
-def test_gemini_a_replace_that_matches_only_loosely_is_blocked_as_unpredictable(tmp_path):
+def test_gemini_a_replace_that_matches_only_with_other_indentation_is_judged_as_gemini_applies_it(tmp_path):
     root = project(tmp_path)
     done = gemini(root, {"file_path": str(root / EPISODES), "old_string": "  " + line_of(2), "new_string": ""})
+    assert done.returncode == 2 and "deleted-record" in done.err and "ep_00000002" in done.err, done.err
+
+
+def test_gemini_a_replace_that_matches_only_more_loosely_is_blocked_as_unpredictable(tmp_path):
+    root = project(tmp_path)
+    loose = line_of(2).replace('", "', '",  "')  # other spacing inside the line: Gemini's token regex finds it
+    done = gemini(root, {"file_path": str(root / EPISODES), "old_string": loose, "new_string": ""})
     assert done.returncode == 2 and "cannot tell what replace would write" in done.err, done.err
 
 

@@ -12,10 +12,11 @@ more loosely (other whitespace, other punctuation) is unpredictable.
 
 Gemini CLI (packages/core/src/tools/edit.ts): CRLF is read as LF and written back as CRLF when the
 file had it; an exact match is replaced everywhere, the file's last newline kept or left out as
-before. When the exact match fails (none, or more than allowed, or no change) Gemini tries
-whitespace-insensitive, token-regex and Levenshtein matches, then asks a model to correct the
-edit: what it writes then is unpredictable, except in JSON files (no model correction) where a
-miscounted exact match is a refusal.
+before. When no exact match is found Gemini matches lines with their ends trimmed (predicted here, in a
+file without a lone CR or U+2028, which its line splitting drops text at); past that (a token regex,
+Levenshtein-close lines, or a model asked to correct a failed edit) what it writes is
+unpredictable, except in JSON files (no model correction) where a miscounted exact match is a
+refusal.
 """
 
 from __future__ import annotations
@@ -111,6 +112,10 @@ def gemini_replace(text: str | None, old: str, new: str, allow_multiple: bool, e
     if found and counted and search != replacement:
         result = _trailing_newline_as_before(current, current.replace(search, replacement))
         return _ANY_LINE_END.sub("\r\n", result) if crlf else result
+    if not found and expected is None:
+        result = _gemini_indentation_blind(current, search, replacement, new == "", allow_multiple)
+        if result is not None:
+            return _ANY_LINE_END.sub("\r\n", result) if crlf else result
     if found and suffix.lower() in GEMINI_NO_MODEL_CORRECTION:
         return None  # a miscounted or empty exact match in a JSON file: refused, no model correction
     if found:
@@ -118,6 +123,45 @@ def gemini_replace(text: str | None, old: str, new: str, allow_multiple: bool, e
                             "model to correct the edit")
     raise Unpredictable("old_string is not in the file as written: Gemini CLI would match it loosely (whitespace, "
                         "tokens, similar lines) or ask a model to correct the edit")
+
+
+def _gemini_indentation_blind(current: str, search: str, replacement: str, deleting: bool,
+                              allow_multiple: bool) -> str | None:
+    """Gemini's second strategy: old_string's lines found with each line's ends trimmed, and replaced by
+    new_string's lines re-indented as the first matched line. None when it finds nothing, or more than the
+    call allows, or changes nothing (then Gemini goes on to looser matching or a model's correction)."""
+    if any(mark in current for mark in "\r\u2028\u2029"):
+        # Gemini splits the file with a JavaScript /.*/ that stops at these and silently drops the text before.
+        raise Unpredictable("the file has a line separator Gemini CLI's line matching drops text at")
+    pieces = re.findall(r"[^\n]*\n|[^\n]+\Z", current)
+    wanted = [line.strip(JS_WHITESPACE) for line in search.split("\n")]
+    size, hits, at = len(wanted), 0, 0
+    while at + size <= len(pieces):
+        if [piece.strip(JS_WHITESPACE) for piece in pieces[at:at + size]] != wanted:
+            at += 1
+            continue
+        hits += 1
+        indent = re.match("[ \t]*", pieces[at]).group()
+        block = "\n".join(_reindented(replacement.split("\n"), indent))
+        if not deleting and pieces[at + size - 1].endswith("\n") and not block.endswith("\n"):
+            block += "\n"
+        pieces[at:at + size] = [block]
+        at += 1
+    if hits == 0 or (hits > 1 and not allow_multiple) or search == replacement:
+        return None
+    return _trailing_newline_as_before(current, "".join(pieces))
+
+
+def _reindented(lines: list[str], indent: str) -> list[str]:
+    """lines moved to indent, keeping their indentation relative to the first line's; blank lines emptied."""
+    first = re.match("[ \t]*", lines[0]).group() if lines else ""
+    moved = []
+    for line in lines:
+        if not line.strip(JS_WHITESPACE):
+            moved.append("")
+        else:
+            moved.append(indent + (line[len(first):] if line.startswith(first) else line.lstrip(JS_WHITESPACE)))
+    return moved
 
 
 def _trailing_newline_as_before(before: str, after: str) -> str:
