@@ -209,3 +209,19 @@ def test_an_allow_marker_that_is_a_yaml_key_is_blanked_without_breaking_the_file
         "file_path": str(facts), "old_string": "schema_version: 1\n",
         "new_string": f"schema_version: 1\nmemwarden: allow-secret\ndeploy_token: {token}\n"})
     assert done.returncode == 2 and "secret-in-memory" in done.err and "unparsable-file" not in done.err, done.err
+
+
+def test_codex_a_patch_in_a_shell_heredoc_is_read_as_codex_extracts_it(tmp_path):
+    root = project(tmp_path)
+    body = f"*** Begin Patch\n*** Update File: episodic.jsonl\n@@\n-{line_of(2)}\n*** End Patch"
+    done = codex(root, f"cd memory && apply_patch <<'EOF'\n{body}\nEOF\n")
+    assert done.returncode == 2 and "deleted-record" in done.err and "ep_00000002" in done.err, done.err
+
+
+def test_codex_a_patch_wrapped_in_a_command_memwarden_does_not_read_is_blocked(tmp_path):
+    root = project(tmp_path)
+    body = f"*** Begin Patch\n*** Update File: {EPISODES}\n@@\n-{line_of(2)}\n*** End Patch"
+    done = codex(root, f"apply_patch '{body}'")
+    assert done.returncode == 2 and "cannot tell what apply_patch would write" in done.err, done.err
+    source = codex(root, "apply_patch '*** Begin Patch\n*** Add File: src/x.py\n+x = 1\n*** End Patch'")
+    assert (source.returncode, source.err) == (0, "")

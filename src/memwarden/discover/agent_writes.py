@@ -186,8 +186,17 @@ def _gemini_count(tool_input: dict) -> tuple[bool, int | None]:
 # -- Codex apply_patch ------------------------------------------------------------------
 
 def _patch_writes(phase: str, tool: str, patch: str, cwd: Path) -> list[AgentWrite]:
-    from memwarden.discover.codex_patch import PatchRejected, parse_patch
+    from memwarden.discover.codex_patch import PatchRejected, parse_patch, shell_patch, wrapped_paths
 
+    shell = shell_patch(patch)
+    if shell is not None:
+        patch, folder = shell
+        cwd = cwd / folder if folder else cwd
+    elif wrapped_paths(patch) and phase == BEFORE:
+        # A patch inside a command memwarden does not read (a quoted argument, another shell form): what Codex
+        # receives cannot be told, so every file it names is judged unpredictable.
+        return [AgentWrite(phase, tool, cwd / name, None, unsure="the patch is wrapped in a shell command memwarden "
+                           "does not read") for name in wrapped_paths(patch)]
     try:
         changes = parse_patch(patch)
         if phase == AFTER:

@@ -15,6 +15,7 @@ the file's first ending. `updated_contents` gives both when they differ, so both
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from memwarden.discover.agent_edits import Unpredictable
@@ -83,6 +84,37 @@ def parse_patch(patch: str) -> list[FileChange]:
         changes.append(change)
         body = body[used:]
     return changes
+
+
+# `[cd DIR &&] apply_patch <<'EOF'` ... `EOF` in a shell script: Codex takes the heredoc's body as it is and
+# applies it itself (no shell expansion), from DIR when a `cd` leads.
+_SHELL_HEREDOC = re.compile(
+    r"\A\s*(?:cd\s+(?P<dir>'[^']*'|\"[^\"]*\"|[^\s'\"&;|]+)\s*&&\s*)?(?:apply_patch|applypatch)\s*<<-?\s*"
+    r"(?P<quote>['\"]?)(?P<tag>\w+)(?P=quote)[ \t]*\n(?P<body>.*?)\n(?P=tag)\s*\Z", re.S)
+
+
+def shell_patch(command: str) -> tuple[str, str | None] | None:
+    """(patch, folder) when command is a shell script that feeds apply_patch a heredoc; None otherwise."""
+    found = _SHELL_HEREDOC.match(command)
+    if found is None:
+        return None
+    folder = found.group("dir")
+    return found.group("body"), folder.strip("'\"") if folder else None
+
+
+def wrapped_paths(command: str) -> list[str]:
+    """The files a patch inside some other command names, when that command is not a form memwarden reads
+    (the patch's own text, a heredoc): empty when command is a patch as it is."""
+    before_patch = command.split(BEGIN, 1)[0]
+    if BEGIN not in command or not re.search(r"\bapply_?patch\b", before_patch):
+        return []
+    named = []
+    for line in command.split("\n"):
+        line = rust_trim(line)
+        for marker in (ADD, DELETE, UPDATE, MOVE):
+            if line.startswith(marker):
+                named.append(line[len(marker):].strip("'\""))
+    return named
 
 
 def _body(lines: list[str]) -> list[str] | None:
