@@ -225,3 +225,9 @@ def test_codex_a_patch_wrapped_in_a_command_memwarden_does_not_read_is_blocked(t
     assert done.returncode == 2 and "cannot tell what apply_patch would write" in done.err, done.err
     source = codex(root, "apply_patch '*** Begin Patch\n*** Add File: src/x.py\n+x = 1\n*** End Patch'")
     assert (source.returncode, source.err) == (0, "")
+
+
+def test_codex_a_move_without_a_chunk_is_rejected_by_codexs_parser_and_passes(tmp_path):
+    root = project(tmp_path)
+    done = codex(root, f"*** Begin Patch\n*** Update File: {EPISODES}\n*** Move to: scratch/old.jsonl\n*** End Patch\n")
+    assert (done.returncode, done.err) == (0, "")
