@@ -67,7 +67,9 @@ def test_hole_codex_move_out_of_memory_is_a_deletion(tmp_path):
     it used to pass, judged as a write of scratch/old.jsonl only (read from the destination, which is not there)."""
     root = gish(tmp_path / "ws")
     for source in (LOG, NOTE):
-        run = hook(pre(root, "apply_patch", patch(f"*** Update File: {source}", "*** Move to: scratch/moved.txt")), root)
+        # A chunk: Codex's parser rejects an Update with none ("Update file hunk ... is empty"), move or not.
+        run = hook(pre(root, "apply_patch", patch(f"*** Update File: {source}", "*** Move to: scratch/moved.txt",
+                                                  "@@", "+moved")), root)
         assert_no_crash(run)
         assert run.rc == 2 and f"blocked this write to {source}" in run.err, run
         assert "deleted" in run.err, run
@@ -78,7 +80,8 @@ def test_hole_codex_move_over_a_memory_file_is_judged_with_the_moved_content(tmp
     """A move onto the log replaces it with the source's content: the log's records are gone. It used to pass:
     the hunks were applied to the destination's own content (none here: the log left as it is)."""
     root = gish(tmp_path / "ws", {"scratch/log.jsonl": episode(9) + "\n"})
-    run = hook(pre(root, "apply_patch", patch("*** Update File: scratch/log.jsonl", f"*** Move to: {LOG}")), root)
+    run = hook(pre(root, "apply_patch", patch("*** Update File: scratch/log.jsonl", f"*** Move to: {LOG}",
+                                              "@@", f"+{episode(10)}")), root)
     assert_no_crash(run)
     assert run.rc == 2 and f"blocked this write to {LOG}" in run.err and "deleted-record" in run.err, run
 
@@ -88,7 +91,8 @@ def test_hole_codex_move_within_memory_passes_and_the_destination_is_judged(tmp_
     (it used to pass: the hunk was applied to the destination, which is not there yet)."""
     root = gish(tmp_path / "ws")
     archived = "memory/_archive/knowledge/tools/n0.md"
-    run = hook(pre(root, "apply_patch", patch(f"*** Update File: {NOTE}", f"*** Move to: {archived}")), root)
+    run = hook(pre(root, "apply_patch", patch(f"*** Update File: {NOTE}", f"*** Move to: {archived}",
+                                              "@@", " Body.")), root)
     assert (run.rc, run.err) == (0, ""), run
     token = github_token()
     run = hook(pre(root, "apply_patch", patch(f"*** Update File: {NOTE}", f"*** Move to: {archived}",

@@ -10,6 +10,13 @@ in a short form the agent can act on (exit 2), with the safe fixes applied
 first when the workspace opts in (`[tool.memwarden.agent-hook] fix = true`): a stable rule's
 only, since nobody reviews them (a preview rule's finding is reported, not fixed).
 
+The content is predicted as each agent's own tool makes it; when memwarden cannot
+tell what the tool would write (a loose match, an edit a model would correct) it
+blocks (fail closed). An allow marker the write itself adds accepts nothing, and
+a message never tells the agent how to accept a secret. memwarden's own settings
+(`.memwarden.toml`, `[tool.memwarden]`) and its baseline of accepted secrets are
+guarded like memory: a write that changes them is blocked.
+
 Exit codes follow the agent CLIs: 0 let it through, 2 tell the agent (and
 before a call, stop it), 1 memwarden could not judge (shown to the user, the
 call goes on: a broken guard must not stop every write).
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -36,7 +44,14 @@ WHAT_TO_DO = {
     "deleted-note": "archive the note instead of deleting or emptying it",
     "unparsable-file": "write the file so that it still parses",
 }
+UNSURE_TODO = "read the file again and give old_string exactly as it is there (once), or write the whole file"
 MAX_SHOWN = 10  # an agent acts on the first few; the rest is one line
+# memwarden's own configuration: a change to it can switch the guard off, so it is guarded like memory; and
+# its baseline of accepted secrets: accepting a secret is the user's call, as an allow marker is.
+CONFIG_FILES = (".memwarden.toml", "pyproject.toml")
+BASELINE_FILE = ".memwarden-baseline.json"
+CONFIG_TODO = ("leave memwarden's settings as they are: what is memory, checked or ignored is the user's to change "
+               "(ask them)")
 
 
 @click.command()
@@ -76,6 +91,8 @@ def _guard(write, preview: bool) -> int:
     # The folder the tool writes in, as the OS resolves it (`..` after a symlinked folder, a path that
     # climbs out of the project and back): the file's own name is kept (a memory file may be a link).
     path = Path(os.path.realpath(write.path.parent)) / write.path.name
+    if write.phase == BEFORE and path.name in (*CONFIG_FILES, BASELINE_FILE):
+        return _guard_config(write, Path(os.path.realpath(path)))
     ws, relpath = open_file_workspace(path)
     kind = _memory_kind(ws, relpath)
     if kind is None:
@@ -87,6 +104,9 @@ def _guard(write, preview: bool) -> int:
     cwd = _shown_from(ws.root)
     if write.moved_to is not None and _stays_in_memory(ws, write.moved_to):
         return EXIT_PASS  # renamed within memory (into the archive, say): the write at the new path is judged
+    if write.phase == BEFORE and write.unsure is not None:
+        return _block(ws.display_path(relpath, cwd), [f"memwarden cannot tell what {write.tool} would write: "
+                                                      f"{write.unsure}."], [UNSURE_TODO])
     if write.phase == BEFORE:
         return _before(ws, relpath, kind, write.content, cwd)
     return _after(ws, relpath, cwd, write.written, preview)
@@ -118,6 +138,77 @@ def _shown_from(root: Path) -> Path:
     return Path(project) if project and os.path.isdir(project) else root
 
 
+def _guard_config(write, path: Path) -> int:
+    """A write to a file memwarden reads its settings from: blocked when it changes (or breaks) those settings."""
+    from memwarden.discover.config import settings_in
+    from memwarden.errors import UsageError
+
+    shown = _shown_path(path)
+    if write.unsure is not None:
+        return _block(shown, [f"memwarden cannot tell what {write.tool} would write: {write.unsure}."], [UNSURE_TODO])
+    if write.content is None:
+        return EXIT_PASS  # the tool refuses the call: nothing is written
+    try:
+        on_disk = path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        on_disk = None
+
+    def settings(raw: bytes | None):
+        if path.name == BASELINE_FILE:
+            return raw or None  # any change to what is accepted
+        try:
+            return settings_in(path.name, raw)
+        except UsageError:
+            return UsageError  # not TOML: memwarden would stop at it, the guard with it
+
+    before, after = settings(on_disk), settings(write.content)
+    if before == after:
+        return EXIT_PASS
+    what = "makes it unreadable to memwarden" if after is UsageError else "changes memwarden's settings in it"
+    return _block(shown, [f"- this write {what}: they decide what is memory and what is checked, "
+                          "and a write that changes them switches the guard off"], [CONFIG_TODO])
+
+
+def _shown_path(path: Path) -> str:
+    from memwarden.discover.workspace import open_file_workspace
+
+    ws, relpath = open_file_workspace(path)
+    return ws.display_path(relpath, _shown_from(ws.root))
+
+
+def _block(shown: str, reasons: list[str], todo) -> int:
+    _say("\n".join([f"memwarden blocked this write to {shown}:", *reasons, "To write it: " + "; ".join(todo) + "."]))
+    return EXIT_TELL_AGENT
+
+
+def _line_texts(ws, relpath: str, kind, content: bytes):
+    """The document content makes, and its lines as the engine numbers them (a CR alone, U+2028 or a
+    form feed ends no line: str.splitlines would split there and shift every finding's line)."""
+    from memwarden.documents.base import Document
+
+    doc = Document(ws.root, relpath, kind, content)
+    return doc, [doc.line_text(n) for n in range(1, len(doc.line_starts) + 1)]
+
+
+def _without_new_allow_markers(doc, lines: list[str], old_lines: set[str]) -> bytes:
+    """content with every allow marker on a line this write adds or changes blanked (same length): a write
+    cannot accept its own secret; only a marker already in the file (the user's) counts."""
+    from memwarden.analysis.secrets.patterns import ALLOW_MARKER
+
+    if not doc.decoded:
+        return doc.raw
+    pieces, changed = [], False
+    for number, line in enumerate(lines, 1):
+        start = doc.line_starts[number - 1]
+        end = doc.line_starts[number] if number < len(doc.line_starts) else len(doc.text)
+        piece = doc.text[start:end]
+        if line not in old_lines and ALLOW_MARKER.search(line):
+            # Letters only: a marker that is a YAML key or sits in a JSON string keeps the file's shape.
+            piece, changed = ALLOW_MARKER.sub(lambda m: re.sub("[A-Za-z]", "x", m.group()), piece), True
+        pieces.append(piece)
+    return doc.encode("".join(pieces)) if changed else doc.raw
+
+
 def _before(ws, relpath: str, kind, content: bytes | None, cwd: Path) -> int:
     from memwarden.documents import load
     from memwarden.engine import run as engine
@@ -126,9 +217,9 @@ def _before(ws, relpath: str, kind, content: bytes | None, cwd: Path) -> int:
         return EXIT_PASS  # the tool itself will refuse the call: nothing is written
     on_disk = ws.current_bytes(relpath)
     parsed_before = on_disk is None or load(ws.root, relpath, kind).ok
-    lines_before = set(on_disk.splitlines()) if on_disk is not None else set()
-    lines_after = content.splitlines()
-    ws.propose(relpath, content)
+    lines_before = set(_line_texts(ws, relpath, kind, on_disk)[1]) if on_disk is not None else set()
+    proposed, lines_after = _line_texts(ws, relpath, kind, content)
+    ws.propose(relpath, _without_new_allow_markers(proposed, lines_after, lines_before))
     result = engine.check_workspace(ws, engine.RunOptions(select=list(BLOCKING_RULES), cwd=cwd))
 
     def this_writes(finding) -> bool:
@@ -145,13 +236,8 @@ def _before(ws, relpath: str, kind, content: bytes | None, cwd: Path) -> int:
         blocking = [f for f in blocking if f.rule.name in ("unparsable-file", "secret-in-memory")]
     if not blocking:
         return EXIT_PASS
-    shown = ws.display_path(relpath, cwd)
-    lines = [f"memwarden blocked this write to {shown}:"]
-    lines += _listed(blocking, with_fix=False)
     todo = dict.fromkeys(WHAT_TO_DO[f.rule.name] for f in blocking)
-    lines.append("To write it: " + "; ".join(todo) + ".")
-    _say("\n".join(lines))
-    return EXIT_TELL_AGENT
+    return _block(ws.display_path(relpath, cwd), _listed(blocking, with_fix=False), todo)
 
 
 def _after(ws, relpath: str, cwd: Path, written: tuple[str, ...] | None, preview: bool) -> int:
@@ -203,7 +289,10 @@ def _after(ws, relpath: str, cwd: Path, written: tuple[str, ...] | None, preview
 def _listed(findings, with_fix: bool) -> list[str]:
     lines = []
     for finding in findings[:MAX_SHOWN]:
-        line = f"- line {finding.line}: {finding.rule.name} ({finding.severity.value}): {finding.message}"
+        # An agent is never told how to accept a secret (an allow marker, a baseline): that is the user's call.
+        message = finding.message.split(", or accept it", 1)[0] if finding.rule.name == "secret-in-memory" else \
+            finding.message
+        line = f"- line {finding.line}: {finding.rule.name} ({finding.severity.value}): {message}"
         if with_fix and finding.fix is not None:
             mark = "[*]" if finding.fix.applicability.value == "safe" else "[unsafe]"
             line += f" {mark} memwarden's fix: {finding.fix.description}"

@@ -146,6 +146,7 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
     for ws in workspaces:
         result = engine.check_workspace(ws, run)
         findings.extend(result.findings)
+        findings.extend(_under_base_config(ws, run, result.findings))
         fixed += result.fixed
         files += len(ws.checked_files) if ws.targets is None else len(ws.targets)
         unclaimed += len(ws.unclaimed)
@@ -179,6 +180,20 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
     _emit(report.render_chunks(output_format or _default_format(), findings, summary, options), output)
     failing = summary.errors + (summary.warnings if strict else 0)
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
+
+
+def _under_base_config(ws, run, found) -> list:
+    """With --staged or --base, what the append-only rules find under the base's configuration, when the
+    change alters it (so that it cannot switch off its own check); said once on stderr."""
+    from memwarden.engine.base_config import findings_under_base_config
+
+    extra, label = findings_under_base_config(ws, run)
+    seen = {(f.path, f.line, f.rule.name, f.message) for f in found}
+    extra = [f for f in extra if (f.path, f.line, f.rule.name, f.message) not in seen]
+    if extra:
+        click.echo(f"memwarden: warning: this change alters memwarden's configuration: the append-only rules "
+                   f"were also run with the configuration at {hidden(label)}", err=True)
+    return extra
 
 
 # Below this many files a check is over before a bar could be read.

@@ -7,13 +7,17 @@ payload on stdin. Three shapes are understood, by their documented field names:
   (`tool_input.file_path`, `content`), Edit (`old_string`, `new_string`,
   `replace_all`) or MultiEdit (`edits`: a list of those, applied in order).
 - Gemini CLI: BeforeTool / AfterTool; `write_file` (`file_path`, `content`) or
-  `replace` (`file_path`, `old_string`, `new_string`, `expected_replacements`).
+  `replace` (`file_path`, `old_string`, `new_string`, `allow_multiple`; older
+  releases `expected_replacements`).
 - Codex: PreToolUse / PostToolUse for `apply_patch`, the patch in
   `tool_input.command` (`*** Add File:`, `*** Update File:`, `*** Delete File:`).
 
 Before a call, the content it would leave is built from the file on disk the
-way the tool builds it; a call the tool itself would refuse (an `old_string`
-that is not there, or not unique) writes nothing, so there is nothing to check.
+way the tool builds it (agent_edits for Claude Code and Gemini CLI, codex_patch
+for Codex); a call the tool itself would refuse (an `old_string` that is not
+there, or not unique) writes nothing, so there is nothing to check; a call whose
+result cannot be foreseen (a loose match, a model's correction) carries the
+reason in `unsure`, and the hook blocks it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 
+from memwarden.discover.agent_edits import Unpredictable, claude_edit, gemini_replace
 from memwarden.fileio import read_regular
 
 BEFORE, AFTER = "before", "after"
@@ -50,6 +55,7 @@ class AgentWrite:
     content: bytes | None  # BEFORE: the file as the call would leave it; None: the call writes nothing
     written: tuple[str, ...] | None = None  # AFTER: the text an edit put in (None: the whole file was written)
     moved_to: Path | None = None  # BEFORE, a Codex `*** Move to:`: path is the source the move empties
+    unsure: str | None = None  # BEFORE: why memwarden cannot tell what the call would write (it blocks)
 
 
 def read_payload(data: bytes, default_cwd: Path) -> list[AgentWrite]:
@@ -74,7 +80,10 @@ def read_payload(data: bytes, default_cwd: Path) -> list[AgentWrite]:
     path = cwd / _string(tool_input, "file_path", tool)
     if phase == AFTER:
         return [AgentWrite(phase, tool, path, None, _written(tool, tool_input))]
-    return [AgentWrite(phase, tool, path, _proposed(tool, tool_input, path))]
+    try:
+        return [AgentWrite(phase, tool, path, _proposed(tool, tool_input, path))]
+    except Unpredictable as unsure:
+        return [AgentWrite(phase, tool, path, None, unsure=str(unsure))]
 
 
 def _written(tool: str, tool_input: dict) -> tuple[str, ...] | None:
@@ -120,10 +129,11 @@ def _string(mapping: dict, key: str, tool: str) -> str:
     return value
 
 
-def _read(path: Path) -> str | None:
-    """The file's text as the tool edits it; bytes that are not UTF-8 are kept as they are."""
+def _read(path: Path, errors: str = "surrogateescape") -> str | None:
+    """The file's text as the tool edits it: by default bytes that are not UTF-8 are kept as they are;
+    "replace" reads them as U+FFFD (Node's reading), "strict" refuses them (Rust's read_to_string)."""
     try:
-        return read_regular(path).decode("utf-8", "surrogateescape")
+        return read_regular(path).decode("utf-8", errors)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as error:
@@ -142,135 +152,90 @@ def _encode(text: str) -> bytes:
 def _proposed(tool: str, tool_input: dict, path: Path) -> bytes | None:
     if tool in ("Write", "write_file"):
         return _encode(_string(tool_input, "content", tool))
-    text = _read(path)
     if tool == "replace":
-        expected = tool_input.get("expected_replacements", 1)
-        if not isinstance(expected, int) or isinstance(expected, bool) or expected < 1:
-            raise PayloadError("replace: tool_input.expected_replacements is not a positive integer")
-        edits = [(_string(tool_input, "old_string", tool), _string(tool_input, "new_string", tool), expected)]
-    elif tool == "Edit":
-        edits = [_claude_edit(tool_input, tool)]
+        text = gemini_replace(_read(path, "replace"), _string(tool_input, "old_string", tool),
+                              _string(tool_input, "new_string", tool), *_gemini_count(tool_input), path.suffix)
+        return None if text is None else _encode(text)
+    if tool == "Edit":
+        edits = [tool_input]
     else:
-        listed = tool_input.get("edits")
-        if not isinstance(listed, list) or not listed or not all(isinstance(e, dict) for e in listed):
+        edits = tool_input.get("edits")
+        if not isinstance(edits, list) or not edits or not all(isinstance(e, dict) for e in edits):
             raise PayloadError("MultiEdit: tool_input.edits is not a list of edits")
-        edits = [_claude_edit(edit, "MultiEdit") for edit in listed]
-    for old, new, count in edits:
-        text = apply_edit(text, old, new, count)
+    text = _read(path)
+    for edit in edits:  # in order, each on what the one before left; one refused, none is made
+        replace_all = edit.get("replace_all", False)
+        if not isinstance(replace_all, bool):
+            raise PayloadError(f"{tool}: replace_all is not true or false")
+        text = claude_edit(text, _string(edit, "old_string", tool), _string(edit, "new_string", tool), replace_all)
         if text is None:
             return None
     return _encode(text)
 
 
-def _claude_edit(edit: dict, tool: str) -> tuple[str, str, int | None]:
-    """(old, new, how many occurrences it needs: 1, or None for replace_all: any number)."""
-    replace_all = edit.get("replace_all", False)
-    if not isinstance(replace_all, bool):
-        raise PayloadError(f"{tool}: replace_all is not true or false")
-    return _string(edit, "old_string", tool), _string(edit, "new_string", tool), None if replace_all else 1
-
-
-def apply_edit(text: str | None, old: str, new: str, count: int | None) -> str | None:
-    """text with old replaced by new, as the edit tools do; None when the tool would refuse the edit.
-
-    An empty old string on a file that does not exist creates it. old must occur exactly count
-    times (count None: at least once, every occurrence replaced). A file with CRLF line ends is
-    matched with the edit's line ends turned to CRLF when it does not match as given.
-    """
-    if text is None:
-        return new if old == "" else None
-    if old == "" or old == new:
-        return None
-    found = text.count(old)
-    if found == 0 and "\r\n" in text and "\n" in old:
-        old, new = old.replace("\r\n", "\n").replace("\n", "\r\n"), new.replace("\r\n", "\n").replace("\n", "\r\n")
-        found = text.count(old)
-    if found == 0 or (count is not None and found != count):
-        return None
-    return text.replace(old, new)
+def _gemini_count(tool_input: dict) -> tuple[bool, int | None]:
+    """(allow_multiple, expected_replacements): the current tool's flag, or an older release's count."""
+    allow_multiple = tool_input.get("allow_multiple", False)
+    if not isinstance(allow_multiple, bool):
+        raise PayloadError("replace: tool_input.allow_multiple is not true or false")
+    expected = tool_input.get("expected_replacements")
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool) or expected < 1):
+        raise PayloadError("replace: tool_input.expected_replacements is not a positive integer")
+    return allow_multiple, expected
 
 
 # -- Codex apply_patch ------------------------------------------------------------------
 
 def _patch_writes(phase: str, tool: str, patch: str, cwd: Path) -> list[AgentWrite]:
-    writes: list[AgentWrite] = []
-    for action, relpath, lines, source in _patch_files(patch):
-        path = cwd / relpath
-        if phase == BEFORE and source is not None:
-            # A move writes the source's content, updated, at path (over whatever is there) and removes
-            # the source: both are judged, the source as emptied unless its content stays in memory.
-            writes.append(AgentWrite(phase, tool, cwd / source, b"", moved_to=path))
-            updated = _apply_hunks(_read(cwd / source), lines)
-            writes.append(AgentWrite(phase, tool, path, None if updated is None else _encode(updated)))
-            continue
+    from memwarden.discover.codex_patch import PatchRejected, parse_patch, shell_patch, wrapped_paths
+
+    shell = shell_patch(patch)
+    if shell is not None:
+        patch, folder = shell
+        cwd = cwd / folder if folder else cwd
+    elif wrapped_paths(patch) and phase == BEFORE:
+        # A patch inside a command memwarden does not read (a quoted argument, another shell form): what Codex
+        # receives cannot be told, so every file it names is judged unpredictable.
+        return [AgentWrite(phase, tool, cwd / name, None, unsure="the patch is wrapped in a shell command memwarden "
+                           "does not read") for name in wrapped_paths(patch)]
+    try:
+        changes = parse_patch(patch)
         if phase == AFTER:
-            if action != "delete":
-                added = tuple(line[1:] for line in lines if line.startswith("+")) if action == "update" else None
-                writes.append(AgentWrite(phase, tool, path, None, added))
-            continue
-        if action == "add":
-            content: bytes | None = _encode("".join(line[1:] + "\n" for line in lines))
-        elif action == "delete":
-            content = b""  # every record in it would be gone: judged as emptied
-        else:
-            updated = _apply_hunks(_read(path), lines)
-            content = None if updated is None else _encode(updated)
-        writes.append(AgentWrite(phase, tool, path, content))
-    return writes
+            return [AgentWrite(phase, tool, cwd / (change.move_to or change.path), None, _patch_added(change))
+                    for change in changes if change.action != "delete"]
+        # Codex works out every file's new content before it writes any: one chunk not found, nothing is written.
+        return [write for change in changes for write in _patch_change(phase, tool, change, cwd)]
+    except PatchRejected:
+        return []
 
 
-def _patch_files(patch: str):
-    """(action, path, body lines, moved from) for each file of a Codex patch; a `*** Move to:` gives the new
-    path, and the old one as moved from (None: no move)."""
-    current: list | None = None
-    for line in patch.splitlines():
-        for marker, action in (("*** Add File: ", "add"), ("*** Update File: ", "update"), ("*** Delete File: ", "delete")):
-            if line.startswith(marker):
-                if current is not None:
-                    yield tuple(current)
-                current = [action, line[len(marker):].strip(), [], None]
-                break
-        else:
-            if current is None or line.startswith(("*** Begin Patch", "*** End")):
-                continue
-            if line.startswith("*** Move to: "):
-                current[1], current[3] = line[len("*** Move to: "):].strip(), current[1]
-            else:
-                current[2].append(line)
-    if current is not None:
-        yield tuple(current)
+def _patch_added(change) -> tuple[str, ...] | None:
+    if change.action != "update":
+        return None  # the whole file was written
+    return tuple(line for chunk in change.chunks for line in chunk.new if line not in chunk.old)
 
 
-def _apply_hunks(text: str | None, lines: list[str]) -> str | None:
-    """An `*** Update File` body applied to text: each hunk's context and removed lines, found in order."""
+def _patch_change(phase: str, tool: str, change, cwd: Path) -> list[AgentWrite]:
+    from memwarden.discover.codex_patch import PatchRejected, updated_contents
+
+    path = cwd / change.path
+    if change.action == "add":
+        return [AgentWrite(phase, tool, path, _encode(change.added))]
+    if change.action == "delete":
+        return [AgentWrite(phase, tool, path, b"")]  # every record in it would be gone: judged as emptied
+    try:
+        text = _read(path, "strict")
+    except UnicodeDecodeError:
+        raise PatchRejected("not UTF-8") from None
     if text is None:
-        return None
-    newline = "\r\n" if "\r\n" in text else "\n"
-    result = text.split(newline)
-    position = 0
-    hunks: list[list[str]] = [[]]
-    for line in lines:
-        if line.startswith("@@"):
-            hunks.append([])
-        elif line.strip() != "*** End of File":
-            hunks[-1].append(line)
-    for hunk in (h for h in hunks if h):
-        before = [line[1:] for line in hunk if line[:1] in (" ", "-", "")]
-        after = [line[1:] for line in hunk if line[:1] in (" ", "+", "")]
-        at = _find(result, before, position)
-        if at is None:
-            return None
-        result[at:at + len(before)] = after
-        position = at + len(after)
-    return newline.join(result)
-
-
-def _find(lines: list[str], wanted: list[str], start: int) -> int | None:
-    if not wanted:
-        return len(lines) - 1 if lines and lines[-1] == "" else len(lines)  # a pure addition goes at the end
-    for strip in (False, True):  # exact first, then ignoring trailing space, as the patch tool does
-        for at in range(start, len(lines) - len(wanted) + 1):
-            window = lines[at:at + len(wanted)]
-            if window == wanted or (strip and [w.rstrip() for w in window] == [w.rstrip() for w in wanted]):
-                return at
-    return None
+        raise PatchRejected("no such file")
+    target = cwd / (change.move_to or change.path)
+    try:
+        written = [AgentWrite(phase, tool, target, _encode(content)) for content in updated_contents(text, change.chunks)]
+    except Unpredictable as unsure:
+        written = [AgentWrite(phase, tool, target, None, unsure=str(unsure))]
+    if change.move_to is not None:
+        # A move writes the source's content, updated, at the new path (over whatever is there) and removes
+        # the source: both are judged, the source as emptied unless its content stays in memory.
+        written.insert(0, AgentWrite(phase, tool, path, b"", moved_to=cwd / change.move_to))
+    return written

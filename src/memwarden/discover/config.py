@@ -99,6 +99,33 @@ def find_config_file(start: Path) -> tuple[Path | None, dict]:
     return None, {}
 
 
+def settings_in(name: str, raw: bytes | None) -> dict | None:
+    """The memwarden table a config file's bytes hold, as find_config_file reads it (None: none, or no file);
+    UsageError when they are not TOML."""
+    if raw is None:
+        return None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise UsageError(f"{name}: invalid TOML: {error}") from None
+    if name == CONFIG_NAME:
+        return data.get("tool", {}).get("memwarden", data) if "tool" in data else data
+    tool = data.get("tool", {})
+    return tool.get("memwarden") if isinstance(tool, dict) else None
+
+
+def load_from(start: Path, read) -> Config:
+    """The config that applies at start in another tree (a commit's): read(path) gives a file's bytes
+    there, None when it has no such file; found as find_config_file finds it."""
+    start = start.resolve()
+    for directory in [start, *start.parents] if start.is_dir() else list(start.parents):
+        for name in (CONFIG_NAME, "pyproject.toml"):
+            table = settings_in(name, read(directory / name))
+            if table is not None:
+                return parse(table, directory / name)
+    return parse({}, None)
+
+
 def _string_list(value, where: str) -> list[str]:
     if isinstance(value, str):
         return [value]

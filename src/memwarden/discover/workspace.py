@@ -397,10 +397,11 @@ def find_nested_roots(
     return found
 
 
-def open_workspace(root: Path, profile_name: str | None = None, config_file: Path | None = None) -> Workspace:
-    """A workspace at root with its config and profile resolved (flag > config > detection)."""
+def open_workspace(root: Path, profile_name: str | None = None, config_file: Path | None = None,
+                   config: Config | None = None) -> Workspace:
+    """A workspace at root with its config (given, else found) and profile resolved (flag > config > detection)."""
     root = root.resolve()
-    config = config_module.load(root, config_file)
+    config = config if config is not None else config_module.load(root, config_file)
     name = profile_name or config.profile
     reason = "set on the command line" if profile_name else "set in " + config.label if name else ""
     if name is None:
