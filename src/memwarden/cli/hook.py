@@ -162,7 +162,10 @@ def _after(ws, relpath: str, cwd: Path, written: tuple[str, ...] | None) -> int:
     fix = ws.config.agent_hook_fix
     # The file is written by now: the incremental cache serves the records an append left as they were.
     use_cache = not os.environ.get("MEMWARDEN_NO_CACHE")
-    result = engine.check_workspace(ws, engine.RunOptions(fix=fix, cwd=cwd, use_cache=use_cache))
+    from memwarden.analysis.machine_paths import in_ci
+
+    run = engine.RunOptions(fix=fix, cwd=cwd, use_cache=use_cache, owner_machine=not in_ci(os.environ))
+    result = engine.check_workspace(ws, run)
     shown = ws.display_path(relpath, cwd)
     lines = []
     if result.fixed and result.changes:
