@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from memwarden.analysis.secrets.personal import find_home_paths, is_test_file
+from memwarden.analysis.secrets.personal import EMAIL, find_contacts, find_home_paths, is_test_file
 
 HOME_PATHS = [
     # named people
@@ -68,6 +68,30 @@ HOME_PATHS = [
     ("Don't hard-code C:\\Users\\lee\\ paths", False, "a rule that quotes the path it forbids"),
 ]
 
+CONTACTS = [
+    # people's addresses
+    ("Access requests go to maria.garcia@gmail.com", True, "a person's address"),
+    ("mail maria.garcia@gmail.com: she answers fast", True, "an address before a colon and a space"),
+    ("Contact: <j.smith@acme-corp.io>", True, "an address in angle brackets"),
+    ("ssh-free line, reach k.tanaka@fastmail.jp", True, "an address on a line with no command"),
+    # what has an @ and is no address
+    ("systemctl restart redis-server@6380.service", False, "a systemd instance unit"),
+    ("enable getty@tty1.service and backup@daily.timer", False, "systemd units"),
+    ("git remote add origin git@github.com:owner/repo.git", False, "a git remote"),
+    ("clone gitea@code.acme-corp.io:team/app.git", False, "an scp-style remote of a service account"),
+    ("ssh deploy@build.acme-corp.io 'systemctl restart app'", False, "an ssh login of a service account"),
+    ("ssh -i ~/.ssh/k ops@bastion.acme-corp.io", False, "an ssh login with options first"),
+    ("rsync -a dist/ www@web1.acme-corp.io:/srv/site", False, "an rsync target"),
+    ("prompt ubuntu@ip-10-0-0-12.ec2.internal:~$", False, "a shell prompt"),
+    ("npm i @scope/pkg@1.2.3", False, "a package scope and version"),
+    ("pin react@18.2.0 and python@3.12", False, "package versions"),
+    ("uses: actions/checkout@v4.1.1", False, "an action version"),
+    ("@app.route('/x') and @pytest.fixture", False, "decorators"),
+    ("icon@2x.png", False, "a file name"),
+    ("noreply@github.com and support@acme-corp.io", False, "role mailboxes"),
+    ("you@domain.com", False, "a placeholder"),
+]
+
 
 def _score(table, flags) -> tuple[list, list, str]:
     """(false findings, misses, a printable summary with precision) of a table against a flagging function."""
@@ -83,6 +107,14 @@ def _score(table, flags) -> tuple[list, list, str]:
 
 def test_home_path_table():
     false_found, missed, summary = _score(HOME_PATHS, lambda text: bool(find_home_paths(text)))
+    assert not false_found and not missed, summary
+
+
+def test_contact_table():
+    def flags(text: str) -> bool:
+        return any(contact.kind == EMAIL for contact in find_contacts(text))
+
+    false_found, missed, summary = _score(CONTACTS, flags)
     assert not false_found and not missed, summary
 
 
@@ -106,11 +138,12 @@ def _findings(cli, root: Path, rule: str) -> list[tuple[str, int]]:
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
 def test_a_symlinked_instruction_file_is_reported_once(cli, workspace):
-    """CLAUDE.md linked to AGENTS.md is one file: its home path is reported once, at AGENTS.md."""
+    """CLAUDE.md linked to AGENTS.md is one file: its home path and address are reported once, at AGENTS.md."""
     text = "# Agents\n\nBuild in /Users/alice/src/app; ask maria.garcia@gmail.com.\n"
     root = workspace({"AGENTS.md": text})
     (root / "CLAUDE.md").symlink_to("AGENTS.md")
     assert _findings(cli, root, "personal-path") == [("AGENTS.md", 3)]
+    assert _findings(cli, root, "personal-data") == [("AGENTS.md", 3)]
     # Checked alone (a hook names one file), the symlink is the only view of it: reported there.
     result = cli("check", "CLAUDE.md", "--select", "personal-path", "--format", "json", "--no-cache", cwd=root)
     assert [(f["path"], f["line"]) for f in result.json()["findings"]] == [("CLAUDE.md", 3)]
@@ -125,3 +158,10 @@ def test_wsl_and_windows_homes_in_a_log_and_a_note(cli, workspace):
                       "memory/knowledge/feedback/n.md": note, "memory/fact.yml": "a: 1\n"})
     assert _findings(cli, root, "personal-path") == [("memory/episodic.jsonl", 1), ("memory/knowledge/feedback/n.md", 6)]
 
+
+def test_a_systemd_unit_and_a_git_remote_are_no_address(cli, workspace):
+    note = ("---\nname: n\ndescription: d\ntype: project\n---\n\n"
+            "Restart redis-server@6380.service; push to git@gitlab.acme-corp.io:team/app.git.\n"
+            "Ask maria.garcia@gmail.com first.\n")
+    root = workspace({".claude/memory/MEMORY.md": "- [n](n.md) n\n", ".claude/memory/n.md": note})
+    assert _findings(cli, root, "personal-data") == [(".claude/memory/n.md", 8)]

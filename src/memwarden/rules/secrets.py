@@ -453,11 +453,16 @@ def personal_data(doc, ctx):
     `+** * ** ** ** 78`), never whole.
 
     Leaves alone what is nobody's: role and machine mailboxes (`noreply@`,
-    `support@`, `security@`, `git@github.com:...`), GitHub's
-    `users.noreply.github.com`, the reserved `example.com/.org/.net` and
-    `.test/.invalid/.local` domains, placeholders (`you@domain.com`,
-    `your.name@company.com`), file names (`icon@2x.png`) and package
-    versions (`react@18.2.0`). A number counts as a phone number only in a
+    `support@`, `security@`), GitHub's `users.noreply.github.com`, the
+    reserved `example.com/.org/.net` and `.test/.invalid/.local` domains,
+    placeholders (`you@domain.com`, `your.name@company.com`), and what has
+    an `@` but is no address: git and scp-style remotes
+    (`git@github.com:owner/repo`, `ops@host:/srv`), logins in `ssh`, `scp`,
+    `rsync` and `sftp` commands, shell prompts (`ubuntu@ip-10-0-0-1:~$`),
+    systemd units (`redis-server@6380.service`), file names
+    (`icon@2x.png`), package versions and scopes (`react@18.2.0`,
+    `@scope/pkg`) and decorators. A symlink to a file the run also reads
+    is reported once, at the file's own path. A number counts as a phone number only in a
     shape no id has: an international `+33 6 12 34 56 78`, a `tel:` link, a
     North American `(415) 867-5309`, or a national number right after a
     phone word ("phone:", "mobile", "call", "WhatsApp", "tél.", "電話").
@@ -485,7 +490,7 @@ def personal_data(doc, ctx):
     from memwarden.analysis.secrets import document_text
     from memwarden.analysis.secrets.personal import find_contacts
 
-    if _about_the_user(doc):
+    if _about_the_user(doc) or read_at_its_own_path(ctx.workspace, doc):
         return
     allowed = [str(entry).strip().lower() for entry in ctx.options["allow"] if str(entry).strip()]
     for contact in find_contacts(document_text(doc)):

@@ -144,7 +144,12 @@ _FILE_TLDS = frozenset(
     png jpg jpeg gif svg webp ico bmp tif tiff pdf md mdx txt rst json jsonl yml yaml toml ini cfg conf lock log
     js mjs cjs ts tsx jsx py pyc rb go rs java kt swift c h cc cpp hpp cs php pl sh bash zsh ps1 bat css scss less
     html htm xml csv tsv sql zip tar gz tgz whl jar so dylib dll exe bin wasm map vue svelte
+    service socket timer target mount automount swap path slice scope device
     """.split()
+)  # the last line: systemd units, redis@6380.service
+# A login, not a mailbox: `ssh deploy@build-box.acme.io`, `rsync -a x ops@host.lan:/srv`, `git clone gitea@host.io:o/r`.
+_LOGIN_COMMAND = re.compile(
+    r"(?i)(?:^|[\s`$(])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id|autossh|sshfs|git\s+clone)\s[^\n|;&`]*\Z"
 )
 
 # -- phone numbers -------------------------------------------------------------------
@@ -178,6 +183,8 @@ def find_contacts(text: str) -> list[Contact]:
             for match in _EMAIL.finditer(line):
                 if _in_url(line, match.start()):
                     continue  # scheme://user:password@host: a URL's user info, no address
+                if _is_login(line, match.start(), match.end()):
+                    continue
                 if is_personal_address(match.group("local"), match.group("domain")):
                     found.append(Contact(EMAIL, number, match.start() + 1, match.group(0)))
         if may_call and _has_digit_run(line):
@@ -208,6 +215,14 @@ def _in_url(line: str, start: int) -> bool:
     before = line[max(0, start - 2000) : start]
     cut = max(before.rfind(c) for c in " \t\"'<>`([{")
     return "://" in before[cut + 1 :]
+
+
+def _is_login(line: str, start: int, end: int) -> bool:
+    """user@host in an ssh command or an scp-style remote (`git@host:owner/repo`, `ops@box:/srv`): a login."""
+    after = line[end : end + 2]
+    if after[:1] == ":" and after[1:2] not in ("", " ", "\t"):
+        return True
+    return bool(_LOGIN_COMMAND.search(line[max(0, start - 200) : start]))
 
 
 def _has_digit_run(line: str) -> bool:
