@@ -165,3 +165,23 @@ def test_a_systemd_unit_and_a_git_remote_are_no_address(cli, workspace):
             "Ask maria.garcia@gmail.com first.\n")
     root = workspace({".claude/memory/MEMORY.md": "- [n](n.md) n\n", ".claude/memory/n.md": note})
     assert _findings(cli, root, "personal-data") == [(".claude/memory/n.md", 8)]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_other_rules_read_a_symlinked_file_once(cli, workspace):
+    """A note linked under a second name is neither an orphan nor its own near-duplicate, and a secret in a
+    symlinked instruction file is reported, and redacted, once, at the file's own path (the link stays a link)."""
+    token = "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5"
+    root = workspace({
+        "AGENTS.md": f"# Agents\n\nDeploy token {token}\n",
+        ".claude/memory/MEMORY.md": "- [Deploy](deploy.md) - the deploy purges the cache\n",
+        ".claude/memory/deploy.md": "---\nname: deploy\ndescription: d\ntype: project\n---\n\n"
+                                    "The deploy script purges the CDN cache before it uploads the new build.\n",
+    })
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    (root / ".claude/memory/deploy-copy.md").symlink_to("deploy.md")
+    result = cli("check", ".", "--format", "json", "--no-cache", cwd=root)
+    reported = sorted((f["path"], f["name"]) for f in result.json()["findings"])
+    assert reported == [("AGENTS.md", "secret-in-memory")]
+    cli("check", ".", "--select", "secret-in-memory", "--fix", "--unsafe-fixes", cwd=root)
+    assert (root / "CLAUDE.md").is_symlink() and token not in (root / "AGENTS.md").read_text("utf-8")

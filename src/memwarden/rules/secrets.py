@@ -113,6 +113,8 @@ def secret_in_memory(doc, ctx):
         if found is None or not accepted.accepts(doc.relpath, found.baseline_hash):
             yield Problem(1, 1, SecretInName(found.type.label if found else None, found.short_hash if found else "",
                                              secret.in_folder).message, quotes=False)
+    if read_at_its_own_path(ctx.workspace, doc):
+        return  # a symlink to a file also read: its secrets are reported, and redacted, at its own path
     fixable = doc.ok and doc.decoded
     for found in scans.of(doc):
         if found.allowed or accepted.accepts(doc.relpath, found.baseline_hash):
