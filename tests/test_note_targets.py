@@ -132,3 +132,19 @@ def test_an_unknown_outside_repository_value_is_a_usage_error(workspace, cli):
     assert result.exit_code == 2
     assert "outside_repository must be one of hook, always, never, not 'sometimes'" in result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_paths_in_another_checkout_of_the_repository_are_settled_by_it(tmp_path, cli):
+    """A devcontainer's /opt/<x>: a path below it that the repository has shows it is this repository elsewhere."""
+    elsewhere = "/opt/memwarden-test-checkout"
+    root = repository_note(tmp_path, lambda root: (
+        f"Drafts: `{elsewhere}/drafts/bisect/index.md` and `{elsewhere}/drafts/worktree/index.md`.\n"
+        f"Governance in {elsewhere}/AGENTS.md; the server's copy is /opt/memwarden-test-other/drafts/x/index.md.\n"
+    ))
+    write_files(root, {"drafts/bisect/index.md": "# bisect\n", "AGENTS.md": "# agents\n"})
+    result = found(cli, root, "missing-machine-path")
+    assert [(line, message.split("'")[3]) for _, line, message in result] == [(9, "drafts/worktree/index.md")]
+    assert f"as '{elsewhere}/drafts/bisect/index.md' shows" in result[0][2]
+    # No path below it that the repository has: nothing shows it is the repository, nothing is settled.
+    (root / "drafts/bisect/index.md").unlink()
+    assert found(cli, root, "missing-machine-path") == []

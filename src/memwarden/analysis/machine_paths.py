@@ -2,7 +2,9 @@
 
 A path is settled only where the truth about it is at hand. A path inside the repository
 (`/home/runner/work/app/app/src/gone.py` while the check runs in that checkout) is settled by
-the check itself, on any machine. Any other path (`/opt/tools/deploy.sh`, `/mnt/c/...`, a
+the check itself, on any machine; so is a path in another checkout of the repository (a
+devcontainer's `/opt/app/...`) once a note names a file below that folder that the repository
+has (:func:`checkouts_elsewhere`). Any other path (`/opt/tools/deploy.sh`, `/mnt/c/...`, a
 server's `/usr/local/...`) says something about the owner's machine only: CI never has it, so
 its absence there proves nothing. Such a path is settled at most where the check runs on the
 owner's machine (the agent hook, and never under CI). A later kind of settling, a path the
@@ -26,6 +28,8 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from memwarden.documents.scan import comment_spans
 
 ROOT_FOLDERS = frozenset({
     "opt", "usr", "etc", "var", "srv", "mnt", "media", "Volumes", "Applications", "Library", "System",
@@ -53,14 +57,24 @@ _CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "TF_BUILD", "
 
 
 @dataclass(frozen=True)
+class Checkout:
+    """The repository checked out at another place (a devcontainer's /opt/app), shown by a path a note names
+    below it that is a file of the repository here: paths below it are settled by the repository too."""
+
+    prefix: str  # "/opt/app/"
+    evidence: str  # "/opt/app/docs/setup.md", when docs/setup.md is a file of the repository
+
+
+@dataclass(frozen=True)
 class MachinePath:
     path: str
     start: int  # offset in the line
     settled: Settled
     in_repository: str | None = None  # the path relative to the repository, for one inside it
+    checkout: Checkout | None = None  # where it was named in another checkout of the repository
 
 
-def absolute_paths(line: str, repository: Path | None = None) -> list[MachinePath]:
+def absolute_paths(line: str, repository: Path | None = None, checkouts: tuple[Checkout, ...] = ()) -> list[MachinePath]:
     """The file-system paths a line names (see the module doc for which count), each with where it is settled."""
     found = []
     inside = _repository_prefixes(repository)
@@ -74,10 +88,55 @@ def absolute_paths(line: str, repository: Path | None = None) -> list[MachinePat
             continue
         if match.group("first") not in ROOT_FOLDERS:
             continue
+        checkout = next((c for c in checkouts if path.startswith(c.prefix)), None)
+        if checkout is not None:
+            found.append(MachinePath(path, match.start(), Settled.IN_REPOSITORY, path[len(checkout.prefix):], checkout))
+            continue
         if sys.platform != "darwin" and (path + "/").startswith(_MACOS_ONLY):
             continue
         found.append(MachinePath(path, match.start(), Settled.ON_OWNER_MACHINE))
     return found
+
+
+def body_paths(doc, repository: Path | None = None, checkouts: tuple[Checkout, ...] = ()):
+    """(line number, MachinePath) of every path in a note's body: prose and inline code, not code blocks or
+    HTML comments."""
+    if "/" not in doc.body:
+        return
+    hidden = doc.hidden_lines
+    for number in range(doc.body_line, doc.line_count + 1):
+        if number in hidden:
+            continue
+        line = doc.line_text(number)
+        if "/" not in line:
+            continue
+        for start, end in comment_spans(line):  # a comment closed on its line: blanked, columns kept
+            line = line[:start] + " " * (end - start) + line[end:]
+        for found in absolute_paths(line, repository, checkouts):
+            yield number, found
+
+
+def paths_outside(doc) -> list[str]:
+    """The paths outside any repository a note names (a summary: plain JSON, kept per note by content)."""
+    return sorted({found.path for _, found in body_paths(doc)}) if doc.ok else []
+
+
+def checkouts_elsewhere(paths, repository: Path) -> tuple[Checkout, ...]:
+    """The places the notes show the repository checked out at: a folder that does not exist here, below which
+    a note names a file the repository has (two folders deep at least: `src/app.py`, not a bare `README.md`)."""
+    found: dict[str, Checkout] = {}
+    for path in sorted(set(paths)):
+        parts = path.strip("/").split("/")
+        for cut in range(1, len(parts) - 1):
+            prefix = "/" + "/".join(parts[:cut]) + "/"
+            if prefix in found:
+                break
+            if exists_here(prefix):
+                continue  # a folder of this machine, not the repository somewhere else
+            if os.path.lexists(repository.joinpath(*parts[cut:])):
+                found[prefix] = Checkout(prefix, path)
+                break
+    return tuple(found.values())
 
 
 def _repository_prefixes(repository: Path | None) -> tuple[str, ...]:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from memwarden.analysis.superseded import dangling_references
 from memwarden.documents import format_json_path
-from memwarden.documents.scan import comment_spans
 from memwarden.errors import UsageError
 from memwarden.model import Option, Problem, Severity
 from memwarden.registry import rule
@@ -78,9 +77,18 @@ def dangling_supersedes(doc, ctx):
 class MissingMachinePath:
     path: str
     in_repository: str | None  # the path relative to the repository, for one inside it
+    checkout_evidence: str | None = None  # for one named in another checkout: a path there the repository has
 
     @property
     def message(self) -> str:
+        if self.checkout_evidence is not None:
+            place = self.path[: len(self.path) - len(self.in_repository or "")]
+            return (
+                f"absolute path '{excerpt(self.path, 80)}' names '{excerpt(self.in_repository or '', 60)}' of this "
+                f"repository (checked out at {excerpt(place, 40)}, as '{excerpt(self.checkout_evidence, 60)}' shows), "
+                "which has no such file: the note is out of date; point it at the file's new place, written relative "
+                "to the repository"
+            )
         if self.in_repository is not None:
             return (
                 f"absolute path to '{excerpt(self.in_repository, 80)}' in this repository, which has no such file: "
@@ -113,7 +121,12 @@ def missing_machine_path(doc, ctx):
     Finds absolute paths in a note's prose and inline code and reports each
     that does not exist, where that can be told. A path inside the repository
     (the note says `/home/runner/work/app/app/src/deploy.sh` and the check runs
-    in that checkout) is checked on every run. Any other path
+    in that checkout) is checked on every run, and so is a path in another
+    checkout of the repository that the notes show: a folder that does not
+    exist here (a devcontainer's `/opt/app`, a Codespace's `/workspaces/app`)
+    below which a note names a file the repository has, two folders deep at
+    least (`/opt/app/docs/setup.md` when `docs/setup.md` is here); the message
+    names that proof. Any other path
     (`/opt/tools/deploy.sh`, `/usr/local/etc/app.toml`, `/mnt/data/`) tells
     something about the owner's machine only, so by default it is checked only
     by `memwarden hook`, the agent write hook that runs on that machine, and
@@ -151,26 +164,27 @@ def missing_machine_path(doc, ctx):
     ## Fix safety
     No fix: only the author knows where the file went.
     """
-    from memwarden.analysis.machine_paths import OUTSIDE_REPOSITORY_CHOICES, Settled, absolute_paths, exists_here
+    from memwarden.analysis import machine_paths
     from memwarden.discover.workspace import read_at_its_own_path, work_tree_of
 
     outside = ctx.options["outside_repository"]
-    if outside not in OUTSIDE_REPOSITORY_CHOICES:
+    if outside not in machine_paths.OUTSIDE_REPOSITORY_CHOICES:
         raise UsageError(f"missing-machine-path: outside_repository must be one of "
-                         f"{', '.join(OUTSIDE_REPOSITORY_CHOICES)}, not {outside!r}")
+                         f"{', '.join(machine_paths.OUTSIDE_REPOSITORY_CHOICES)}, not {outside!r}")
     if "/" not in doc.body or read_at_its_own_path(ctx.workspace, doc):
         return
     checks_outside = outside == "always" or (outside == "hook" and ctx.run.owner_machine)
-    repository = work_tree_of(doc.root) or doc.root
-    hidden = doc.hidden_lines
-    for number in range(doc.body_line, doc.line_count + 1):
-        if number in hidden:
+    root = ctx.workspace.root  # read through the workspace: which files exist is a dependency of the findings
+    repository = work_tree_of(root) or root
+
+    def checkouts():
+        named = ctx.summaries(machine_paths.paths_outside, *NOTE_KINDS)
+        return machine_paths.checkouts_elsewhere((p for paths in named.values() for p in paths or ()), repository)
+
+    elsewhere = ctx.memo.get(("checkouts-elsewhere", str(repository)), checkouts)
+    for number, found in machine_paths.body_paths(doc, repository, elsewhere):
+        if found.settled is machine_paths.Settled.ON_OWNER_MACHINE and not checks_outside:
             continue
-        line = doc.line_text(number)
-        if "/" not in line:
-            continue
-        for start, end in comment_spans(line):  # a comment closed on its line: blanked, columns kept
-            line = line[:start] + " " * (end - start) + line[end:]
-        for found in absolute_paths(line, repository):
-            if (found.settled is Settled.IN_REPOSITORY or checks_outside) and not exists_here(found.path):
-                yield Problem(number, found.start + 1, MissingMachinePath(found.path, found.in_repository).message)
+        if not machine_paths.exists_here(found.path if found.checkout is None else str(repository / found.in_repository)):
+            evidence = found.checkout.evidence if found.checkout is not None else None
+            yield Problem(number, found.start + 1, MissingMachinePath(found.path, found.in_repository, evidence).message)
