@@ -62,7 +62,7 @@ def test_absolute_paths_that_do_not_exist_here(workspace, cli, tmp_path):
         f"Logs go to /etc and the tool lives in {real}/bin.\n"  # /etc exists; tmp_path is not a root folder we check
         "Config: /etc/hosts, and /usr/memwarden-test-missing/app.toml.\n"
         "API: POST /v1/chat/completions and https://example.com/opt/x/y.\n"
-        "Examples: /opt/<tool>/bin, /path/to/file, /home/alice/x, /tmp/build/x.log, /opt/.../x.\n"
+        "Examples: /opt/<tool>/bin, /path/to/file, /home/alice/x, /tmp/build/x.log, /opt/.../x, /mnt/c/Users/al/x.\n"
         "```sh\n/opt/memwarden-test-missing/in-a-fence.sh\n```\n"
         "<!-- /opt/memwarden-test-missing/in-a-comment -->\n"
     )

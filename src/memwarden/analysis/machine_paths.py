@@ -13,11 +13,11 @@ repository's history shows was moved, would be one more :class:`Settled` value.
 Only paths that are clearly file-system paths are taken: they start at a folder every
 Unix-like system or macOS has at its root (`/opt`, `/usr`, `/etc`, `/var`, `/srv`, `/mnt`,
 `/Volumes`, ...) or inside the repository, so a URL's path or an API route
-(`/v1/chat/completions`) is never one. Home folders (`/home/<name>`, `/Users/<name>`) are
-personal-path's (MW702); `/tmp`, `/proc`, `/dev`, `/run` and `/sys` hold what never lasts; a
-path with a placeholder (`/opt/<tool>/`, `$HOME`, `/path/to/`, `...`, `*`) is an example, not a
-claim; a macOS-only path (`/Volumes`, `/Applications`, `/Library`, `/opt/homebrew`) is checked
-on a Mac only.
+(`/v1/chat/completions`) is never one. Home folders (`/home/<name>`, `/Users/<name>`, WSL's
+`/mnt/c/Users/<name>`) are personal-path's (MW702); `/tmp`, `/proc`, `/dev`, `/run` and `/sys`
+hold what never lasts; a path with a placeholder (`/opt/<tool>/`, `$HOME`, `/path/to/`, `...`,
+`*`) is an example, not a claim; a macOS-only path (`/Volumes`, `/Applications`, `/Library`,
+`/opt/homebrew`) is checked on a Mac only.
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ _PATH = re.compile(r"(?<![\w.~$%/:\\@-])/(?P<first>[A-Za-z][A-Za-z0-9._-]*)(?:/[
 _PLACEHOLDER = re.compile(r"\.\.\.|…|(?:^|/)(?:path/to|to/the|your[-_]?\w*|example|foo|bar|xxx+|some[-_]?\w*)(?:/|$)",
                           re.IGNORECASE)
 _TRAILING = ".,:;!?)]}'\"`"
+# A Windows home seen from WSL (/mnt/c/Users/<name>) is a home folder: personal-path's.
+_WSL_HOME = re.compile(r"/mnt/[A-Za-z]/Users/")
 # Paths only a Mac has: on another system their absence says nothing about the note.
 _MACOS_ONLY = ("/Volumes/", "/Applications/", "/Library/", "/System/", "/private/", "/opt/homebrew/")
 
@@ -86,7 +88,7 @@ def absolute_paths(line: str, repository: Path | None = None, checkouts: tuple[C
         if prefix is not None:
             found.append(MachinePath(path, match.start(), Settled.IN_REPOSITORY, path[len(prefix):]))
             continue
-        if match.group("first") not in ROOT_FOLDERS:
+        if match.group("first") not in ROOT_FOLDERS or _WSL_HOME.match(path):
             continue
         checkout = next((c for c in checkouts if path.startswith(c.prefix)), None)
         if checkout is not None:

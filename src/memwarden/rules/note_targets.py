@@ -138,8 +138,8 @@ def missing_machine_path(doc, ctx):
     count (`/opt`, `/usr`, `/etc`, `/var`, `/srv`, `/mnt`, `/Volumes`,
     `/Applications`, ...) or below the repository, so URLs and API routes
     (`/v1/chat/completions`) are never taken for paths. Not checked: home
-    folders outside the repository (`/home/<name>`, `/Users/<name>`:
-    `personal-path` reports those), `/tmp`, `/proc`, `/dev`, `/run`, paths with
+    folders outside the repository (`/home/<name>`, `/Users/<name>`,
+    `/mnt/c/Users/<name>`: `personal-path` reports those), `/tmp`, `/proc`, `/dev`, `/run`, paths with
     a placeholder (`<tool>`, `$HOME`, `/path/to/`, `...`, `*`), code blocks
     (commands and examples) and HTML comments. Windows paths are not checked,
     and macOS-only ones (`/Volumes`, `/Applications`, `/Library`,
