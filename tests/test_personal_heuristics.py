@@ -66,6 +66,8 @@ HOME_PATHS = [
     ("/var/home-backup/x", False, "not a home folder"),
     ("Never write /Users/kate/ in memory: use ~/", False, "a rule that quotes the path it forbids"),
     ("Don't hard-code C:\\Users\\lee\\ paths", False, "a rule that quotes the path it forbids"),
+    ('- [AGENTS.md](file:///Users/mo/app/AGENTS.md): rules and "don\'t touch" warnings', True,
+     "a forbidding word after the path says nothing about it"),
 ]
 
 CONTACTS = [

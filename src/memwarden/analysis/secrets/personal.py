@@ -64,7 +64,7 @@ _NOT_A_PERSON_AFFIXES = re.compile(
 )
 
 
-# A line that quotes a home path to forbid it ("never write /Users/alice/...", "not C:\\Users\\bob"): no leak.
+# Words before a home path that quote it to forbid it ("never write /Users/alice/...", "don't hard-code C:\\Users\\bob").
 _FORBIDS = re.compile(
     r"(?i)\b(?:never|don'?t|do not|must not|should not|avoid|instead of|rather than|forbid\w*|disallow\w*|"
     r"hard-?cod\w*|not portable|leak\w*|not allowed)\b|❌|✗"
@@ -81,17 +81,17 @@ def is_test_file(relpath: str) -> bool:
 
 
 def find_home_paths(text: str) -> list[HomePath]:
-    """Every home folder in a text whose name is a person's (see the module doc for whose is not), but on a line
-    that quotes it to forbid it."""
+    """Every home folder in a text whose name is a person's (see the module doc for whose is not), but one that
+    the words just before it forbid."""
     found: list[HomePath] = []
     if "Users" not in text and "/home/" not in text:
         return found
     for number, line in enumerate(text.split("\n"), 1):
         if "Users" not in line and "/home/" not in line:
             continue
-        if _FORBIDS.search(line):
-            continue
         for match in _HOME_PATH.finditer(line):
+            if _FORBIDS.search(line[max(0, match.start() - 80) : match.start()]):
+                continue  # "never write /Users/alice/": the words before the path forbid it
             if names_a_person(match.group("name")):
                 found.append(HomePath(number, match.start() + 1, match.group("name")))
     return found
