@@ -4,7 +4,8 @@ Pure Python, no message building: :func:`find_home_paths` lists the home
 folders that name someone, :func:`find_contacts` where each address or number
 sits and its value (the rule shows it only masked, through ``memwarden.text``).
 A home folder of a CI runner, a sandbox, a cloud image's default user or a
-service account names nobody. Precision first: an address that is nobody's (noreply@,
+service account names nobody, nor does one quoted right after words that forbid
+it ("never write /Users/alice/"), nor one in a test file. Precision first: an address that is nobody's (noreply@,
 support@, example.com, GitHub's noreply domain, a placeholder such as
 you@domain.com) and a number that is a version, a date, a time, an address
 or an id is not reported. A phone number counts only in a shape no id has:
