@@ -68,6 +68,12 @@ HOME_PATHS = [
     ("Don't hard-code C:\\Users\\lee\\ paths", False, "a rule that quotes the path it forbids"),
     ('- [AGENTS.md](file:///Users/mo/app/AGENTS.md): rules and "don\'t touch" warnings', True,
      "a forbidding word after the path says nothing about it"),
+    ("Writing absolute paths (`/home/mei/workspace/...`) works but ties the note to one machine", False,
+     "the example of what an absolute path looks like"),
+    ("寫絕對路徑 (`/home/mei/workspace/...`) 雖然會動但綁死特定機器", False, "the same, in Chinese"),
+    ("路徑用相對（`.claude/...`）而非絕對（`/home/mei/...`）", False, "'rather than' before it, in Chinese"),
+    ("下一個 Bash 先 `cd /home/mei/workspace/docker` 收回來", True, "an instruction that uses the path"),
+    ("The absolute path /Users/mo/app is the checkout", True, "an absolute path named as a fact, not shown as an example"),
 ]
 
 CONTACTS = [

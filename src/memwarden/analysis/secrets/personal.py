@@ -68,7 +68,13 @@ _NOT_A_PERSON_AFFIXES = re.compile(
 # Words before a home path that quote it to forbid it ("never write /Users/alice/...", "don't hard-code C:\\Users\\bob").
 _FORBIDS = re.compile(
     r"(?i)\b(?:never|don'?t|do not|must not|should not|avoid|instead of|rather than|forbid\w*|disallow\w*|"
-    r"hard-?cod\w*|not portable|leak\w*|not allowed)\b|❌|✗"
+    r"hard-?cod\w*|not portable|leak\w*|not allowed)\b|❌|✗|"
+    r"不要|別用|別寫|别用|别写|勿|禁止|避免|而非|而不是|不可|不得|不應|不应|ではなく|避け"
+)
+# ... or that show it as the example of what an absolute path looks like: "absolute paths (`/home/alice/...`)".
+_SHOWN_AS_EXAMPLE = re.compile(
+    r"(?i)(?:absolute paths?\s*(?:like|such as|e\.g\.,?|[(（])|(?:絕對路徑|绝对路径|絶対パス)\s*(?:[(（]|如|像|例如))"
+    r"\s*[`'\"]?(?:file://)?\Z"
 )
 # A test, fixture or example file quotes the paths the code under test handles: no one's home is in it.
 _TEST_FILE = re.compile(
@@ -91,7 +97,8 @@ def find_home_paths(text: str) -> list[HomePath]:
         if "Users" not in line and "/home/" not in line:
             continue
         for match in _HOME_PATH.finditer(line):
-            if _FORBIDS.search(line[max(0, match.start() - 80) : match.start()]):
+            before = line[max(0, match.start() - 80) : match.start()]
+            if _FORBIDS.search(before) or _SHOWN_AS_EXAMPLE.search(before):
                 continue  # "never write /Users/alice/": the words before the path forbid it
             if names_a_person(match.group("name")):
                 found.append(HomePath(number, match.start() + 1, match.group("name")))
