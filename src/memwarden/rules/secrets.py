@@ -375,8 +375,9 @@ def personal_path(doc, ctx):
     `www-data`, `appuser`, `svc-...`, `...-bot`), the system's own
     (`/root`, `/Users/Shared`, `C:\\Users\\Public`, `Default`) and
     placeholders (`~/`, `$HOME`, `/home/user/`, `/Users/you/`,
-    `/home/<name>/`, `%USERNAME%`, `xxx`). Not reported either: a line that
-    quotes the path to forbid it ("never write /Users/alice/..., use ~/"), a
+    `/home/<name>/`, `%USERNAME%`, `xxx`). Not reported either: a path
+    quoted to be forbidden, the words just before it saying so ("never write
+    /Users/alice/...", "absolute paths (`/home/alice/...`)", 「而非」), a
     test, fixture or example file (`tests/`, `test_*.py`, `*.test.ts`,
     `examples/`), and a symlink to a file the run also reads at its own
     path (`CLAUDE.md` linked to `AGENTS.md` is reported once, at `AGENTS.md`).
