@@ -250,9 +250,11 @@ def _after(ws, relpath: str, cwd: Path, written: tuple[str, ...] | None, preview
     fix = ws.config.agent_hook_fix
     # The file is written by now: the incremental cache serves the records an append left as they were.
     use_cache = not os.environ.get("MEMWARDEN_NO_CACHE")
+    from memwarden.analysis.machine_paths import in_ci
+
     # A fix nobody reviews is a stable rule's only: a preview rule's finding is reported, never fixed here.
     run = engine.RunOptions(fix=fix, stable_fixes_only=True, cwd=cwd, use_cache=use_cache,
-                            **({"preview": True} if preview else {}))
+                            owner_machine=not in_ci(os.environ), **({"preview": True} if preview else {}))
     result = engine.check_workspace(ws, run)
     shown = ws.display_path(relpath, cwd)
     lines = []

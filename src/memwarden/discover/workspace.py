@@ -243,10 +243,18 @@ class Workspace:
     @property
     def work_tree(self) -> Path | None:
         """The git work tree the workspace is committed in (the nearest folder up with .git), or None."""
-        for directory in [self.root, *self.root.parents]:
-            if (directory / ".git").exists():
-                return directory
-        return None
+        return work_tree_of(self.root)
+
+    def same_file_as(self, relpath: str) -> str | None:
+        """The other checked path of the file a symlink (or a symlinked folder) leads to, or None: CLAUDE.md linked
+        to AGENTS.md is one file, which the rules that read every line report once, at its own path."""
+        if not reached_through_symlink(self.root, relpath):
+            return None
+        try:
+            own = real_path(self.root / relpath).relative_to(real_path(self.root)).as_posix()
+        except ValueError:
+            return None
+        return own if own != relpath and own in self.checked_files else None
 
     def is_target(self, relpath: str) -> bool:
         return self.targets is None or relpath in self.targets
@@ -332,6 +340,28 @@ def _unlisted_folder(path: Path) -> str | None:
 def real_path(path: Path) -> Path:
     """A path with its symlinks followed as far as they go: a loop or a dangling link never raises."""
     return Path(os.path.realpath(path))
+
+
+def work_tree_of(root: Path) -> Path | None:
+    """The nearest folder at or above root with a .git: the git work tree root is committed in, or None."""
+    for directory in [root, *root.parents]:
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def reached_through_symlink(root: Path, relpath: str) -> bool:
+    """Whether a workspace path is a symlink or lies in a symlinked folder (cheap: no listing is read)."""
+    return real_path(root / relpath) != real_path(root) / relpath
+
+
+def read_at_its_own_path(workspace, doc) -> bool:
+    """Whether a document is a symlink's view of a file this run also reads at its own path, where the rules
+    that read every line report it (once). Asks the workspace (a dependency under the cache) only for a symlink."""
+    if not reached_through_symlink(doc.root, doc.relpath):
+        return False
+    own = workspace.same_file_as(doc.relpath)
+    return own is not None and workspace.is_target(own)
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -232,6 +232,7 @@ class RunCache:
             "options": _options(workspace, rules),
             "outside": _outside_inputs(workspace),
             "today": run.today.isoformat(),
+            "owner_machine": run.owner_machine,
         }
         return parts
 

@@ -35,7 +35,7 @@ MAX_FILE_DEPS = 64
 # Attributes of the workspace a rule may read without depending on other files: they are in the run key.
 LOCAL_ATTRIBUTES = frozenset({"profile", "config"})
 # Attributes that depend only on which files exist and their kinds, not on what is in them.
-NAME_ATTRIBUTES = frozenset({"files", "other_files", "checked_files", "kind_of", "text_kind_of"})
+NAME_ATTRIBUTES = frozenset({"files", "other_files", "checked_files", "kind_of", "text_kind_of", "same_file_as"})
 
 
 def digest(*parts) -> str:

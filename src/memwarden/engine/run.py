@@ -47,6 +47,9 @@ class RunOptions:
     # progress(total) -> context manager yielding advance(n); None = no progress display
     progress: Callable | None = None
     use_cache: bool = False
+    # The run is on the machine the memory is written on (the agent hook, not under CI): paths outside the
+    # repository can be settled there (missing-machine-path).
+    owner_machine: bool = False
 
     @property
     def cacheable(self) -> bool:

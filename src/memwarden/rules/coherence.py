@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from memwarden.analysis import coherence
 from memwarden.analysis.superseded import supersession_marks
+from memwarden.discover.workspace import reached_through_symlink
 from memwarden.model import Option, Problem, Scope, Severity
 from memwarden.registry import rule
 from memwarden.text import excerpt, quoted
@@ -188,8 +189,14 @@ def near_duplicate(ctx):
     records = [r for r in _records(ctx) if r.layer in ("episode", "note")]
     for repeat in coherence.find_repeats(records, float(ctx.options["threshold"]), float(ctx.options["containment"])):
         earlier, later = repeat.earlier.place, repeat.later.place
+        if earlier.path != later.path and _own_path(ctx, earlier.path) == _own_path(ctx, later.path):
+            continue  # a symlink and its target: one file, read twice
         violation = NearDuplicate(repeat.later.layer, earlier.path, earlier.line, repeat.exact)
         yield Problem(later.line, later.column, violation.message, path=later.path, quotes=False)
+
+
+def _own_path(ctx, relpath: str) -> str:
+    return (ctx.workspace.same_file_as(relpath) if reached_through_symlink(ctx.workspace.root, relpath) else None) or relpath
 
 
 # -- missing-provenance -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from memwarden.analysis import index_lines
 from memwarden.analysis.superseded import superseded_notes, supersession_marks
+from memwarden.discover.workspace import read_at_its_own_path
 from memwarden.documents import IndexDocument
 from memwarden.documents.scan import resolve_link
 from memwarden.model import Problem, Scope, Severity
@@ -200,6 +201,8 @@ def orphan_note(ctx):
         note = ws.document(relpath)
         if not note.ok or not note.text.strip():
             continue  # a file that does not parse is unparsable-file's; an empty one holds no lesson to lose
+        if read_at_its_own_path(ws, note):
+            continue  # a symlink to a note: the note is linked, or reported, at its own path
         violation = UnlinkedMemoryFile(posixpath.basename(note.relpath)) if claude else OrphanNote()
         yield Problem(1, 1, violation.message, path=note.relpath)
 

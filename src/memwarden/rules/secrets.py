@@ -8,9 +8,9 @@ name its type and the first 8 hex digits of its sha256.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from memwarden.discover.workspace import read_at_its_own_path
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity
 from memwarden.registry import rule
@@ -113,6 +113,8 @@ def secret_in_memory(doc, ctx):
         if found is None or not accepted.accepts(doc.relpath, found.baseline_hash):
             yield Problem(1, 1, SecretInName(found.type.label if found else None, found.short_hash if found else "",
                                              secret.in_folder).message, quotes=False)
+    if read_at_its_own_path(ctx.workspace, doc):
+        return  # a symlink to a file also read: its secrets are reported, and redacted, at its own path
     fixable = doc.ok and doc.decoded
     for found in scans.of(doc):
         if found.allowed or accepted.accepts(doc.relpath, found.baseline_hash):
@@ -352,23 +354,6 @@ def _keeps_structure(doc, path, edit: Edit, found, replacement: str) -> bool:
 
 # -- personal-path -------------------------------------------------------------------
 
-# /Users/<name>, /home/<name>, C:\Users\<name> (also with JSON's doubled backslashes).
-_HOME_PATH = re.compile(
-    r"(?<![\w.~$%-])(?:/(?:Users|home)/|[A-Za-z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/))"
-    r"(?P<name>[A-Za-z0-9][A-Za-z0-9._-]{0,63})(?=[/\\\"'`\s),;:\]}>|]|\Z)"
-)
-# Names that are roles, CI runners or templates, not people.
-_NOT_A_PERSON = frozenset(
-    """
-    user users username user_name user-name you your yourname your-name your_name yourusername your-username
-    me myself name myname my-name someone somebody anyone example sample demo foo bar baz runner ubuntu
-    ec2-user centos debian fedora alpine vagrant admin administrator root dev developer shared guest public
-    default defaultuser0 all linuxbrew git jenkins node app www-data nobody circleci travis build builder
-    buildkite-agent codespace codespaces vscode coder ci tester docker gitpod runneradmin agent
-    """.split()
-)
-
-
 @rule(code="MW702", name="personal-path", severity=Severity.WARNING, reads_unparsed=True, any_text=True, records=True)
 def personal_path(doc, ctx):
     """A home-directory path that names a real user: `/Users/alice/`, `/home/alice/`, `C:\\Users\\alice\\`.
@@ -376,9 +361,26 @@ def personal_path(doc, ctx):
     ## What it does
     Finds absolute home paths in every line of a memory file (and of every
     other text file of the workspace, as secret-in-memory reads) and warns when
-    the folder names a person. Placeholders and role accounts are fine:
-    `~/`, `$HOME`, `/home/user/`, `/Users/you/`, `/home/<name>/`,
-    `/home/runner/` (CI), `/Users/Shared/`. The message does not repeat the name.
+    the folder names a person: macOS and Linux homes, Windows homes
+    (`C:\\Users\\alice`, `C:/Users/alice`, doubled backslashes in JSON) and
+    their views from WSL (`/mnt/c/Users/alice`), Git Bash (`/c/Users/alice`)
+    and Cygwin (`/cygdrive/c/Users/alice`). The message does not repeat the
+    name.
+
+    Homes that belong to no person are fine: CI runners (`/home/runner/`,
+    `/github/home/`, `gitlab-runner`, `circleci`...), sandboxes and dev
+    containers (`/home/workspace/`, `vscode`, `codespace`, `jovyan`,
+    `daytona`...), cloud and device images' default users (`ubuntu`,
+    `ec2-user`, `azureuser`, `opc`, `pi`...), service accounts (`postgres`,
+    `www-data`, `appuser`, `svc-...`, `...-bot`), the system's own
+    (`/root`, `/Users/Shared`, `C:\\Users\\Public`, `Default`) and
+    placeholders (`~/`, `$HOME`, `/home/user/`, `/Users/you/`,
+    `/home/<name>/`, `%USERNAME%`, `xxx`). Not reported either: a path
+    quoted to be forbidden, the words just before it saying so ("never write
+    /Users/alice/...", "absolute paths (`/home/alice/...`)", 「而非」), a
+    test, fixture or example file (`tests/`, `test_*.py`, `*.test.ts`,
+    `examples/`), and a symlink to a file the run also reads at its own
+    path (`CLAUDE.md` linked to `AGENTS.md` is reported once, at `AGENTS.md`).
 
     ## Why
     Memory is shared: synced between machines, pushed to a team repository,
@@ -397,23 +399,17 @@ def personal_path(doc, ctx):
     on who reads the path.
     """
     from memwarden.analysis.secrets import document_text
+    from memwarden.analysis.secrets.personal import find_home_paths, is_test_file
 
-    text = document_text(doc)
-    if "Users" not in text and "/home/" not in text:
+    if is_test_file(doc.relpath) or read_at_its_own_path(ctx.workspace, doc):
         return
-    for number, line in enumerate(text.split("\n"), 1):
-        if "Users" not in line and "/home/" not in line:
-            continue
-        for match in _HOME_PATH.finditer(line):
-            name = match.group("name")
-            if name.lower() in _NOT_A_PERSON or name.lower().startswith(("your", "example")):
-                continue
-            yield Problem(
-                number,
-                match.start() + 1,
-                "home path names a user: write '~/' or '$HOME' instead, so shared memory carries no "
-                "personal name and works on other machines",
-            )
+    for home in find_home_paths(document_text(doc)):
+        yield Problem(
+            home.line,
+            home.column,
+            "home path names a user: write '~/' or '$HOME' instead, so shared memory carries no "
+            "personal name and works on other machines",
+        )
 
 
 # -- personal-data -------------------------------------------------------------------
@@ -460,11 +456,16 @@ def personal_data(doc, ctx):
     `+** * ** ** ** 78`), never whole.
 
     Leaves alone what is nobody's: role and machine mailboxes (`noreply@`,
-    `support@`, `security@`, `git@github.com:...`), GitHub's
-    `users.noreply.github.com`, the reserved `example.com/.org/.net` and
-    `.test/.invalid/.local` domains, placeholders (`you@domain.com`,
-    `your.name@company.com`), file names (`icon@2x.png`) and package
-    versions (`react@18.2.0`). A number counts as a phone number only in a
+    `support@`, `security@`), GitHub's `users.noreply.github.com`, the
+    reserved `example.com/.org/.net` and `.test/.invalid/.local` domains,
+    placeholders (`you@domain.com`, `your.name@company.com`), and what has
+    an `@` but is no address: git and scp-style remotes
+    (`git@github.com:owner/repo`, `ops@host:/srv`), logins in `ssh`, `scp`,
+    `rsync` and `sftp` commands, shell prompts (`ubuntu@ip-10-0-0-1:~$`),
+    systemd units (`redis-server@6380.service`), file names
+    (`icon@2x.png`), package versions and scopes (`react@18.2.0`,
+    `@scope/pkg`) and decorators. A symlink to a file the run also reads
+    is reported once, at the file's own path. A number counts as a phone number only in a
     shape no id has: an international `+33 6 12 34 56 78`, a `tel:` link, a
     North American `(415) 867-5309`, or a national number right after a
     phone word ("phone:", "mobile", "call", "WhatsApp", "tél.", "電話").
@@ -492,7 +493,7 @@ def personal_data(doc, ctx):
     from memwarden.analysis.secrets import document_text
     from memwarden.analysis.secrets.personal import find_contacts
 
-    if _about_the_user(doc):
+    if _about_the_user(doc) or read_at_its_own_path(ctx.workspace, doc):
         return
     allowed = [str(entry).strip().lower() for entry in ctx.options["allow"] if str(entry).strip()]
     for contact in find_contacts(document_text(doc)):

@@ -1,8 +1,11 @@
-"""Other people's contact details in a memory file: e-mail addresses and phone numbers.
+"""Personal details in a memory file: home paths that name a person, e-mail addresses, phone numbers.
 
-Pure Python, no message building: :func:`find_contacts` lists where each
-address or number sits and its value (the rule shows it only masked, through
-``memwarden.text``). Precision first: an address that is nobody's (noreply@,
+Pure Python, no message building: :func:`find_home_paths` lists the home
+folders that name someone, :func:`find_contacts` where each address or number
+sits and its value (the rule shows it only masked, through ``memwarden.text``).
+A home folder of a CI runner, a sandbox, a cloud image's default user or a
+service account names nobody, nor does one quoted right after words that forbid
+it ("never write /Users/alice/"), nor one in a test file. Precision first: an address that is nobody's (noreply@,
 support@, example.com, GitHub's noreply domain, a placeholder such as
 you@domain.com) and a number that is a version, a date, a time, an address
 or an id is not reported. A phone number counts only in a shape no id has:
@@ -18,6 +21,94 @@ from dataclasses import dataclass
 
 EMAIL = "email"
 PHONE = "phone"
+
+
+# -- home paths ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HomePath:
+    line: int  # 1-based
+    column: int
+    name: str  # never printed: the message does not repeat it
+
+
+_SEP = r"(?:\\\\|\\|/)"  # /, \ and JSON's doubled \\
+_HOME_PATH = re.compile(
+    r"(?<![\w.~$%-])(?:"
+    r"/(?:Users|home)/"  # macOS, Linux
+    r"|/(?:mnt/|cygdrive/)?[A-Za-z]/Users/"  # WSL's /mnt/c, Git Bash's /c, Cygwin's /cygdrive/c
+    rf"|[A-Za-z]:{_SEP}(?:Users|Documents and Settings){_SEP}"  # C:\Users, C:/Users
+    r")(?P<name>[A-Za-z0-9][A-Za-z0-9._-]{0,63})(?=[/\\\"'`\s),;:\]}>|]|\Z)"
+)
+# Home folders that belong to no person: CI runners, sandboxes and dev containers, cloud and device images'
+# default users, service accounts, the OS's own, and the names docs put in a path as a placeholder.
+_NOT_A_PERSON = frozenset(
+    """
+    runner runneradmin circleci travis jenkins buildkite-agent gitlab-runner semaphore vsts azdevops build builder
+    ci agent buildbot drone teamcity bamboo
+    workspace workspaces project projects sandbox box container code coder codespace codespaces vscode gitpod
+    daytona jovyan claude codex devin replit repl cursor dev developer devuser devcontainer nonroot app apps
+    appuser app-user service services svc user1 user2 testuser test tests tester
+    ubuntu ec2-user centos debian fedora alpine rocky almalinux cloud-user cloudshell-user azureuser opc core
+    admin administrator vagrant pi alarm arch kali deck bitnami steam docker linuxbrew homebrew
+    root nobody daemon www www-data nginx apache httpd postgres postgresql mysql mariadb redis mongodb elasticsearch
+    git gitea forgejo gitlab deploy deployer ansible ops bot bots minecraft frappe odoo node shared guest public
+    default defaultuser0 all wdagutilityaccount
+    user users username user_name user-name you your yourname your-name your_name yourusername your-username
+    me myself name myname my-name someone somebody anyone example sample demo foo bar baz xxx johndoe jdoe janedoe
+    john.doe jane.doe
+    """.split()
+)
+_NOT_A_PERSON_AFFIXES = re.compile(
+    r"\A(?:your|example|svc[-_]|service[-_]|x+\Z)|(?:user|[-_](?:svc|service|bot|runner|agent|ci))\d*\Z"
+)
+
+
+# Words before a home path that quote it to forbid it ("never write /Users/alice/...", "don't hard-code C:\\Users\\bob").
+_FORBIDS = re.compile(
+    r"(?i)\b(?:never|don'?t|do not|must not|should not|avoid|instead of|rather than|forbid\w*|disallow\w*|"
+    r"hard-?cod\w*|not portable|leak\w*|not allowed)\b|❌|✗|"
+    r"不要|別用|別寫|别用|别写|勿|禁止|避免|而非|而不是|不可|不得|不應|不应|ではなく|避け"
+)
+# ... or that show it as the example of what an absolute path looks like: "absolute paths (`/home/alice/...`)".
+_SHOWN_AS_EXAMPLE = re.compile(
+    r"(?i)(?:absolute paths?\s*(?:like|such as|e\.g\.,?|[(（])|(?:絕對路徑|绝对路径|絶対パス)\s*(?:[(（]|如|像|例如))"
+    r"\s*[`'\"]?(?:file://)?\Z"
+)
+# A test, fixture or example file quotes the paths the code under test handles: no one's home is in it.
+_TEST_FILE = re.compile(
+    r"(?i)(?:^|/)(?:tests?|__tests__|spec|specs|fixtures?|testdata|examples?)/|(?:^|/)test_[^/]*$|"
+    r"[._-](?:test|spec)\.[a-z0-9]+$|_test\.go$"
+)
+
+
+def is_test_file(relpath: str) -> bool:
+    return bool(_TEST_FILE.search(relpath))
+
+
+def find_home_paths(text: str) -> list[HomePath]:
+    """Every home folder in a text whose name is a person's (see the module doc for whose is not), but one that
+    the words just before it forbid."""
+    found: list[HomePath] = []
+    if "Users" not in text and "/home/" not in text:
+        return found
+    for number, line in enumerate(text.split("\n"), 1):
+        if "Users" not in line and "/home/" not in line:
+            continue
+        for match in _HOME_PATH.finditer(line):
+            before = line[max(0, match.start() - 80) : match.start()]
+            if _FORBIDS.search(before) or _SHOWN_AS_EXAMPLE.search(before):
+                continue  # "never write /Users/alice/": the words before the path forbid it
+            if names_a_person(match.group("name")):
+                found.append(HomePath(number, match.start() + 1, match.group("name")))
+    return found
+
+
+def names_a_person(home: str) -> bool:
+    """Whether a home folder's name may be a person's: not a runner's, a sandbox's, a service's or a placeholder."""
+    name = home.lower()
+    return name not in _NOT_A_PERSON and not _NOT_A_PERSON_AFFIXES.search(name)
 
 
 @dataclass(frozen=True)
@@ -61,7 +152,12 @@ _FILE_TLDS = frozenset(
     png jpg jpeg gif svg webp ico bmp tif tiff pdf md mdx txt rst json jsonl yml yaml toml ini cfg conf lock log
     js mjs cjs ts tsx jsx py pyc rb go rs java kt swift c h cc cpp hpp cs php pl sh bash zsh ps1 bat css scss less
     html htm xml csv tsv sql zip tar gz tgz whl jar so dylib dll exe bin wasm map vue svelte
+    service socket timer target mount automount swap path slice scope device
     """.split()
+)  # the last line: systemd units, redis@6380.service
+# A login, not a mailbox: `ssh deploy@build-box.acme.io`, `rsync -a x ops@host.lan:/srv`, `git clone gitea@host.io:o/r`.
+_LOGIN_COMMAND = re.compile(
+    r"(?i)(?:^|[\s`$(])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id|autossh|sshfs|git\s+clone)\s[^\n|;&`]*\Z"
 )
 
 # -- phone numbers -------------------------------------------------------------------
@@ -95,6 +191,8 @@ def find_contacts(text: str) -> list[Contact]:
             for match in _EMAIL.finditer(line):
                 if _in_url(line, match.start()):
                     continue  # scheme://user:password@host: a URL's user info, no address
+                if _is_login(line, match.start(), match.end()):
+                    continue
                 if is_personal_address(match.group("local"), match.group("domain")):
                     found.append(Contact(EMAIL, number, match.start() + 1, match.group(0)))
         if may_call and _has_digit_run(line):
@@ -125,6 +223,14 @@ def _in_url(line: str, start: int) -> bool:
     before = line[max(0, start - 2000) : start]
     cut = max(before.rfind(c) for c in " \t\"'<>`([{")
     return "://" in before[cut + 1 :]
+
+
+def _is_login(line: str, start: int, end: int) -> bool:
+    """user@host in an ssh command or an scp-style remote (`git@host:owner/repo`, `ops@box:/srv`): a login."""
+    after = line[end : end + 2]
+    if after[:1] == ":" and after[1:2] not in ("", " ", "\t"):
+        return True
+    return bool(_LOGIN_COMMAND.search(line[max(0, start - 200) : start]))
 
 
 def _has_digit_run(line: str) -> bool:

@@ -1,0 +1,195 @@
+"""personal-path and personal-data on labelled tables (issue 29): what names a person, what does not.
+
+Each table row is a line as memory holds it, whether it names a person, and why. The table tests
+run the analysis the rules use and, failing, print the table's precision and every false finding
+and every miss; the CLI tests run the rules on real files (symlinks included) in temp dirs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from memwarden.analysis.secrets.personal import EMAIL, find_contacts, find_home_paths, is_test_file
+
+HOME_PATHS = [
+    # named people
+    ("logs in /Users/alice/Library/Logs", True, "macOS home"),
+    ("cd /home/bob.smith/.config/app", True, "Linux home"),
+    ("C:\\Users\\carol\\AppData\\Roaming", True, "Windows home"),
+    ("C:/Users/dave/Desktop/notes.txt", True, "Windows home, forward slashes"),
+    ('{"cwd": "C:\\\\Users\\\\erin\\\\src"}', True, "Windows home in JSON"),
+    ("the repo is at /mnt/c/Users/frank/Documents/app", True, "WSL's view of a Windows home"),
+    ("data in /mnt/d/Users/gina/data", True, "WSL, another drive"),
+    ("Git Bash: /c/Users/hank/code", True, "Git Bash's view of a Windows home"),
+    ("/cygdrive/c/Users/ivan/x", True, "Cygwin's view of a Windows home"),
+    ("file:///home/judy/notes.txt", True, "a file URL"),
+    ("run it from /home/talbot/work", True, "a surname that ends in 'bot'"),
+    ("/Users/marci/Projects/site", True, "a name that ends in 'ci'"),
+    # nobody's home: CI runners, sandboxes, cloud images, services, the OS, placeholders
+    ("/home/runner/work/app/app/src", False, "GitHub Actions runner"),
+    ("/github/home/.cache/pip", False, "GitHub Actions container home"),
+    ("/root/.cache/pip", False, "the superuser"),
+    ("/home/workspace/project/src", False, "a sandbox home"),
+    ("/home/daytona/app", False, "a sandbox home"),
+    ("/home/claude/repo", False, "an agent sandbox home"),
+    ("/home/jovyan/work", False, "Jupyter's image user"),
+    ("/home/vscode/.local/bin", False, "dev container user"),
+    ("/home/codespace/.npm", False, "Codespaces"),
+    ("/home/node/app/index.js", False, "the node image's user"),
+    ("/home/ubuntu/deploy", False, "cloud image default user"),
+    ("/home/ec2-user/app", False, "cloud image default user"),
+    ("/home/azureuser/app", False, "cloud image default user"),
+    ("/home/opc/app", False, "Oracle Cloud's default user"),
+    ("/home/pi/gateway", False, "Raspberry Pi OS's default user"),
+    ("/home/postgres/.psqlrc", False, "a service account"),
+    ("/home/appuser/app", False, "a service account"),
+    ("/home/svc-deploy/releases", False, "a service account"),
+    ("/home/deploy-bot/.ssh", False, "a bot account"),
+    ("/home/gitlab-runner/builds", False, "GitLab runner"),
+    ("/Users/Shared/app", False, "macOS shared folder"),
+    ("C:\\Users\\Public\\Documents", False, "Windows public folder"),
+    ("/mnt/c/Users/Default/AppData", False, "Windows default profile through WSL"),
+    ("/home/user/.config", False, "placeholder"),
+    ("/Users/you/Projects", False, "placeholder"),
+    ("/Users/YourName/Projects", False, "placeholder"),
+    ("C:\\Users\\USERNAME\\AppData", False, "placeholder"),
+    ("C:\\Users\\%USERNAME%\\AppData", False, "placeholder variable"),
+    ("/home/<name>/.ssh", False, "placeholder"),
+    ("/home/$USER/.ssh", False, "placeholder variable"),
+    ("/home/xxx/app", False, "placeholder"),
+    ("~/Library/Caches", False, "already portable"),
+    ("https://docs.acme.dev/home/gina/guide", False, "a URL's path"),
+    ("/var/home-backup/x", False, "not a home folder"),
+    ("Never write /Users/kate/ in memory: use ~/", False, "a rule that quotes the path it forbids"),
+    ("Don't hard-code C:\\Users\\lee\\ paths", False, "a rule that quotes the path it forbids"),
+    ('- [AGENTS.md](file:///Users/mo/app/AGENTS.md): rules and "don\'t touch" warnings', True,
+     "a forbidding word after the path says nothing about it"),
+    ("Writing absolute paths (`/home/mei/workspace/...`) works but ties the note to one machine", False,
+     "the example of what an absolute path looks like"),
+    ("寫絕對路徑 (`/home/mei/workspace/...`) 雖然會動但綁死特定機器", False, "the same, in Chinese"),
+    ("路徑用相對（`.claude/...`）而非絕對（`/home/mei/...`）", False, "'rather than' before it, in Chinese"),
+    ("下一個 Bash 先 `cd /home/mei/workspace/docker` 收回來", True, "an instruction that uses the path"),
+    ("The absolute path /Users/mo/app is the checkout", True, "an absolute path named as a fact, not shown as an example"),
+]
+
+CONTACTS = [
+    # people's addresses
+    ("Access requests go to maria.garcia@gmail.com", True, "a person's address"),
+    ("mail maria.garcia@gmail.com: she answers fast", True, "an address before a colon and a space"),
+    ("Contact: <j.smith@acme-corp.io>", True, "an address in angle brackets"),
+    ("ssh-free line, reach k.tanaka@fastmail.jp", True, "an address on a line with no command"),
+    # what has an @ and is no address
+    ("systemctl restart redis-server@6380.service", False, "a systemd instance unit"),
+    ("enable getty@tty1.service and backup@daily.timer", False, "systemd units"),
+    ("git remote add origin git@github.com:owner/repo.git", False, "a git remote"),
+    ("clone gitea@code.acme-corp.io:team/app.git", False, "an scp-style remote of a service account"),
+    ("ssh deploy@build.acme-corp.io 'systemctl restart app'", False, "an ssh login of a service account"),
+    ("ssh -i ~/.ssh/k ops@bastion.acme-corp.io", False, "an ssh login with options first"),
+    ("rsync -a dist/ www@web1.acme-corp.io:/srv/site", False, "an rsync target"),
+    ("prompt ubuntu@ip-10-0-0-12.ec2.internal:~$", False, "a shell prompt"),
+    ("npm i @scope/pkg@1.2.3", False, "a package scope and version"),
+    ("pin react@18.2.0 and python@3.12", False, "package versions"),
+    ("uses: actions/checkout@v4.1.1", False, "an action version"),
+    ("@app.route('/x') and @pytest.fixture", False, "decorators"),
+    ("icon@2x.png", False, "a file name"),
+    ("noreply@github.com and support@acme-corp.io", False, "role mailboxes"),
+    ("you@domain.com", False, "a placeholder"),
+]
+
+
+def _score(table, flags) -> tuple[list, list, str]:
+    """(false findings, misses, a printable summary with precision) of a table against a flagging function."""
+    false_found = [(text, why) for text, personal, why in table if flags(text) and not personal]
+    missed = [(text, why) for text, personal, why in table if personal and not flags(text)]
+    found = sum(1 for text, _, _ in table if flags(text))
+    precision = (found - len(false_found)) / found if found else 1.0
+    lines = [f"precision {precision:.2f} ({found} found), {len(missed)} missed"]
+    lines += [f"  false: {text!r} ({why})" for text, why in false_found]
+    lines += [f"  missed: {text!r} ({why})" for text, why in missed]
+    return false_found, missed, "\n".join(lines)
+
+
+def test_home_path_table():
+    false_found, missed, summary = _score(HOME_PATHS, lambda text: bool(find_home_paths(text)))
+    assert not false_found and not missed, summary
+
+
+def test_contact_table():
+    def flags(text: str) -> bool:
+        return any(contact.kind == EMAIL for contact in find_contacts(text))
+
+    false_found, missed, summary = _score(CONTACTS, flags)
+    assert not false_found and not missed, summary
+
+
+@pytest.mark.parametrize(("relpath", "test"), [
+    ("tests/test_paths.py", True), ("src/paths.test.ts", True), ("pkg/paths_test.go", True),
+    ("docs/examples/home.md", True), ("fixtures/notes.md", True), ("memory/knowledge/feedback/tests-first.md", False),
+    ("CLAUDE.md", False), ("memory/contest.md", False),
+])
+def test_which_files_are_tests(relpath, test):
+    assert is_test_file(relpath) is test
+
+
+# -- through the CLI, on real files ----------------------------------------------------------------------
+
+
+def _findings(cli, root: Path, rule: str) -> list[tuple[str, int]]:
+    result = cli("check", ".", "--select", rule, "--format", "json", "--no-cache", cwd=root)
+    assert result.exit_code in (0, 1), result.stdout + result.stderr
+    return sorted((f["path"], f["line"]) for f in result.json()["findings"])
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_a_symlinked_instruction_file_is_reported_once(cli, workspace):
+    """CLAUDE.md linked to AGENTS.md is one file: its home path and address are reported once, at AGENTS.md."""
+    text = "# Agents\n\nBuild in /Users/alice/src/app; ask maria.garcia@gmail.com.\n"
+    root = workspace({"AGENTS.md": text})
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    assert _findings(cli, root, "personal-path") == [("AGENTS.md", 3)]
+    assert _findings(cli, root, "personal-data") == [("AGENTS.md", 3)]
+    # Checked alone (a hook names one file), the symlink is the only view of it: reported there.
+    result = cli("check", "CLAUDE.md", "--select", "personal-path", "--format", "json", "--no-cache", cwd=root)
+    assert [(f["path"], f["line"]) for f in result.json()["findings"]] == [("CLAUDE.md", 3)]
+
+
+def test_wsl_and_windows_homes_in_a_log_and_a_note(cli, workspace):
+    records = [{"id": "ep_1", "content": "repo at /mnt/c/Users/frank/app"},
+               {"id": "ep_2", "content": "CI cache in /home/runner/.cache and /github/home/.npm"},
+               {"id": "ep_3", "content": "sandbox at /home/workspace/app"}]
+    note = "---\nname: n\ndescription: d\n---\n\nOpen C:/Users/dave/Desktop/todo.txt\n"
+    root = workspace({"memory/episodic.jsonl": "".join(json.dumps(r) + "\n" for r in records),
+                      "memory/knowledge/feedback/n.md": note, "memory/fact.yml": "a: 1\n"})
+    assert _findings(cli, root, "personal-path") == [("memory/episodic.jsonl", 1), ("memory/knowledge/feedback/n.md", 6)]
+
+
+def test_a_systemd_unit_and_a_git_remote_are_no_address(cli, workspace):
+    note = ("---\nname: n\ndescription: d\ntype: project\n---\n\n"
+            "Restart redis-server@6380.service; push to git@gitlab.acme-corp.io:team/app.git.\n"
+            "Ask maria.garcia@gmail.com first.\n")
+    root = workspace({".claude/memory/MEMORY.md": "- [n](n.md) n\n", ".claude/memory/n.md": note})
+    assert _findings(cli, root, "personal-data") == [(".claude/memory/n.md", 8)]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_other_rules_read_a_symlinked_file_once(cli, workspace):
+    """A note linked under a second name is neither an orphan nor its own near-duplicate, and a secret in a
+    symlinked instruction file is reported, and redacted, once, at the file's own path (the link stays a link)."""
+    token = "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5"
+    root = workspace({
+        "AGENTS.md": f"# Agents\n\nDeploy token {token}\n",
+        ".claude/memory/MEMORY.md": "- [Deploy](deploy.md) - the deploy purges the cache\n",
+        ".claude/memory/deploy.md": "---\nname: deploy\ndescription: d\ntype: project\n---\n\n"
+                                    "The deploy script purges the CDN cache before it uploads the new build.\n",
+    })
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    (root / ".claude/memory/deploy-copy.md").symlink_to("deploy.md")
+    result = cli("check", ".", "--format", "json", "--no-cache", cwd=root)
+    reported = sorted((f["path"], f["name"]) for f in result.json()["findings"])
+    assert reported == [("AGENTS.md", "secret-in-memory")]
+    cli("check", ".", "--select", "secret-in-memory", "--fix", "--unsafe-fixes", cwd=root)
+    assert (root / "CLAUDE.md").is_symlink() and token not in (root / "AGENTS.md").read_text("utf-8")
