@@ -1,0 +1,163 @@
+"""The other forms a memory file's text is read in, and quoted in: YAML with its escaped line breaks folded,
+Markdown as it renders.
+
+A message quotes a YAML value as YAML reads it (``"ghp_A\\`` then ``B"`` on the next line is one word) and
+Markdown prose as it renders (``ghp_A**B**``, ``A<span></span>B``, ``A<!-- -->B`` and ``ghp\\_A`` read
+``ghp_AB``...). The scanner scans those forms too, so what a message quotes has been scanned in the form it is
+quoted in. Each form is a line of text and, for each of its characters, the offset in the file's text of the
+character it came from, so what is found there maps back to the file's own characters.
+
+Only the lines where a form joins what the raw text keeps apart are given: a form that joins nothing holds no
+word the raw scan has not seen, and scanning it again would only cost time on the hot path.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_TOKEN_CHAR = re.compile(r"[A-Za-z0-9+/=_-]")
+
+def joined_lines(text: str, fmt: str):
+    """(line, raw offsets) of every line a form of a file of format ``fmt`` joins: YAML's folding in YAML and
+    front matter, rendering in Markdown. A JSONL log's strings are JSON's, decoded by the scanner itself."""
+    if fmt == "jsonl":
+        return
+    yield from folded_yaml_lines(text)
+    if fmt in ("markdown", "index"):
+        yield from rendered_markdown_lines(text)
+
+
+# -- YAML: a double-quoted scalar's escaped line break ---------------------------------------------
+
+_ESCAPED_BREAK = re.compile(r"(?<!\\)(?:\\\\)*\\(?P<newline>\r?\n)[ \t]*")
+
+
+def folded_yaml_lines(text: str):
+    """(line, raw offsets) of each run of lines joined by YAML's escaped line break (a line ending in an odd
+    number of backslashes, inside a double-quoted scalar, continues on the next line, its indent dropped)."""
+    if "\\\n" not in text and "\\\r\n" not in text:
+        return
+    breaks = [m for m in _ESCAPED_BREAK.finditer(text) if _inside_double_quotes(text, m.start("newline") - 1)]
+    index = 0
+    while index < len(breaks):
+        first = breaks[index]
+        start = text.rfind("\n", 0, first.start()) + 1
+        offsets: list[int] = []
+        cursor = start
+        while True:
+            backslash = breaks[index].start("newline") - 1
+            offsets.extend(range(cursor, backslash))
+            cursor = breaks[index].end()
+            index += 1
+            if index >= len(breaks) or text.find("\n", cursor, breaks[index].start()) != -1:
+                break
+        end = text.find("\n", cursor)
+        end = len(text) if end == -1 else end
+        if end > cursor and text[end - 1] == "\r":
+            end -= 1
+        offsets.extend(range(cursor, end))
+        offsets.append(end)
+        yield "".join(text[i] for i in offsets[:-1]), offsets
+
+
+def _inside_double_quotes(text: str, backslash: int) -> bool:
+    """The backslash at the end of a line sits inside a double-quoted scalar opened on that line or one above it."""
+    line_start = text.rfind("\n", 0, backslash) + 1
+    quotes = 0
+    position = backslash
+    # Walk back over the lines this scalar may have started on (an escaped break continues it).
+    while True:
+        piece = text[line_start:position]
+        quotes += len(re.findall(r'(?<!\\)(?:\\\\)*"', piece))
+        if line_start == 0 or text[max(0, line_start - 2) : line_start - 1] != "\\":
+            break
+        position = line_start - 2
+        line_start = text.rfind("\n", 0, position) + 1
+    return quotes % 2 == 1
+
+
+# -- Markdown as it renders ------------------------------------------------------------------------
+
+# Inline markup that renders to nothing (comments, tags, emphasis, code and link delimiters), or to one
+# character (a backslash escape, an entity). A '[' counts only where it opens a link.
+_MARKUP = re.compile(
+    r"(?P<gone><!--.{0,2000}?-->|</?[A-Za-z][A-Za-z0-9-]{0,40}(?:\s[^<>\n]{0,500})?/?>|\*+|~~|`+"
+    r"|\]\([^()\s]{0,2000}\)|\[(?=[^\[\]\n]{1,500}\]\())"
+    r"|\\(?P<escaped>[!-/:-@\[-`{-~])"
+    r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
+    r"|(?P<underscores>_+)"
+)
+_MAY_RENDER = re.compile(r"[*~`<\\&\]_]")
+
+
+def rendered_markdown_lines(text: str):
+    """(line, raw offsets) of each line whose rendering joins two runs of token characters the markup kept apart."""
+    start = 0
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        if _MAY_RENDER.search(body):
+            rendered = render_markdown_line(body, start)
+            if rendered is not None:
+                yield rendered
+        start += len(line)
+
+
+def render_markdown_line(line: str, base: int = 0) -> tuple[str, list[int]] | None:
+    """A line of Markdown as it renders and the offset (from ``base``) of each character, if the rendering joins
+    token characters the raw line keeps apart; else None."""
+    out: list[str] = []
+    offsets: list[int] = []
+    joins = False
+    cursor = 0
+    for match in _MARKUP.finditer(line):
+        kept = _rendered(match, line)
+        if kept == match.group(0):
+            continue
+        for i in range(cursor, match.start()):
+            out.append(line[i])
+            offsets.append(base + i)
+        before = out[-1] if out else ""
+        for char in kept:
+            out.append(char)
+            offsets.append(base + match.start())
+        after = line[match.end()] if match.end() < len(line) else ""
+        tail = kept[-1:] if kept else after
+        if before and tail and _TOKEN_CHAR.match(before) and _TOKEN_CHAR.match(tail):
+            joins = True
+        cursor = match.end()
+    if not joins:
+        return None
+    for i in range(cursor, len(line)):
+        out.append(line[i])
+        offsets.append(base + i)
+    offsets.append(base + len(line))
+    return "".join(out), offsets
+
+
+def _rendered(match: re.Match, line: str) -> str:
+    if match.group("gone") is not None:
+        return ""
+    if match.group("escaped") is not None:
+        return match.group("escaped")
+    if match.group("entity") is not None:
+        return html.unescape(match.group("entity"))
+    run = match.group("underscores")  # emphasis at a word's edge; inside a word ('ghp_A') it is the word's own
+    before = line[match.start() - 1] if match.start() else " "
+    after = line[match.end()] if match.end() < len(line) else " "
+    return "" if not (before.isalnum() and after.isalnum()) else run
+
+
+# -- the forms of one quoted value -----------------------------------------------------------------
+
+
+def quoted_forms(raw: str) -> set[str]:
+    """What a detected secret's raw characters read as in the other forms: folded as YAML, rendered as Markdown."""
+    forms = set()
+    for line, _ in folded_yaml_lines(raw if raw.startswith('"') else '"' + raw):
+        forms.add(line.lstrip('"'))
+    for line in raw.splitlines():
+        rendered = render_markdown_line(line)
+        if rendered is not None:
+            forms.add(rendered[0])
+    return {form for form in forms if form and form != raw}
