@@ -30,51 +30,40 @@ def joined_lines(text: str, fmt: str):
 
 # -- YAML: a double-quoted scalar's escaped line break ---------------------------------------------
 
-_ESCAPED_BREAK = re.compile(r"(?<!\\)(?:\\\\)*\\(?P<newline>\r?\n)[ \t]*")
+_UNESCAPED_QUOTE = re.compile(r'(?<!\\)(?:\\\\)*"')
 
 
 def folded_yaml_lines(text: str):
-    """(line, raw offsets) of each run of lines joined by YAML's escaped line break (a line ending in an odd
-    number of backslashes, inside a double-quoted scalar, continues on the next line, its indent dropped)."""
+    """(line, raw offsets) of each run of lines joined by YAML's escaped line break: in a double-quoted scalar, a
+    line ending in an odd number of backslashes continues on the next line, that line's indent dropped. Linear:
+    each line is read once, the quotes of a run counted as it grows."""
     if "\\\n" not in text and "\\\r\n" not in text:
         return
-    breaks = [m for m in _ESCAPED_BREAK.finditer(text) if _inside_double_quotes(text, m.start("newline") - 1)]
-    index = 0
-    while index < len(breaks):
-        first = breaks[index]
-        start = text.rfind("\n", 0, first.start()) + 1
-        offsets: list[int] = []
-        cursor = start
-        while True:
-            backslash = breaks[index].start("newline") - 1
-            offsets.extend(range(cursor, backslash))
-            cursor = breaks[index].end()
-            index += 1
-            if index >= len(breaks) or text.find("\n", cursor, breaks[index].start()) != -1:
-                break
-        end = text.find("\n", cursor)
-        end = len(text) if end == -1 else end
-        if end > cursor and text[end - 1] == "\r":
-            end -= 1
-        offsets.extend(range(cursor, end))
-        offsets.append(end)
-        yield "".join(text[i] for i in offsets[:-1]), offsets
-
-
-def _inside_double_quotes(text: str, backslash: int) -> bool:
-    """The backslash at the end of a line sits inside a double-quoted scalar opened on that line or one above it."""
-    line_start = text.rfind("\n", 0, backslash) + 1
+    run: list[int] | None = None  # the raw offsets of the joined line being built
     quotes = 0
-    position = backslash
-    # Walk back over the lines this scalar may have started on (an escaped break continues it).
-    while True:
-        piece = text[line_start:position]
-        quotes += len(re.findall(r'(?<!\\)(?:\\\\)*"', piece))
-        if line_start == 0 or text[max(0, line_start - 2) : line_start - 1] != "\\":
-            break
-        position = line_start - 2
-        line_start = text.rfind("\n", 0, position) + 1
-    return quotes % 2 == 1
+    start = 0
+    for line in text.splitlines(keepends=True):
+        end = start + len(line.rstrip("\r\n"))
+        segment_start = start
+        if run is not None:
+            segment_start += len(line) - len(line.lstrip(" \t"))
+        else:
+            quotes = 0
+        segment = text[segment_start:end]
+        quotes += len(_UNESCAPED_QUOTE.findall(segment))
+        trailing = len(segment) - len(segment.rstrip("\\"))
+        if trailing % 2 == 1 and quotes % 2 == 1 and end < start + len(line):
+            run = [] if run is None else run
+            run.extend(range(segment_start, end - 1))  # the escaping backslash reads as nothing
+        elif run is not None:
+            run.extend(range(segment_start, end))
+            run.append(end)
+            yield "".join(text[i] for i in run[:-1]), run
+            run = None
+        start += len(line)
+    if run:
+        run.append(run[-1] + 1)
+        yield "".join(text[i] for i in run[:-1]), run
 
 
 # -- Markdown as it renders ------------------------------------------------------------------------
@@ -82,8 +71,8 @@ def _inside_double_quotes(text: str, backslash: int) -> bool:
 # Inline markup that renders to nothing (comments, tags, emphasis, code and link delimiters), or to one
 # character (a backslash escape, an entity). A '[' counts only where it opens a link.
 _MARKUP = re.compile(
-    r"(?P<gone><!--.{0,2000}?-->|</?[A-Za-z][A-Za-z0-9-]{0,40}(?:\s[^<>\n]{0,500})?/?>|\*+|~~|`+"
-    r"|\]\([^()\s]{0,2000}\)|\[(?=[^\[\]\n]{1,500}\]\())"
+    r"(?P<gone><!--.{0,200}?-->|</?[A-Za-z][A-Za-z0-9-]{0,40}(?:\s[^<>\n]{0,200})?/?>|\*+|~~|`+"
+    r"|\]\([^()\s]{0,500}\)|\[(?=[^\[\]\n]{1,200}\]\())"
     r"|\\(?P<escaped>[!-/:-@\[-`{-~])"
     r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
     r"|(?P<underscores>_+)"

@@ -407,6 +407,14 @@ def has_letters_and_digits(value: str) -> bool:
     return any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
 
 
+_WORD_VALUE = re.compile(r"\A[a-z]{2,24}(?:[-_][a-z]{2,24}){0,7}\Z")
+
+
+def is_word_value(value: str) -> bool:
+    """Lowercase words joined by hyphens: `audit-only`, `read-only`, a setting's value, not a credential."""
+    return bool(_WORD_VALUE.match(value))
+
+
 def has_mixed_classes(value: str) -> bool:
     """Letters and digits (or letters and symbols): what a password has and a word has not."""
     letters = any(c.isalpha() for c in value)

@@ -239,6 +239,8 @@ class _Scan:
             if last in patterns.PASSWORD_WORDS:
                 if len(value) < 6 or not patterns.has_mixed_classes(value):
                     continue
+                if last == "pass" and patterns.is_word_value(value):
+                    continue  # `pass: audit-only`: which pass, not a password
                 secret_type = patterns.KEYWORD_PASSWORD
             else:
                 if len(value) < 12 or not (letters and digits):
