@@ -70,6 +70,12 @@ class Quotes:
             if not any(c.isspace() for c in run):  # a secret's own characters, not the words around a key block
                 self.runs.setdefault(run, shown)
 
+    def extend(self, other: "Quotes") -> None:
+        """Hide what ``other`` hides too."""
+        self.pairs.extend(other.pairs)
+        for run, shown in other.runs.items():
+            self.runs.setdefault(run, shown)
+
     def __bool__(self) -> bool:
         return bool(self.pairs)
 
