@@ -16,7 +16,7 @@ import pytest
 
 from conftest import write_files
 from memwarden.analysis.secrets import scan
-from test_guard import GISH_BASE, GISH_NOTE, assert_no_crash, assert_no_leak, mw
+from test_guard import GISH_BASE, GISH_NOTE, assert_no_crash, assert_no_leak, episode, mw
 
 _random = random.Random(2424)
 ALNUM = string.ascii_letters + string.digits
@@ -95,6 +95,19 @@ def test_markdown_that_renders_a_token_is_found_and_never_printed(tmp_path, spli
     token = github_token()
     root = write_files(tmp_path / "ws", _claim_in_note(split(token)))
     _check_everywhere(root, token, NOTE, "GitHub token")  # the whole token, not a random-looking piece of it
+
+
+@pytest.mark.parametrize("split", [
+    lambda t: f"{t[:18]}**{t[18:]}**",
+    lambda t: f"{t[:18]}<!-- -->{t[18:]}",
+], ids=["strong", "comment"])
+def test_markdown_in_a_logs_record_that_renders_a_token_is_found_and_never_printed(tmp_path, split):
+    """An episode's summary is Markdown too: a message quotes it raw, and a reader (a GitHub annotation, a
+    SARIF viewer) renders it."""
+    token = github_token()
+    summary = f"The deploy login {split(token)} does not work for the release channel."
+    root = write_files(tmp_path / "ws", {**GISH_BASE, "memory/episodic.jsonl": episode(1, summary=summary) + "\n"})
+    _check_everywhere(root, token, "memory/episodic.jsonl", "GitHub token")
 
 
 def test_markup_that_joins_nothing_is_not_scanned_twice():

@@ -20,11 +20,11 @@ _TOKEN_CHAR = re.compile(r"[A-Za-z0-9+/=_-]")
 
 def joined_lines(text: str, fmt: str):
     """(line, raw offsets) of every line a form of a file of format ``fmt`` joins: YAML's folding in YAML and
-    front matter, rendering in Markdown. A JSONL log's strings are JSON's, decoded by the scanner itself."""
-    if fmt == "jsonl":
-        return
-    yield from folded_yaml_lines(text)
-    if fmt in ("markdown", "index"):
+    front matter, rendering wherever prose is written in Markdown (notes, indexes, a log's records; not a fact
+    file's values). A JSONL log's escapes are JSON's, decoded by the scanner itself."""
+    if fmt != "jsonl":
+        yield from folded_yaml_lines(text)
+    if fmt != "yaml":
         yield from rendered_markdown_lines(text)
 
 
@@ -77,7 +77,8 @@ _MARKUP = re.compile(
     r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
     r"|(?P<underscores>_+)"
 )
-_MAY_RENDER = re.compile(r"[*~`<\\&\]_]")
+# Underscores alone never join two words (emphasis with '_' opens and closes only at a word's edge).
+_MAY_RENDER = re.compile(r"[*~`<\\&\]]")
 
 
 def rendered_markdown_lines(text: str):

@@ -157,7 +157,7 @@ class _Scan:
             hits.extend(self.scan_json_strings())
         else:  # YAML, front matter: "\x41KIA..." is AKIA... once read
             hits.extend(self.scan_json_strings(yaml=True))
-            hits.extend(self.scan_forms())
+        hits.extend(self.scan_forms())
         return self.finish(hits)
 
     def scan_line(self, line: str, base: int, json_raw: bool = False) -> list[_Hit]:
@@ -444,7 +444,7 @@ class _Scan:
         folded, Markdown rendered; each hit mapped back to the file's characters, markup and all."""
         hits = []
         for line, offsets in forms.joined_lines(self.text, self.fmt):
-            for hit in self.scan_line(line, 0) + self.escaped_string_hits(line, 0, yaml=True):
+            for hit in self.scan_line(line, 0) + self.escaped_string_hits(line, 0, yaml=self.fmt != "jsonl"):
                 if not hit.extra.get("block") and hit.end > hit.start:
                     hit.start, hit.end = offsets[hit.start], offsets[hit.end - 1] + 1
                     hits.append(hit)
