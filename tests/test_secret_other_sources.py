@@ -85,3 +85,15 @@ def test_a_history_message_hides_a_secret_only_the_deleted_version_held(tmp_path
         assert_no_crash(run)
         assert "deleted" in run.text, run.text
         assert_no_leak(run.text, [token], " ".join(args))
+
+
+def test_a_superseded_note_message_hides_the_secret_of_the_note_it_quotes(tmp_path):
+    """MEMORY.md's finding quotes old.md's `superseded_by:` value."""
+    pw = password()
+    root = write_files(tmp_path / "ws", {
+        "MEMORY.md": "- [Deploy flags](old.md) — which flag skips the purge\n",
+        "old.md": f"---\nname: old\ndescription: d\ntype: feedback\nsuperseded_by: https://deploy:{pw}@wiki.internal/new\n---\n\nBody.\n",
+    })
+    run = mw("check", "--format", "json", ".", cwd=root)
+    assert [f["path"] for f in run.json()["findings"] if f["name"] == "superseded-note-indexed"] == ["MEMORY.md"], run.text
+    _no_leak_anywhere(root, [pw])
