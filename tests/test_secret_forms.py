@@ -160,3 +160,23 @@ def test_service_tokens_with_a_hex_body_are_found_in_prose(tmp_path, token, slug
     assert [d.type.slug for d in scan(f"The token {token} was rotated.\n", "markdown")] == [slug]
     root = write_files(tmp_path / "ws", _claim_in_note(token))
     _check_everywhere(root, token, NOTE, label)
+
+
+def test_the_forms_change_nothing_found_in_the_planted_set(monkeypatch):
+    """The planted set (tests/data/secrets) splits no secret: scanning the folded and rendered forms too finds
+    exactly what the raw scan finds there, the same spans and values (a rendered JSONL line is still JSON: its
+    escapes end a value, as on the raw line)."""
+    from conftest import REPO
+    from memwarden.analysis.secrets import forms, scanner
+
+    suffixes = {".jsonl": "jsonl", ".json": "jsonl", ".yml": "yaml", ".yaml": "yaml", ".md": "markdown"}
+    texts = [(p.read_text("utf-8", "replace"), suffixes[p.suffix])
+             for p in sorted((REPO / "tests" / "data" / "secrets").rglob("*")) if p.is_file() and p.suffix in suffixes]
+
+    def found():
+        return [[(d.type.slug, d.start, d.end, d.digest) for d in each] for each in scanner.scan_texts(texts)]
+
+    with_forms = found()
+    monkeypatch.setattr(forms, "joined_lines", lambda text, fmt: iter(()))
+    assert with_forms == found()
+    assert sum(map(len, with_forms)) >= 80

@@ -444,7 +444,8 @@ class _Scan:
         folded, Markdown rendered; each hit mapped back to the file's characters, markup and all."""
         hits = []
         for line, offsets in forms.joined_lines(self.text, self.fmt):
-            for hit in self.scan_line(line, 0) + self.escaped_string_hits(line, 0, yaml=self.fmt != "jsonl"):
+            json_raw = self.fmt == "jsonl"  # a log's line rendered is still JSON: its escapes end a value
+            for hit in self.scan_line(line, 0, json_raw=json_raw) + self.escaped_string_hits(line, 0, yaml=not json_raw):
                 if not hit.extra.get("block") and hit.end > hit.start:
                     hit.start, hit.end = offsets[hit.start], offsets[hit.end - 1] + 1
                     hits.append(hit)
