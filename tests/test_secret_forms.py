@@ -90,7 +90,12 @@ def test_an_escaped_line_break_outside_a_double_quoted_scalar_joins_nothing():
     lambda t: f"{t[:18]}`{t[18:]}`",
     lambda t: f"[{t[:18]}](https://example.com){t[18:]}",
     lambda t: t.replace("_", "&#95;"),
-], ids=["strong", "empty-tag", "comment", "escaped-underscore", "code-span", "link-text", "entity"])
+    # pieces too short for the scanner's gate on their own: the file holds no other sign of a secret
+    lambda t: f"{t[:10]}**{t[10:20]}**{t[20:30]}**{t[30:]}**",
+    lambda t: f"{t[:12]}\u200b{t[12:24]}\u200b{t[24:]}",
+    lambda t: f"{t[:12]}&#8203;{t[12:24]}&ZeroWidthSpace;{t[24:]}",
+], ids=["strong", "empty-tag", "comment", "escaped-underscore", "code-span", "link-text", "entity", "short-pieces",
+        "zero-width-space", "zero-width-entity"])
 def test_markdown_that_renders_a_token_is_found_and_never_printed(tmp_path, split):
     token = github_token()
     root = write_files(tmp_path / "ws", _claim_in_note(split(token)))

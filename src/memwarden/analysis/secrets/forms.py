@@ -1,5 +1,5 @@
 """The other forms a memory file's text is read in, and quoted in: YAML with its escaped line breaks folded,
-Markdown as it renders.
+Markdown as it renders (and characters that show as nothing, such as a zero-width space, dropped).
 
 A message quotes a YAML value as YAML reads it (``"ghp_A\\`` then ``B"`` on the next line is one word) and
 Markdown prose as it renders (``ghp_A**B**``, ``A<span></span>B``, ``A<!-- -->B`` and ``ghp\\_A`` read
@@ -16,7 +16,18 @@ from __future__ import annotations
 import html
 import re
 
+from memwarden.analysis.secrets.gate import may_hold_secret
+
 _TOKEN_CHAR = re.compile(r"[A-Za-z0-9+/=_-]")
+
+def may_join_secret(text: str, fmt: str) -> bool:
+    """The text rendered would pass the scanner's gate: a text the gate turns away raw may still hold a token cut
+    into pieces too short to pass it. (A folded YAML line needs a backslash, which lets the raw text through.)
+    Decided on the whole text in one substitution: this runs on every text the gate turns away."""
+    if fmt == "yaml" or not _may_join(text):
+        return False
+    return may_hold_secret(_MARKUP.sub(lambda match: _rendered(match, match.string), text))
+
 
 def joined_lines(text: str, fmt: str):
     """(line, raw offsets) of every line a form of a file of format ``fmt`` joins: YAML's folding in YAML and
@@ -76,9 +87,32 @@ _MARKUP = re.compile(
     r"|\\(?P<escaped>[!-/:-@\[-`{-~])"
     r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
     r"|(?P<underscores>_+)"
+    r"|(?P<invisible>[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]+)"
 )
 # Underscores alone never join two words (emphasis with '_' opens and closes only at a word's edge).
-_MAY_RENDER = re.compile(r"[*~`<\\&\]]")
+_MAY_RENDER = re.compile(r"[*~`<\\&\]\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
+# Markup that renders to nothing (or to a character of its own) followed by a token character, where a token
+# character stands before it: the only place a rendering can join two runs. A quick test, markup character by
+# markup character, before any rendering of a text the gate turned away.
+_JOINING_MARKUP = re.compile(
+    r"(?:\*+|~~|`+|<!--.{0,200}?-->|</?[A-Za-z][A-Za-z0-9-]{0,40}(?:\s[^<>\n]{0,200})?/?>"
+    r"|\\(?=[!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|\]\([^()\s]{0,500}\)|\["
+    r"|[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff])+[A-Za-z0-9+/=_&\\-]"
+)
+_MARKUP_START = re.compile(r"[*~`<\\&\]\[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+
+
+def _may_join(text: str) -> bool:
+    for markup in _MARKUP_START.finditer(text):
+        at = markup.start()
+        if at and text[at - 1] in _TOKEN_CHARS and _JOINING_MARKUP.match(text, at):
+            return True
+    return False
+
+
+# Characters that show as nothing: a token split by them reads whole on the screen.
+_INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 
 
 def rendered_markdown_lines(text: str):
@@ -87,18 +121,21 @@ def rendered_markdown_lines(text: str):
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
         if _MAY_RENDER.search(body):
-            rendered = render_markdown_line(body, start)
+            rendered = render_markdown_line(body, start, gated=True)
             if rendered is not None:
                 yield rendered
         start += len(line)
 
 
-def render_markdown_line(line: str, base: int = 0) -> tuple[str, list[int]] | None:
+def render_markdown_line(line: str, base: int = 0, *, gated: bool = False) -> tuple[str, list[int]] | None:
     """A line of Markdown as it renders and the offset (from ``base``) of each character, if the rendering joins
-    token characters the raw line keeps apart; else None."""
+    token characters the raw line keeps apart; else None. With ``gated``, only if a word a join makes (the run of
+    non-space characters around it) would pass the scanner's gate: `src/<name>/x.ts` joins, but nothing secret."""
+    if not _may_join(line):
+        return None  # most lines: built character by character below, the rendering costs more than this test
     out: list[str] = []
     offsets: list[int] = []
-    joins = False
+    joins: list[int] = []  # where in out a join is
     cursor = 0
     for match in _MARKUP.finditer(line):
         kept = _rendered(match, line)
@@ -114,7 +151,7 @@ def render_markdown_line(line: str, base: int = 0) -> tuple[str, list[int]] | No
         after = line[match.end()] if match.end() < len(line) else ""
         tail = kept[-1:] if kept else after
         if before and tail and _TOKEN_CHAR.match(before) and _TOKEN_CHAR.match(tail):
-            joins = True
+            joins.append(len(out))
         cursor = match.end()
     if not joins:
         return None
@@ -122,7 +159,21 @@ def render_markdown_line(line: str, base: int = 0) -> tuple[str, list[int]] | No
         out.append(line[i])
         offsets.append(base + i)
     offsets.append(base + len(line))
-    return "".join(out), offsets
+    rendered = "".join(out)
+    if gated and not any(may_hold_secret(_word_at(rendered, at)) for at in joins):
+        return None
+    return rendered, offsets
+
+
+def _word_at(text: str, at: int) -> str:
+    """The run of non-space characters around text[at] (or ending at it)."""
+    start = at
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    end = at
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return text[start:end]
 
 
 def _rendered(match: re.Match, line: str) -> str:
@@ -131,7 +182,9 @@ def _rendered(match: re.Match, line: str) -> str:
     if match.group("escaped") is not None:
         return match.group("escaped")
     if match.group("entity") is not None:
-        return html.unescape(match.group("entity"))
+        return _INVISIBLE.sub("", html.unescape(match.group("entity")))
+    if match.group("invisible") is not None:
+        return ""
     run = match.group("underscores")  # emphasis at a word's edge; inside a word ('ghp_A') it is the word's own
     before = line[match.start() - 1] if match.start() else " "
     after = line[match.end()] if match.end() < len(line) else " "

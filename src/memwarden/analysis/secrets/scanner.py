@@ -93,7 +93,8 @@ def scan_texts(items, *, high_entropy: bool = True, stats: ScanStats | None = No
     """Detections for each (text, format), under one detect-secrets settings context (loaded only if needed)."""
     stats = stats or ScanStats()
     results: list[list[Detection]] = [[] for _ in items]
-    todo = [(i, text, fmt) for i, (text, fmt) in enumerate(items) if may_hold_secret(text)]
+    todo = [(i, text, fmt) for i, (text, fmt) in enumerate(items)
+            if may_hold_secret(text) or forms.may_join_secret(text, fmt)]
     if not todo:
         return results
     from detect_secrets.settings import get_plugins, transient_settings
