@@ -20,14 +20,6 @@ from memwarden.analysis.secrets.gate import may_hold_secret
 
 _TOKEN_CHAR = re.compile(r"[A-Za-z0-9+/=_-]")
 
-def may_join_secret(text: str, fmt: str) -> bool:
-    """The text rendered would pass the scanner's gate: a text the gate turns away raw may still hold a token cut
-    into pieces too short to pass it. (A folded YAML line needs a backslash, which lets the raw text through.)
-    Decided on the whole text in one substitution: this runs on every text the gate turns away."""
-    if fmt == "yaml" or not _may_join(text):
-        return False
-    return may_hold_secret(_MARKUP.sub(lambda match: _rendered(match, match.string), text))
-
 
 def joined_lines(text: str, fmt: str):
     """(line, raw offsets) of every line a form of a file of format ``fmt`` joins: YAML's folding in YAML and
@@ -37,6 +29,15 @@ def joined_lines(text: str, fmt: str):
         yield from folded_yaml_lines(text)
     if fmt != "yaml":
         yield from rendered_markdown_lines(text)
+
+
+def may_join_secret(text: str, fmt: str) -> bool:
+    """The text rendered would pass the scanner's gate: a text the gate turns away raw may still hold a token cut
+    into pieces too short to pass it. (A folded YAML line needs a backslash, which lets the raw text through.)
+    Decided on the whole text in one substitution: this runs on every text the gate turns away."""
+    if fmt == "yaml" or not _may_join(text):
+        return False
+    return may_hold_secret(_MARKUP.sub(lambda match: _rendered(match, match.string), text))
 
 
 # -- YAML: a double-quoted scalar's escaped line break ---------------------------------------------
