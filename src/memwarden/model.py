@@ -62,6 +62,9 @@ class Problem:
     # False when message, fix and JSON path are made of the rule's own words, paths and numbers only: nothing
     # from a file's content, so the engine need not scan the file for secrets to hide in them.
     quotes: bool = True
+    # What else the message quotes, whose secrets are hidden in it too: another file of the workspace (its
+    # workspace-relative path), or (text, format) of content no workspace file holds now (a base version).
+    quotes_from: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,7 @@ class Finding:
     workspace_path: str = ""  # relative to the workspace root
     fixed: bool = False
     quotes: bool = True  # as Problem.quotes
+    quotes_from: tuple = ()  # as Problem.quotes_from
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.rule.code, self.message)

@@ -108,17 +108,27 @@ def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
         losses = Comparison(ws, before, after, fields).losses()
         for loss in losses:
             last_loss_of[loss.key] = position
-        per_commit.append((commit, losses))
+        per_commit.append((commit, before, losses))
 
+    from memwarden.analysis.secrets import format_of, hider, version_text
     from memwarden.analysis.secrets.paths import hide_names_in
     from memwarden.text import escape_controls
+
+    hiders: dict = {}
+
+    def hide(message: str, version: Snapshot, relpath: str) -> str:
+        """The message with the secrets of the version it quotes (the one that still held the loss) hidden."""
+        key = (id(version), relpath)
+        if key not in hiders:
+            hiders[key] = hider(version_text(version.raw(relpath)), format_of(relpath))
+        return hiders[key](message)
 
     cwd = Path.cwd()
 
     def shown(relpath: str) -> str:
         return ws.display_path(relpath, cwd)
 
-    def finding(loss, lost_at_head: bool) -> dict:
+    def finding(loss, lost_at_head: bool, version: Snapshot) -> dict:
         violation = violation_of(loss, ws, fields)
         data = {
             "code": RULE_CODES[violation.rule],
@@ -127,25 +137,25 @@ def _walk_workspace(ws, repo, base_sha: str, label: str) -> dict:
             "path": shown(loss.path),
             "line": loss.line,
             "column": loss.column,
-            "message": hide_names_in(violation.message),  # a deleted note's name, quoted, as its path is shown
-            "key": loss.key,
+            "message": hide_names_in(hide(violation.message, version, loss.path)),  # a deleted note's name too
+            "key": hide(loss.key, version, loss.path),  # it holds the id or the fact key itself
             "lost_at_head": lost_at_head,
         }
         if loss.json_path:
-            data["json_path"] = loss.json_path
+            data["json_path"] = hide(loss.json_path, version, loss.path)
         return data
 
     result_commits = []
-    for position, (commit, losses) in enumerate(per_commit):
+    for position, (commit, before, losses) in enumerate(per_commit):
         findings = [
-            finding(loss, loss.key in net_keys and last_loss_of.get(loss.key) == position) for loss in losses
+            finding(loss, loss.key in net_keys and last_loss_of.get(loss.key) == position, before) for loss in losses
         ]
         # a subject is anyone's text: no escape sequence of it may reach a terminal (window title, clipboard)
         subject = escape_controls(hide_names_in(commit.subject))
         result_commits.append({"sha": commit.sha, "short": commit.short, "subject": subject,
                                "findings": findings})
     attributed = set(last_loss_of)
-    unattributed = [finding(loss, True) for loss in net if loss.key not in attributed]
+    unattributed = [finding(loss, True, snapshot(base_sha, label)) for loss in net if loss.key not in attributed]
     return {
         "root": ws.display_path(".", cwd),
         "profile": ws.profile.name,

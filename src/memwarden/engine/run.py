@@ -339,6 +339,7 @@ class Checker:
                 fix=problem.fix,
                 workspace_path=relpath,
                 quotes=problem.quotes,
+                quotes_from=problem.quotes_from,
             )
         )
 

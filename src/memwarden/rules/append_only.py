@@ -26,6 +26,7 @@ from memwarden.analysis.history import (
     changes_since_base,
 )
 from memwarden.analysis.history.records import JsonRecord
+from memwarden.analysis.secrets import format_of, version_text
 from memwarden.fixes.restore import Restorer
 from memwarden.model import Applicability, Fix, Option, Problem, Scope, Severity
 from memwarden.registry import rule
@@ -380,6 +381,8 @@ def problems(ctx, rule_name: str):
             json_path=loss.json_path,
             fix=loss_fix,
             path=loss.path,
+            # It quotes the base version (a deleted record's id, a fact's key): hide that version's secrets too.
+            quotes_from=((version_text(compared.changes.base_raw(loss.path)), format_of(loss.path)),),
         )
     for relpath, count in sorted(per_file.items()):
         if count > MAX_LISTED_PER_FILE:

@@ -34,7 +34,7 @@ class ConflictingRecords:
     def message(self) -> str:
         return (
             f"this contradicts the {self.layer} at {quoted(self.path, 60)} line {self.line}: "
-            # Token-like runs are masked: the engine hides only the secrets of this finding's own file.
+            # Token-like runs are masked; the engine hides the secrets of both files (Problem.quotes_from).
             f'"{excerpt(self.other, QUOTE_CHARS)}" (decide which is true, then correct or archive the other)'
         )
 
@@ -116,7 +116,8 @@ def conflicting_records(ctx):
         newer, older = pair.newer, pair.older
         violation = ConflictingRecords(LAYER_NAMES[older.record.layer], older.place.path, older.place.line, older.sentence)
         place = newer.place
-        yield Problem(place.line, place.column, violation.message, json_path=place.json_path, path=place.path)
+        yield Problem(place.line, place.column, violation.message, json_path=place.json_path, path=place.path,
+                      quotes_from=(older.place.path,))
     if not ctx.options["fact_keys"]:
         return
     for pair in coherence.fact_key_conflicts(ctx.documents("facts"), ctx.workspace.profile.name):
@@ -124,7 +125,8 @@ def conflicting_records(ctx):
         violation = ConflictingFactValue(
             ".".join(map(str, newer.key)), newer.value, older.value, older.place.path, older.place.line
         )
-        yield Problem(newer.place.line, newer.place.column, violation.message, json_path=newer.place.json_path, path=newer.place.path)
+        yield Problem(newer.place.line, newer.place.column, violation.message, json_path=newer.place.json_path,
+                      path=newer.place.path, quotes_from=(older.place.path,))
 
 
 # -- near-duplicate -------------------------------------------------------------------------

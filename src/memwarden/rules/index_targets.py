@@ -271,4 +271,6 @@ def superseded_note_indexed(ctx):
                 if mark is None or (mark.successor is not None and mark.successor in paths):
                     continue
                 violation = SupersededNoteIndexed(resolved, mark.key, mark.value, mark.successor)
-                yield Problem(entry.line, link.column, violation.message, path=doc.relpath)
+                # It quotes a front matter value of the note, or of the note that supersedes it.
+                sources = (resolved,) if mark.successor is None else (resolved, mark.successor)
+                yield Problem(entry.line, link.column, violation.message, path=doc.relpath, quotes_from=sources)

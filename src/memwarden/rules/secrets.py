@@ -45,9 +45,15 @@ def secret_in_memory(doc, ctx):
     detect-secrets' detectors (AWS, GitHub, GitLab, Slack, Stripe, JWT,
     private keys, passwords assigned to secret-like names, high-entropy
     strings...) plus the formats it lacks: Anthropic `sk-ant-...`, OpenAI
-    `sk-proj-...`, GitHub fine-grained `github_pat_...`, npm `npm_...` and
-    passwords in connection URLs (`postgres://app:...@db`). JSON string values
-    with escapes (`\\n`, `\\u0041`) are decoded and read too.
+    `sk-proj-...`, GitHub fine-grained `github_pat_...`, npm `npm_...`,
+    DigitalOcean `dop_v1_...`, Shopify `shpat_...`, Databricks `dapi...`,
+    Mailgun `key-...`, passwords in connection URLs (`postgres://app:...@db`)
+    and on command lines (`mysql -p...`). JSON string values with escapes
+    (`\\n`, `\\u0041`) are decoded and read too, and so is every form a
+    message may quote: a YAML double-quoted value folded across its escaped
+    line breaks, and Markdown as it renders (a token split by `**`, an empty
+    tag, a comment or a backslash escape is read whole). Base64 that decodes
+    to a sentence is plain text, unless the sentence holds a secret.
 
     A file or folder name that holds a token or key of a known format (a note
     saved as `ghp_....md`, a shelf named after a key) is reported on the

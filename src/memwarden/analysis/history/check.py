@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from memwarden.analysis.history.compare import Comparison, Loss
 from memwarden.analysis.history.snapshots import (
@@ -78,6 +78,7 @@ class ChangesSinceBase:
     staged: bool
     restored_in_worktree: set[str] = field(default_factory=set)  # keys of staged losses the working tree has back
     shrunk: list[Shrunk] = field(default_factory=list)  # files (not logs, not archives) smaller than at the base
+    base_raw: Callable[[str], bytes | None] = lambda relpath: None  # a file's bytes at the base, which messages quote
 
 
 def shrunk_files(base, current) -> list[Shrunk]:
@@ -111,7 +112,7 @@ def changes_since_base(ws, base_ref: str | None, staged: bool, mutable_fields: I
     if ws.proposed and not base_ref and not staged:
         base = DiskSnapshot(ws)
         losses = Comparison(ws, base, ProposedSnapshot(ws), fields).losses() if base.files else []
-        return ChangesSinceBase(base.label, losses, staged)
+        return ChangesSinceBase(base.label, losses, staged, base_raw=base.raw)
     flag = "--staged" if staged and not base_ref else "--base"
     repo = open_repo(ws, flag)
     cache: dict = {}
@@ -128,7 +129,8 @@ def changes_since_base(ws, base_ref: str | None, staged: bool, mutable_fields: I
         else:
             current = WorktreeSnapshot(ws, repo)
         losses = Comparison(ws, base, current, fields).losses() if base.files else []
-        changes = ChangesSinceBase(base.label, losses, staged, shrunk=shrunk_files(base, current) if base.files else [])
+        changes = ChangesSinceBase(base.label, losses, staged, shrunk=shrunk_files(base, current) if base.files else [],
+                                   base_raw=base.raw)
         if losses and staged:
             # The fix writes the working tree: what is back there already needs only `git add`.
             worktree = WorktreeSnapshot(ws, repo)

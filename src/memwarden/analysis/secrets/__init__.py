@@ -24,7 +24,8 @@ from memwarden.analysis.secrets.paths import hide_known_names, read_names
 from memwarden.analysis.secrets.scanner import Detection, ScanStats
 
 __all__ = [
-    "Detection", "ScanStats", "SecretScans", "hide_secrets", "hider", "marker", "redaction", "scan", "scan_document",
+    "Detection", "ScanStats", "SecretScans", "format_of", "hide_secrets", "hider", "marker", "redaction", "scan",
+    "scan_document", "version_text",
 ]
 
 
@@ -113,15 +114,35 @@ class SecretScans:
             _hide_names_in_finding(finding)
             if not finding.quotes:
                 continue  # nothing of the file in it (Problem.quotes): no need to scan the file
-            relpath = finding.workspace_path
-            if relpath not in known:
-                doc = workspace.document(relpath)
-                known[relpath] = Quotes.of(document_text(doc), self.of(doc), marker) if doc is not None else Quotes()
+            quotes = self._file_quotes(workspace, finding.workspace_path, known)
             if finding.rule.name == "secret-in-memory":
                 if finding.json_path:
-                    finding.json_path = known[relpath].hide_in_json_path(finding.json_path)
+                    finding.json_path = quotes.hide_in_json_path(finding.json_path)
                 continue
-            _hide_in_finding(finding, known[relpath])
+            if finding.quotes_from:
+                quotes = self._quotes_with(quotes, workspace, finding.quotes_from, known)
+            _hide_in_finding(finding, quotes)
+
+    def _file_quotes(self, workspace, relpath: str, known: dict) -> Quotes:
+        if relpath not in known:
+            doc = workspace.document(relpath)
+            known[relpath] = Quotes.of(document_text(doc), self.of(doc), marker) if doc is not None else Quotes()
+        return known[relpath]
+
+    def _quotes_with(self, own: Quotes, workspace, sources, known: dict) -> Quotes:
+        """A finding's own file's quotes and those of every source its message also quotes (Problem.quotes_from)."""
+        combined = Quotes()
+        combined.extend(own)
+        for source in sources:
+            if isinstance(source, str):
+                combined.extend(self._file_quotes(workspace, source, known))
+                continue
+            text, fmt = source
+            key = self._key(text, fmt)
+            if key not in self._found:
+                self._found[key] = scan(text, fmt, high_entropy=self.high_entropy)
+            combined.extend(Quotes.of(text, self._found[key], marker))
+        return combined
 
 
 def document_text(doc) -> str:
@@ -134,6 +155,17 @@ def document_text(doc) -> str:
 
 def scan_document(doc, *, high_entropy: bool = True) -> list[Detection]:
     return scan(document_text(doc), doc.kind.format, high_entropy=high_entropy)
+
+
+def format_of(relpath: str) -> str:
+    """The scan format of a file known only by its path (a base version): its kind's format, by extension."""
+    suffix = relpath.rsplit(".", 1)[-1].lower() if "." in relpath else ""
+    return {"jsonl": "jsonl", "json": "jsonl", "yml": "yaml", "yaml": "yaml"}.get(suffix, "markdown")
+
+
+def version_text(raw: bytes | None) -> str:
+    """A version of a file no workspace file holds now (a base version), read for scanning as the scan reads bytes."""
+    return (raw or b"").decode("utf-8", "replace").lstrip("\ufeff").replace("\x00", " ")
 
 
 def redaction(detection: Detection) -> str:

@@ -11,12 +11,12 @@ import re
 # What every detector needs on a line: a 16-character token run not made only of lowercase hex and
 # hyphens (tokens, base64 high entropy, JWTs; hex counts only under a secret's name, a word below),
 # '://', a secret-like word or name, a PEM or PuTTY header, 'xox', a CJK password label, or a
-# command-line credential flag. A line with none of these is skipped.
+# command-line credential flag (`-p pw`, `-pPW`, `-uroot`). A line with none of these is skipped.
 MAY_HOLD_SECRET = re.compile(
     r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/=_-]{16})[0-9a-f-]*[g-zA-Z+/=_]"
     r"|://|BEGIN|PuTTY|xox|(?i:key|pass|pwd|secret|contrase|token|apikey|pat(?![a-z0-9])|credential"
     r"|auth|bearer|private|cookie|signing)"
-    r"|密碼|密码|口令|パスワード|비밀번호|\s-[up]\b|--user"
+    r"|密碼|密码|口令|パスワード|비밀번호|\s-[up]|--user"
 )
 
 
@@ -37,13 +37,13 @@ def may_hold_secret(text: str) -> bool:
 # :data:`MAY_HOLD_SECRET` in parts, each alternative of it exactly: the case-sensitive literals; the ignore-case
 # words as plain words over the text with every character Python's ignore-case matching takes for an ASCII letter
 # turned into that letter (str.lower, and the three it also folds: İ, ı, ſ; tests/test_secret_gate.py checks every
-# code point); "\s-[up]\b"; and the token run: a whole run of 16 or more token characters that is not all
+# code point); "\s-[up]"; and the token run: a whole run of 16 or more token characters that is not all
 # lowercase hex digits and hyphens.
 _GATE_LITERALS = re.compile(r"://|BEGIN|PuTTY|xox|密碼|密码|口令|パスワード|비밀번호|--user")
 _GATE_WORDS = ("key", "pass", "pwd", "secret", "contrase", "token", "credential", "auth", "bearer", "private",
                "cookie", "signing")  # apikey holds key
 _GATE_PAT = re.compile(r"pat(?![a-z0-9])")
-_GATE_DASH = re.compile(r"-[up]\b")
+_GATE_DASH = re.compile(r"-[up]")
 _SPACE = re.compile(r"\s")
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
 _NOT_HEX = re.compile(r"[g-zA-Z+/=_]")

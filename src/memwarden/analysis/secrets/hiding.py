@@ -1,8 +1,8 @@
 """Hiding a file's detected secrets wherever something quotes them: a message, a JSON path, a line.
 
 :class:`Quotes` holds, for one file, each way a detected secret may be quoted
-(its raw characters, what its escapes read as, each long line of a multi-line
-one), lowercased, with the marker shown in its place. :meth:`Quotes.hide`
+(its raw characters, what its escapes read as, what it reads as folded or
+rendered, each long line of a multi-line one), lowercased, with the marker shown in its place. :meth:`Quotes.hide`
 replaces, in any string, every run of characters shared with a secret (from
 :data:`RUN` characters on, whatever punctuation surrounds or splits it), then
 any word that holds a shorter secret or that is a long piece of one.
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from memwarden.analysis.secrets.forms import quoted_forms
 from memwarden.analysis.secrets.lines import decode_escapes
 
 RUN = 8  # a run of this many characters of a secret, quoted anywhere, is hidden
@@ -53,6 +54,7 @@ class Quotes:
             values = {raw}
             if "\\" in raw:
                 values.update(decode_escapes(raw))
+            values.update(quoted_forms(raw))  # folded as YAML, rendered as Markdown: as a message quotes it
             values.update(line.strip() for line in raw.splitlines() if len(line.strip()) >= 12)
             for value in values:
                 quotes.add(value, marker(detection))
@@ -67,6 +69,12 @@ class Quotes:
             run = value[i : i + RUN]
             if not any(c.isspace() for c in run):  # a secret's own characters, not the words around a key block
                 self.runs.setdefault(run, shown)
+
+    def extend(self, other: "Quotes") -> None:
+        """Hide what ``other`` hides too."""
+        self.pairs.extend(other.pairs)
+        for run, shown in other.runs.items():
+            self.runs.setdefault(run, shown)
 
     def __bool__(self) -> bool:
         return bool(self.pairs)

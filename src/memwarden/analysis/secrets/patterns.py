@@ -110,10 +110,11 @@ EXTRA_DETECTORS = (
         SecretType("url-password", "password in a connection URL", 75),
         # scheme://user:password@host; the user may be empty (redis://:pw@host). The user
         # part cannot hold ':' and the password cannot hold '@', so each start backtracks
-        # over at most a few hundred characters.
+        # over at most a few hundred characters. A password may hold '#' (written unencoded,
+        # as people do): the '@host' after it says it is no fragment.
         re.compile(
             r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@\"'<>`\\]{0,128}"
-            r":(?P<secret>[^\s/?#@\"'<>`\\]{1,256})@(?=[A-Za-z0-9\[_])"
+            r":(?P<secret>[^\s/?@\"'<>`\\]{1,256})@(?=[A-Za-z0-9\[_])"
         ),
         group="secret",
     ),
@@ -124,6 +125,24 @@ EXTRA_DETECTORS = (
     ExtraDetector(
         SecretType("google-api-key", "Google API key", 85),
         re.compile(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"),
+    ),
+    # Service tokens whose body is hex: the prefix alone says what they are (hex elsewhere counts only under a
+    # secret's name, so without these a token in prose was missed).
+    ExtraDetector(
+        SecretType("digitalocean-token", "DigitalOcean token", 85),
+        re.compile(r"(?<![A-Za-z0-9_])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9_])"),
+    ),
+    ExtraDetector(
+        SecretType("shopify-token", "Shopify access token", 85),
+        re.compile(r"(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9_])"),
+    ),
+    ExtraDetector(
+        SecretType("databricks-token", "Databricks token", 85),
+        re.compile(r"(?<![A-Za-z0-9_])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])"),
+    ),
+    ExtraDetector(
+        SecretType("mailgun-key", "Mailgun API key", 85),
+        re.compile(r"(?<![A-Za-z0-9_-])key-[a-f0-9]{32}(?![A-Za-z0-9_-])"),
     ),
     ExtraDetector(
         KEYWORD_PASSWORD,
@@ -284,14 +303,15 @@ def is_publishable_key(word: str) -> bool:
     return bool(_PUBLISHABLE_KEY.fullmatch(word))
 
 
-def is_base64_text(value: str) -> bool:
-    """Base64 that decodes to plain text (words and spaces, printable): an encoded sentence, not a key.
+def base64_text(value: str) -> str | None:
+    """What base64 that decodes to plain text (words and spaces, printable) reads as: an encoded sentence, not a
+    key; None for anything else. The sentence may still hold a secret: the scanner scans it before it exempts it.
 
     A credential pair such as `user:pass` is no sentence (it has no spaces between words), so it stays a secret.
     """
     value = value.strip()
     if len(value) > 20_000 or not _BASE64_RUN.fullmatch(value):
-        return False
+        return None
     padded = value + "=" * (-len(value) % 4)
     try:
         if "-" in value or "_" in value:
@@ -300,13 +320,13 @@ def is_base64_text(value: str) -> bool:
             data = base64.b64decode(padded, validate=True)
         text = data.decode("utf-8")
     except (ValueError, binascii.Error, UnicodeDecodeError):
-        return False
+        return None
     if not text.strip() or any(not c.isprintable() and c not in "\n\r\t" for c in text):
-        return False
+        return None
     words = _TEXT_WORD.findall(text)
     spaces = sum(1 for c in text if c.isspace())
     letters = sum(len(word) for word in words)
-    return len(words) >= 3 and spaces >= 2 and letters + spaces >= 0.75 * len(text)
+    return text if len(words) >= 3 and spaces >= 2 and letters + spaces >= 0.75 * len(text) else None
 
 
 def is_placeholder(value: str) -> bool:
@@ -385,6 +405,14 @@ def is_ulid(value: str) -> bool:
 
 def has_letters_and_digits(value: str) -> bool:
     return any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+
+
+_WORD_VALUE = re.compile(r"\A[a-z]{2,24}(?:[-_][a-z]{2,24}){0,7}\Z")
+
+
+def is_word_value(value: str) -> bool:
+    """Lowercase words joined by hyphens: `audit-only`, `read-only`, a setting's value, not a credential."""
+    return bool(_WORD_VALUE.match(value))
 
 
 def has_mixed_classes(value: str) -> bool:

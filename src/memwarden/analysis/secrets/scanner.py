@@ -22,7 +22,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from memwarden.analysis.secrets import patterns
+from memwarden.analysis.secrets import forms, patterns, plugins
 from memwarden.analysis.secrets.gate import MAY_HOLD_SECRET, may_hold_secret  # noqa: F401 (tests replace it here)
 from memwarden.analysis.secrets.patterns import SecretType
 from memwarden.analysis.secrets.lines import (
@@ -33,14 +33,6 @@ from memwarden.analysis.secrets.lines import (
 
 MAX_PER_LINE = 200  # a line with more detections than this is not scanned further
 MAX_RESCANS = 16  # keyword detection finds one match per search; search again after it
-
-# Plugins that do not describe credentials in a memory file: an IP address is not a secret.
-SKIPPED_PLUGINS = frozenset({"IPPublicDetector"})
-KEYWORD_PLUGIN = "KeywordDetector"
-ENTROPY_PLUGINS = frozenset({"Base64HighEntropyString", "HexHighEntropyString"})
-# A plugin whose regex cannot match without this literal is skipped on windows that lack it
-# (NpmDetector's '//.+/:_authToken' backtracks quadratically on a line full of '//').
-REQUIRED_LITERAL = {"NpmDetector": "_authToken"}
 
 _KEYWORD_STEMS = ("key", "pass", "pwd", "secret", "contrase")  # every secret-like name lines.thin_keywords knows holds one
 _KEY_TAIL = re.compile(r"-{0,5}(?:[A-Za-z0-9+/=]|\\[nr]){0,20000}")
@@ -85,48 +77,8 @@ class _Hit:
     extra: dict = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class _RegexPlugin:
-    """A detect-secrets regex plugin and what we need of it, worked out once per scan."""
-
-    plugin: object
-    type: SecretType
-    denylist: tuple
-    vetted: bool  # it filters its own matches (JWT checks that the parts decode)
-    literal: str | None  # a literal its patterns cannot match without
-
-    @classmethod
-    def of(cls, plugin) -> "_RegexPlugin":
-        from detect_secrets.plugins.base import RegexBasedDetector
-
-        name = type(plugin).__name__
-        return cls(
-            plugin,
-            patterns.type_for(plugin.secret_type),
-            tuple(getattr(plugin, "denylist", ())),
-            type(plugin).analyze_string is not RegexBasedDetector.analyze_string,
-            REQUIRED_LITERAL.get(name),
-        )
-
-
 def digest_of(value: str) -> str:
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-# -- the detect-secrets side --------------------------------------------------------
-
-
-def _plugin_config() -> dict:
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-
-    return {
-        "plugins_used": sorted(
-            ({"name": cls.__name__} for cls in get_mapping_from_secret_type_to_class().values()
-             if cls.__name__ not in SKIPPED_PLUGINS),
-            key=lambda item: item["name"],
-        ),
-        "filters_used": [],  # our filters below; never detect-secrets' network verification
-    }
 
 
 # -- scanning ------------------------------------------------------------------------
@@ -141,27 +93,29 @@ def scan_texts(items, *, high_entropy: bool = True, stats: ScanStats | None = No
     """Detections for each (text, format), under one detect-secrets settings context (loaded only if needed)."""
     stats = stats or ScanStats()
     results: list[list[Detection]] = [[] for _ in items]
-    todo = [(i, text, fmt) for i, (text, fmt) in enumerate(items) if may_hold_secret(text)]
+    todo = [(i, text, fmt) for i, (text, fmt) in enumerate(items)
+            if may_hold_secret(text) or forms.may_join_secret(text, fmt)]
     if not todo:
         return results
     from detect_secrets.settings import get_plugins, transient_settings
 
-    with transient_settings(_plugin_config()):
-        plugins = [p for p in get_plugins() if type(p).__name__ not in SKIPPED_PLUGINS]
+    with transient_settings(plugins.plugin_config()):
+        loaded = [p for p in get_plugins() if type(p).__name__ not in plugins.SKIPPED_PLUGINS]
         for i, text, fmt in todo:
-            results[i] = _Scan(text, fmt, plugins, high_entropy, stats).run()
+            results[i] = _Scan(text, fmt, loaded, high_entropy, stats).run()
     return results
 
 
 class _Scan:
-    def __init__(self, text: str, fmt: str, plugins: list, high_entropy: bool, stats: ScanStats):
+    def __init__(self, text: str, fmt: str, loaded: list, high_entropy: bool, stats: ScanStats):
         self.text = text
         self.fmt = fmt
+        self.loaded = loaded
         # detect-secrets' plugin objects (valid inside the caller's transient_settings), sorted by how we use them
-        self.keyword_plugins = [p for p in plugins if type(p).__name__ == KEYWORD_PLUGIN]
-        self.entropy_plugins = [p for p in plugins if type(p).__name__ in ENTROPY_PLUGINS] if high_entropy else []
-        self.regex_plugins = [_RegexPlugin.of(p) for p in plugins
-                              if type(p).__name__ != KEYWORD_PLUGIN and type(p).__name__ not in ENTROPY_PLUGINS]
+        self.keyword_plugins = [p for p in loaded if type(p).__name__ == plugins.KEYWORD_PLUGIN]
+        self.entropy_plugins = [p for p in loaded if type(p).__name__ in plugins.ENTROPY_PLUGINS] if high_entropy else []
+        self.regex_plugins = [plugins.RegexPlugin.of(p) for p in loaded
+                              if type(p).__name__ != plugins.KEYWORD_PLUGIN and type(p).__name__ not in plugins.ENTROPY_PLUGINS]
         self.high_entropy = high_entropy
         self.stats = stats
         self.line_starts = [0]
@@ -204,6 +158,7 @@ class _Scan:
             hits.extend(self.scan_json_strings())
         else:  # YAML, front matter: "\x41KIA..." is AKIA... once read
             hits.extend(self.scan_json_strings(yaml=True))
+        hits.extend(self.scan_forms())
         return self.finish(hits)
 
     def scan_line(self, line: str, base: int, json_raw: bool = False) -> list[_Hit]:
@@ -285,6 +240,8 @@ class _Scan:
             if last in patterns.PASSWORD_WORDS:
                 if len(value) < 6 or not patterns.has_mixed_classes(value):
                     continue
+                if last == "pass" and patterns.is_word_value(value):
+                    continue  # `pass: audit-only`: which pass, not a password
                 secret_type = patterns.KEYWORD_PASSWORD
             else:
                 if len(value) < 12 or not (letters and digits):
@@ -297,7 +254,7 @@ class _Scan:
         return hits
 
     # -- detect-secrets' regex plugins ----------------------------------------------
-    def regex_hits(self, plugin: "_RegexPlugin", window: str, offset: int, json_raw: bool) -> list[_Hit]:
+    def regex_hits(self, plugin: "plugins.RegexPlugin", window: str, offset: int, json_raw: bool) -> list[_Hit]:
         """Spans of a regex plugin's patterns (its ``denylist``); its own ``analyze_string`` vets them if it has one."""
         secret_type = plugin.type
         hits = []
@@ -343,7 +300,7 @@ class _Scan:
         finds nothing in a shorter rest either (none is anchored), so it is not run again."""
         hits = []
         searched = thin_keywords(window)
-        active = dict(_config_regexes())
+        active = dict(plugins.config_regexes())
         cursor = 0
         for _ in range(MAX_RESCANS):
             part = searched[cursor:]
@@ -455,28 +412,44 @@ class _Scan:
         """Secrets written with escapes in JSON strings (or, with ``yaml``, YAML double-quoted scalars)."""
         hits = []
         for number, line_start, line in self.lines():
-            if "\\" not in line:
+            if "\\" in line:
+                hits.extend(self.escaped_string_hits(line, line_start, yaml))
+        return hits
+
+    def escaped_string_hits(self, line: str, line_start: int, yaml: bool) -> list[_Hit]:
+        hits = []
+        for literal_start, literal_end in json_literals(line):
+            literal = line[literal_start:literal_end]
+            if "\\" not in literal:
                 continue
-            for literal_start, literal_end in json_literals(line):
-                literal = line[literal_start:literal_end]
-                if "\\" not in literal:
-                    continue
-                decoded = decode_json_literal(literal, yaml=yaml)
-                if decoded is None:
-                    continue
-                value, raw_index = decoded
-                base = line_start + literal_start
-                for sub_start, sub_line in sublines(value):
-                    if len(sub_line.strip()) < 8:
-                        continue  # nothing that short holds a name and a secret
-                    for hit in self.scan_line(sub_line, 0):
-                        if hit.extra.get("block"):
-                            # A private key inside a JSON string: its block ends inside the same string.
-                            hit.extra["decoded"] = (value, sub_start + hit.start)
-                        a, b = sub_start + hit.start, sub_start + hit.end
-                        hit.start = base + raw_index[a]
-                        hit.end = base + raw_index[b]
-                        hits.append(hit)
+            decoded = decode_json_literal(literal, yaml=yaml)
+            if decoded is None:
+                continue
+            value, raw_index = decoded
+            base = line_start + literal_start
+            for sub_start, sub_line in sublines(value):
+                if len(sub_line.strip()) < 8:
+                    continue  # nothing that short holds a name and a secret
+                for hit in self.scan_line(sub_line, 0):
+                    if hit.extra.get("block"):
+                        # A private key inside a JSON string: its block ends inside the same string.
+                        hit.extra["decoded"] = (value, sub_start + hit.start)
+                    a, b = sub_start + hit.start, sub_start + hit.end
+                    hit.start = base + raw_index[a]
+                    hit.end = base + raw_index[b]
+                    hits.append(hit)
+        return hits
+
+    def scan_forms(self) -> list[_Hit]:
+        """Secrets the raw lines keep apart and another form joins (:mod:`forms`): YAML's escaped line breaks
+        folded, Markdown rendered; each hit mapped back to the file's characters, markup and all."""
+        hits = []
+        for line, offsets in forms.joined_lines(self.text, self.fmt):
+            json_raw = self.fmt == "jsonl"  # a log's line rendered is still JSON: its escapes end a value
+            for hit in self.scan_line(line, 0, json_raw=json_raw) + self.escaped_string_hits(line, 0, yaml=not json_raw):
+                if not hit.extra.get("block") and hit.end > hit.start:
+                    hit.start, hit.end = offsets[hit.start], offsets[hit.end - 1] + 1
+                    hits.append(hit)
         return hits
 
     # -- results ------------------------------------------------------------------
@@ -506,10 +479,14 @@ class _Scan:
 
     def public_by_design(self, hit: _Hit) -> bool:
         """A Stripe publishable key, or (for a random-looking string or a value under a secret-like
-        name, not a password) base64 that decodes to plain text."""
+        name, not a password) base64 that decodes to plain text holding no secret."""
         if patterns.is_publishable_key(word_around(self.text, hit.start, hit.end)):
             return True
-        return hit.type in (patterns.HIGH_ENTROPY, patterns.KEYWORD_SECRET) and patterns.is_base64_text(hit.value)
+        if hit.type not in (patterns.HIGH_ENTROPY, patterns.KEYWORD_SECRET):
+            return False
+        sentence = patterns.base64_text(hit.value)
+        # A sentence is no key, unless it holds one: then the base64 carries that secret.
+        return sentence is not None and not _Scan(sentence, "markdown", self.loaded, self.high_entropy, self.stats).run()
 
     def public_blocks(self) -> list[tuple[int, int]]:
         """Spans of PEM public keys and certificates in the text."""
@@ -572,16 +549,3 @@ class _Scan:
         match = patterns.PRIVATE_KEY_END.search(self.text, start, limit)
         self._end_memo = (start, limit, match)
         return match
-
-
-_CONFIG_REGEXES = None
-
-
-def _config_regexes():
-    """The keyword patterns detect-secrets uses for config files: quoted and unquoted values."""
-    global _CONFIG_REGEXES
-    if _CONFIG_REGEXES is None:
-        from detect_secrets.plugins import keyword
-
-        _CONFIG_REGEXES = {**keyword.CONFIG_DENYLIST_REGEX_TO_GROUP, **keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP}
-    return _CONFIG_REGEXES
