@@ -44,3 +44,12 @@ def test_a_value_under_the_same_names_is_still_a_secret(fmt, text, value):
     assert len(found) == 1
     if value is not None:
         assert text[found[0].start : found[0].end] == value
+
+
+def test_a_file_name_of_words_in_capitals_is_a_path_but_a_mixed_case_run_still_a_secret():
+    from memwarden.analysis.secrets.scanner import scan_text
+
+    words = "Traced in `.todos/DONE/DONE_0112-eli5-codeblock-hydration-mismatch.md` last week.\n"
+    assert scan_text(words, "markdown") == []
+    random_run = "Traced in `.todos/DONE/aB3xK9Qw7Lp2Zt5Rv8Nm1Yc4-Hs6Jd0FgT2wq.md` last week.\n"
+    assert len(scan_text(random_run, "markdown")) == 1

@@ -144,8 +144,9 @@ def url_user(window: str, password_start: int) -> str | None:
 
 
 # A long path segment made of words: 'anythingllm-chat-with-your-docs', 'AuthProviderContextWrapper',
-# 'relay-conductor-20250923T204918Z' (a slug may end in an ISO timestamp).
-_SLUG_PART = r"(?:[a-z0-9]{1,24}|\d{8}T\d{2,6}Z?)"
+# 'relay-conductor-20250923T204918Z' (a slug may end in an ISO timestamp), 'DONE_0112-eli5-mismatch'
+# (a part all in capitals, or Capitalized, is a word too; a part in mixed case is not).
+_SLUG_PART = r"(?:[a-z0-9]{1,24}|[A-Z0-9]{1,24}|[A-Z][a-z0-9]{1,23}|\d{8}T\d{2,6}Z?)"
 _WORD_SEGMENT = re.compile(
     rf"{_SLUG_PART}(?:[-_.]{_SLUG_PART})+|(?:[A-Z][a-z0-9]{{1,24}}){{2,}}(?:[-_.][A-Za-z0-9]{{1,24}})*"
 )
