@@ -94,6 +94,7 @@ PRESETS: dict[str, Preset] = {
 }
 PROFILE_PRESETS = {
     "ghost-in-shell": "gish", "claude-code": "claude-code", "three-layer": "codex", "agent-instructions": "codex",
+    "plain-notes": "codex",
 }
 
 def size(text: str, unit: str) -> int:

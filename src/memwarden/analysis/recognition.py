@@ -147,7 +147,13 @@ def starts_with_front_matter(raw: bytes) -> bool:
 
 
 def bare_note_folders(ws) -> dict[str, tuple[str, ...]]:
-    """Folders of at least MIN_BARE_NOTES notes none of which has front matter: folder -> its notes."""
+    """Folders of at least MIN_BARE_NOTES notes none of which has front matter: folder -> its notes.
+
+    None in a profile whose notes are plain Markdown by design (Serena, Cline's Memory Bank)."""
+    from memwarden.discover.profiles import PLAIN_NOTES
+
+    if ws.profile.name == PLAIN_NOTES.name:
+        return {}
     by_folder: dict[str, list[str]] = {}
     for relpath, kind in sorted(ws.files.items()):
         if kind.name == "note" and kind.format == "markdown":

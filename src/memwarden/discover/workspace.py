@@ -370,8 +370,9 @@ def find_root(path: Path) -> Path:
 
 
 def owns_only_its_root(directory: Path) -> bool:
-    """A folder whose memory is only the files an agent loads whole: what lies below is not its."""
-    return detect(directory)[0] == AGENT_INSTRUCTIONS.name
+    """A folder whose memory is only the files an agent loads whole (or nothing, with a config): what lies
+    below is not its."""
+    return detect(directory)[0] in (AGENT_INSTRUCTIONS.name, None)
 
 
 def find_nested_roots(
@@ -406,7 +407,9 @@ def open_workspace(root: Path, profile_name: str | None = None, config_file: Pat
     if name is None:
         name, reason = detect(root)
         if name is None:
-            name, reason = "ghost-in-shell", "nothing detected; ghost-in-shell assumed"
+            # A folder that is a workspace by its config alone (a repository root after `init`): it owns
+            # only the files an agent loads whole; the memory below it is found as its own workspaces.
+            name, reason = AGENT_INSTRUCTIONS.name, "nothing detected here: only the files an agent loads whole"
     if name not in PROFILES:
         raise UsageError(f"unknown profile '{name}'; choose one of {', '.join(PROFILES)}")
     profile = PROFILES[name]
