@@ -99,6 +99,10 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
         if not startup_index.dir_exists(start):
             _missing(as_json, [str(index if index is not None else workspace_dir)], None)
         root = find_root(start)
+        if index is None and profile is None and preset is None and not show_history:
+            several = _every_workspace(start, (unit, max_, edge))
+            if several is not None:
+                _report_all(several, as_json)
         if index is None and profile is None:
             root = startup_index.memory_below(root)
         ws = open_workspace(root, profile)
@@ -106,6 +110,11 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
             budget_options(ws.config), ws.profile.name, ws.root,
             preset=preset, unit=unit, max_=max_, edge=edge,
         )
+        if index is not None and preset is None and settings.preset.chain and index.name not in startup_index.CODEX_FILES:
+            # A MEMORY.md (or any file but an AGENTS file) is never Codex's AGENTS.md: Claude Code's limits.
+            settings = startup_index.resolve_settings(
+                budget_options(ws.config), ws.profile.name, ws.root, preset="claude-code", unit=unit, max_=max_, edge=edge,
+            )
         measurement = startup_index.measure(ws, settings, index)
         if not measurement.found and index is None and preset is None and settings.preset.chain:
             measurement = _claude_code_instead(ws, settings, unit, max_, edge) or measurement
@@ -130,6 +139,45 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
     else:
         click.echo(hide_names_in(_as_text(measurement, lambda relpath: escape_controls(shown(relpath)), _color())), nl=False)
     sys.exit(measurement.exit_code)
+
+
+def _every_workspace(start: Path, overrides: tuple) -> list | None:
+    """The measurements of every workspace `memwarden check` finds from start, when it finds more than one.
+
+    Each workspace's startup files are measured with their own agents' limits (as the budget rules of
+    `check` measure them); None when there is one workspace or none (the single report then).
+    """
+    from memwarden.discover import startup_index
+    from memwarden.discover.workspace import collect
+    from memwarden.rules.budget import budget_options
+
+    workspaces, _ = collect([start])
+    if len(workspaces) < 2 or any(value is not None for value in overrides):
+        return None
+    found = []
+    for ws in workspaces:
+        found.extend((ws, m) for m in startup_index.startup_measurements(ws, budget_options(ws.config)))
+    return found or None
+
+
+def _report_all(found: list, as_json: bool) -> None:
+    """Print each measurement, the worst last in JSON's top level, and exit with the worst status."""
+    cwd = Path.cwd()
+    reports = []
+    for ws, measurement in found:
+        _hide_past_edge(measurement)
+        shown = (lambda ws: lambda relpath: ws.display_path(relpath, cwd))(ws)
+        reports.append((measurement, shown))
+    worst = max(reports, key=lambda pair: pair[0].exit_code)
+    if as_json:
+        body = _as_json(*worst)
+        body["measurements"] = [_as_json(m, shown) for m, shown in reports]
+        click.echo(hide_names_in(json.dumps(body, indent=2, ensure_ascii=False)))
+    else:
+        color = _color()
+        texts = [_as_text(m, lambda relpath, shown=shown: escape_controls(shown(relpath)), color) for m, shown in reports]
+        click.echo(hide_names_in("\n".join(texts)), nl=False)
+    sys.exit(worst[0].exit_code)
 
 
 def _claude_code_instead(ws, settings, unit, max_, edge):

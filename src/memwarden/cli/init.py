@@ -192,10 +192,11 @@ def init(directory: Path, write_pre_commit: bool, agent: str | None):
 
     profile, reason = detect(directory)
     found = _found_below(directory)
+    below = ", ".join(f"{folder} ({name})" for folder, name in found if folder != ".")
     if profile is None:
-        where = ", ".join(f"{folder} ({name})" for folder, name in found if folder != ".")
-        reason = (f"nothing detected here; left to detection: check finds {where}" if where
-                  else "nothing detected here; left to detection")
+        reason = "nothing detected here; left to detection"
+    if below:
+        reason += f"; memory found below, each with its own profile: {below}"
     config_path = directory / ".memwarden.toml"
     if _write_new(config_path, CONFIG_TEMPLATE.format(profile_line=_profile_line(profile), reason=reason)):
         shown = f"profile {profile}: {reason}" if profile is not None else reason

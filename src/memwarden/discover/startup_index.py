@@ -230,3 +230,19 @@ def measure(ws, settings: Settings, index: Path | None = None) -> Measurement:
             settings.notes.append(f"{source.relpath} is not valid UTF-8; measured with replacement characters")
     result.gauges = budget.gauges(settings, sources)
     return result
+
+
+def startup_measurements(ws, options: dict) -> list[Measurement]:
+    """Every startup file a workspace root holds, each measured with the preset of the agent that loads it.
+
+    The profile's startup index with the profile's preset (or the configured one); and Codex's
+    AGENTS.md chain with `codex` when the root holds an AGENTS file and the profile's preset is
+    another, unless a preset is configured (a chosen preset is the only one measured). Only what
+    was found is returned. `memwarden check` (the budget rules) and `memwarden budget` both read
+    this, so they agree.
+    """
+    settings = resolve_settings(options, ws.profile.name, ws.root)
+    chosen = [settings]
+    if not settings.explicit_preset and not settings.preset.chain and has_own_agents_file(ws):
+        chosen.append(resolve_settings({}, ws.profile.name, ws.root, preset="codex"))
+    return [m for m in (measure(ws, each) for each in chosen) if m.found]

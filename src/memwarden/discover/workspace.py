@@ -369,6 +369,14 @@ def find_root(path: Path) -> Path:
     return start
 
 
+def _config_only(root: Path, profile_name: str | None, config_file: Path | None) -> bool:
+    """A folder that is a workspace by a config alone, which names no profile, and has no memory of its own
+    (a repository root after `init`): not a workspace to report, only the place its config applies from."""
+    if profile_name is not None or looks_like_workspace(root):
+        return False
+    return config_module.load(root.resolve(), config_file).profile is None
+
+
 def owns_only_its_root(directory: Path) -> bool:
     """A folder whose memory is only the files an agent loads whole (or nothing, with a config): what lies
     below is not its."""
@@ -462,7 +470,7 @@ def collect(
         path = given.absolute()
         if path.is_dir() and not path.is_symlink():
             root = find_root(path)
-            is_root = is_workspace_root(root)
+            is_root = is_workspace_root(root) and not _config_only(root, profile_name, config_file)
             if (root == path and not is_root) or (root != path and owns_only_its_root(root)):
                 # No workspace here, or one that owns only its root files: look below.
                 nested = find_nested_roots(path)

@@ -183,17 +183,11 @@ def _measure(ctx, status: int) -> list[tuple[Settings, Measurement, Gauge]]:
     preset is set: a chosen preset is the only one measured). CLAUDE.md and GEMINI.md are loaded
     whole, with no documented cut, so nothing measures them.
     """
-    ws = ctx.workspace
-    settings = _settings(ctx, ctx.options)
-    chosen = [settings]
-    if not settings.explicit_preset and not settings.preset.chain and startup_index.has_own_agents_file(ws):
-        chosen.append(startup_index.resolve_settings({}, ws.profile.name, ws.root, preset="codex"))
     found = []
-    for each in chosen:
-        measurement = startup_index.measure(ws, each)
+    for measurement in startup_index.startup_measurements(ctx.workspace, ctx.options):
         gauge = measurement.worst
         if gauge is not None and gauge.status == status:
-            found.append((each, measurement, gauge))
+            found.append((measurement.settings, measurement, gauge))
     return found
 
 
