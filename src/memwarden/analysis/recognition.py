@@ -149,10 +149,10 @@ def starts_with_front_matter(raw: bytes) -> bool:
 def bare_note_folders(ws) -> dict[str, tuple[str, ...]]:
     """Folders of at least MIN_BARE_NOTES notes none of which has front matter: folder -> its notes.
 
-    None in a profile whose notes are plain Markdown by design (Serena, Cline's Memory Bank)."""
-    from memwarden.discover.profiles import PLAIN_NOTES
+    None in a profile whose notes are plain Markdown by design (Serena, Cline's Memory Bank, OpenClaw)."""
+    from memwarden.discover.profiles import PLAIN_MARKDOWN_PROFILES
 
-    if ws.profile.name == PLAIN_NOTES.name:
+    if ws.profile.name in PLAIN_MARKDOWN_PROFILES:
         return {}
     by_folder: dict[str, list[str]] = {}
     for relpath, kind in sorted(ws.files.items()):

@@ -41,14 +41,15 @@ class _BudgetCommand(click.Command):
 @click.argument("index", required=False, type=click.Path(path_type=Path))
 @click.option("--workspace", "-w", "workspace_dir", type=click.Path(path_type=Path), default=Path("."),
               show_default=True, help="The workspace whose startup index to measure.")
-@click.option("--preset", type=click.Choice(["gish", "claude-code", "codex"]),
+@click.option("--preset", type=click.Choice(["gish", "claude-code", "codex", "openclaw"]),
               help="The agent's limits [default: from the profile: ghost-in-shell->gish, claude-code->claude-code, three-layer->codex].")
 @click.option("--unit", type=click.Choice(["chars", "utf16", "bytes", "lines"]),
               help="Count Unicode code points, UTF-16 units, UTF-8 bytes or lines [default: the preset's; chars for gish].")
 @click.option("--max", "max_", type=click.IntRange(min=1), metavar="N", help="The budget: at or over it is 'over budget'.")
 @click.option("--edge", type=click.IntRange(min=1), metavar="N", help="The truncation point: at or past it is 'past the edge'.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: unit, used, max, edge, headroom, status, exit_code, past_edge.")
-@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code", "openclaw", "plain-notes"]),
+              help="Override the detected profile.")
 @click.option("--history", "show_history", is_flag=True,
               help="Chart the index's size at every first-parent commit that changed it, and project when it reaches the budget and the edge.")
 @click.option("--since", metavar="REF", help="With --history: only the commits after REF.")
@@ -68,6 +69,10 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
                    the worse of the two is reported
       codex        32,768 UTF-8 bytes over the AGENTS.md files from the git
                    repository root down; budget 90%
+      openclaw     each bootstrap file (AGENTS.md, SOUL.md, TOOLS.md, IDENTITY.md,
+                   USER.md, HEARTBEAT.md, BOOTSTRAP.md, MEMORY.md) cut at 20,000
+                   UTF-16 units, keeping its first 70% and last 20%; all of them
+                   at 150,000 (option total_edge); budget 90% of each
     --unit, --max and --edge override the preset (and the [tool.memwarden.rules.
     index-over-budget] options preset, unit, max, edge in the config).
 
@@ -262,6 +267,7 @@ def _as_text(measurement, shown, color: bool) -> str:
     sep = " · " if fancy else " / "
     lines = []
     files = [shown(s.relpath) for s in measurement.sources]
+    files_measured = {s.relpath for s in measurement.sources}
     title = files[0] if len(files) == 1 else f"{len(files)} files: " + " + ".join(files)
     lines.append(f"{title}  ({settings.preset.name} preset)")
     worst = measurement.worst
@@ -272,7 +278,8 @@ def _as_text(measurement, shown, color: bool) -> str:
         tint = STATUS_TEXT[gauge.status][1]
         if color:
             bar = click.style(bar, fg=tint)
-        lines.append(f"  {bar}  {percent:.0f}% of budget")
+        measured = f"  {shown(gauge.label) if gauge.label in files_measured else gauge.label}" if gauge.label else ""
+        lines.append(f"  {bar}  {percent:.0f}% of budget{measured}")
         headroom = gauge.headroom
         lines.append(
             f"  used {fmt(gauge.used)} {unit}{sep}budget {fmt(gauge.limit.max)}{sep}edge {fmt(gauge.limit.edge)}"
@@ -321,7 +328,9 @@ def _as_json(measurement, shown) -> dict:
         "other_cut_lines": worst.other_cut_lines,
         "limits": [
             {"unit": g.limit.unit, "used": g.used, "max": g.limit.max, "edge": g.limit.edge, "headroom": g.headroom,
-             "status": STATUS_NAMES[g.status]}
+             "status": STATUS_NAMES[g.status],
+             **({"measured": shown(g.label) if g.label in {s.relpath for s in measurement.sources} else g.label}
+                if g.label else {})}
             for g in measurement.gauges
         ],
         "notes": list(settings.notes),

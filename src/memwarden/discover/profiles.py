@@ -202,6 +202,39 @@ PLAIN_NOTES = Profile(
         agent_instructions(),
     ),
 )
+# OpenClaw (docs/concepts/agent-workspace.md and src/agents/workspace.ts, openclaw/openclaw at commit
+# 004e91311b55, with DEFAULT_BOOTSTRAP_MAX_CHARS 20,000 and DEFAULT_BOOTSTRAP_TOTAL_MAX_CHARS 150,000): the
+# bootstrap files it injects into every session, in its order (MEMORY.md, or memory.md without it, only into
+# the main private session), BOOT.md run on a gateway restart, and the memory it reads on demand: the daily
+# notes memory/YYYY-MM-DD.md (and memory/YYYY-MM-DD-<slug>.md), memory/**/*.md, DREAMS.md.
+OPENCLAW_BOOTSTRAP_FILES = ("AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md",
+                            "BOOTSTRAP.md")
+OPENCLAW_MEMORY_FILES = ("MEMORY.md", "memory.md")
+# Files only an OpenClaw workspace has: any of them tells it from a Claude Code folder.
+OPENCLAW_MARKERS = ("SOUL.md", "IDENTITY.md", "HEARTBEAT.md", "BOOTSTRAP.md", "BOOT.md", "DREAMS.md")
+OPENCLAW = Profile(
+    name="openclaw",
+    description="OpenClaw agent workspace: AGENTS.md, SOUL.md, USER.md ... injected at start, MEMORY.md, memory/YYYY-MM-DD.md",
+    kinds=(
+        Kind(
+            "agent-instructions",
+            "markdown",
+            OPENCLAW_BOOTSTRAP_FILES + ("BOOT.md",) + AGENT_INSTRUCTION_FILES + INSTRUCTION_TEMPLATES,
+            "a bootstrap file OpenClaw injects into every session (cut at bootstrapMaxChars)",
+            exclude=_ROOT_ONLY,
+        ),
+        Kind(
+            "note",
+            "markdown",
+            OPENCLAW_MEMORY_FILES + ("DREAMS.md", "memory/**/*.md"),
+            "OpenClaw memory: the curated MEMORY.md, the daily notes memory/YYYY-MM-DD.md, DREAMS.md",
+        ),
+    ),
+)
+
+# Profiles whose notes are plain Markdown by design: a folder of them without front matter is expected.
+PLAIN_MARKDOWN_PROFILES = ("plain-notes", "openclaw")
+
 # Cline's Memory Bank core files: any of them names the folder.
 MEMORY_BANK_FILES = ("projectbrief.md", "productContext.md", "activeContext.md", "systemPatterns.md",
                      "techContext.md", "progress.md")
@@ -213,7 +246,7 @@ AGENT_INSTRUCTIONS = Profile(
 )
 
 PROFILES: dict[str, Profile] = {
-    p.name: p for p in (GHOST_IN_SHELL, THREE_LAYER, CLAUDE_CODE, PLAIN_NOTES, AGENT_INSTRUCTIONS)
+    p.name: p for p in (GHOST_IN_SHELL, THREE_LAYER, CLAUDE_CODE, OPENCLAW, PLAIN_NOTES, AGENT_INSTRUCTIONS)
 }
 
 
@@ -264,6 +297,9 @@ def detect(root: Path) -> tuple[str | None, str]:
         return "ghost-in-shell", "memory/ holds gish manifests"
     if memory.is_dir() and _has_jsonl(memory):
         return "three-layer", "memory/ holds JSONL logs"
+    openclaw = _openclaw_workspace(root)
+    if openclaw:
+        return OPENCLAW.name, openclaw
     plain = _plain_notes(root)
     if plain:
         return PLAIN_NOTES.name, plain
@@ -276,6 +312,25 @@ def detect(root: Path) -> tuple[str | None, str]:
     if present:
         return "agent-instructions", f"{present[0]} is here and no memory folder"
     return None, "no MEMORY.md, memory/, .gish/, CLAUDE.md, AGENTS.md or GEMINI.md here"
+
+
+_DAILY_NOTE = re.compile(r"\d{4}-\d{2}-\d{2}(-[^/]+)?\.md")
+
+
+def _openclaw_workspace(root: Path) -> str | None:
+    """Why root is an OpenClaw workspace (a file only OpenClaw keeps, or daily notes beside its bootstrap files)."""
+    if ".claude" in root.parts:
+        return None
+    marker = next((name for name in OPENCLAW_MARKERS if (root / name).is_file()), None)
+    if marker:
+        return f"{marker} is an OpenClaw bootstrap file"
+    if not any((root / name).is_file() for name in ("AGENTS.md", "MEMORY.md", "USER.md")):
+        return None
+    try:
+        daily = any(_DAILY_NOTE.fullmatch(child.name) for child in (root / "memory").iterdir())
+    except OSError:
+        return None
+    return "memory/ holds OpenClaw daily notes (YYYY-MM-DD.md) beside its bootstrap files" if daily else None
 
 
 def _plain_notes(root: Path) -> str | None:

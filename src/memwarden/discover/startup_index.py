@@ -187,11 +187,27 @@ def locate(ws, settings: Settings, index: Path | None = None) -> tuple[list[Path
         return chain, [name for name in CODEX_FILES[1:]]
     if index is not None:
         return ([index] if file_exists(index) else []), [rel_to(index.absolute(), ws.root)]
+    if settings.preset.per_file:
+        return openclaw_bootstrap(ws)
     names = startup_index_paths(ws)
     found = [
         ws.root / name for name in names if name in ws.overlay or file_exists(ws.root / name)
     ]
     return found[:1], names
+
+
+def openclaw_bootstrap(ws) -> tuple[list[Path], list[str]]:
+    """The bootstrap files OpenClaw injects, in its order (MEMORY.md, else memory.md, last), and their names."""
+    from memwarden.discover.profiles import OPENCLAW_BOOTSTRAP_FILES, OPENCLAW_MEMORY_FILES
+
+    def present(name: str) -> bool:
+        return name in ws.overlay or file_exists(ws.root / name)
+
+    found = [ws.root / name for name in OPENCLAW_BOOTSTRAP_FILES if present(name)]
+    memory = next((name for name in OPENCLAW_MEMORY_FILES if present(name)), None)
+    if memory is not None:
+        found.append(ws.root / memory)
+    return found, list(OPENCLAW_BOOTSTRAP_FILES + OPENCLAW_MEMORY_FILES[:1])
 
 
 def _read(ws, path: Path) -> Source:

@@ -28,6 +28,8 @@ BUDGET_OPTIONS = {
     "unit": Option("auto", str, "chars, utf16, bytes or lines; 'auto' takes the preset's", setting="budget.unit"),
     "max": Option(0, int, "the budget in the unit; 0 takes the preset's", setting="budget.max"),
     "edge": Option(0, int, "the truncation point in the unit; 0 takes the preset's", setting="budget.edge"),
+    "total_edge": Option(0, int, "openclaw: the total of all bootstrap files (bootstrapTotalMaxChars); 0 takes 150,000",
+                         setting="budget.total_edge"),
     "shelf": Option(DEFAULT_SHELF, str, "the shelf index the unsafe fix moves entries into", setting="budget.shelf"),
 }
 
@@ -148,8 +150,12 @@ def _settings(ctx, options: dict) -> Settings:
     return startup_index.resolve_settings(options, ws.profile.name, ws.root)
 
 
-def _where(measurement: Measurement, at: tuple[int, int] | None) -> tuple[str, int]:
-    """The file to report on (the last one measured: the one the user edits) and the line in it."""
+def _where(measurement: Measurement, at: tuple[int, int] | None, gauge: Gauge | None = None) -> tuple[str, int]:
+    """The file to report on (the last one measured: the one the user edits; the gauge's own file when each
+    file has one) and the line in it."""
+    own = [n for n, source in enumerate(measurement.sources) if gauge is not None and source.relpath == gauge.label]
+    if own:
+        return measurement.sources[own[0]].relpath, at[1] if at is not None and at[0] == own[0] else 1
     last = len(measurement.sources) - 1
     path = measurement.sources[last].relpath
     if at is not None and at[0] == last:
@@ -185,9 +191,10 @@ def _measure(ctx, status: int) -> list[tuple[Settings, Measurement, Gauge]]:
     """
     found = []
     for measurement in startup_index.startup_measurements(ctx.workspace, ctx.options):
-        gauge = measurement.worst
-        if gauge is not None and gauge.status == status:
-            found.append((measurement.settings, measurement, gauge))
+        # OpenClaw cuts each bootstrap file on its own, and all of them at a total: each gauge is a finding.
+        gauges = measurement.gauges if measurement.settings.preset.per_file else [measurement.worst]
+        found.extend((measurement.settings, measurement, gauge) for gauge in gauges
+                     if gauge is not None and gauge.status == status)
     return found
 
 
@@ -246,9 +253,9 @@ def index_over_budget(ctx):
     still not fit.
     """
     for settings, measurement, gauge in _measure(ctx, budget.OVER):
-        path, line = _where(measurement, gauge.first_over_line)
+        path, line = _where(measurement, gauge.first_over_line, gauge)
         violation = IndexOverBudget(
-            _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.max,
+            gauge.label or _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.max,
             gauge.limit.edge, settings.preset.name,
         )
         yield Problem(line, 1, violation.message, path=path, fix=_shelving_fix(ctx, settings, measurement))
@@ -270,7 +277,10 @@ def index_past_truncation(ctx):
     size is at or past the truncation point (`size >= edge`), naming the
     entries that fall past it, with their lines: gish cuts MEMORY.md at about
     24,400 characters (`index.truncate_edge_chars`), Claude Code after 200
-    lines or 25,000 UTF-16 units, Codex at 32,768 bytes of AGENTS.md.
+    lines or 25,000 UTF-16 units, Codex at 32,768 bytes of AGENTS.md, OpenClaw
+    each bootstrap file (AGENTS.md, SOUL.md, USER.md ... MEMORY.md) at
+    20,000 UTF-16 units, keeping its first 70% and last 20% (the lines between
+    are named), and all of them at 150,000 (`total_edge`): one finding a file.
 
     ## Why
     The cut is silent, and it takes the end of the file: the lines added last,
@@ -285,9 +295,9 @@ def index_past_truncation(ctx):
     until the index is back within its budget.
     """
     for settings, measurement, gauge in _measure(ctx, budget.PAST):
-        path, line = _where(measurement, gauge.first_cut_line)
+        path, line = _where(measurement, gauge.first_cut_line, gauge)
         violation = IndexPastTruncation(
-            _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.edge,
+            gauge.label or _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.edge,
             settings.preset.name, tuple(gauge.past_edge), gauge.other_cut_lines, line,
         )
         yield Problem(line, 1, violation.message, path=path, fix=_shelving_fix(ctx, settings, measurement))
