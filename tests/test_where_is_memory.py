@@ -126,3 +126,21 @@ def test_a_lone_memory_md_is_measured_in_claude_codes_units_never_codex_bytes(cl
         body = result.json()
         assert body["preset"] == "claude-code", args
         assert {limit["unit"]: limit["used"] for limit in body["limits"]} == {"utf16": 81, "lines": 1}, args
+
+
+def test_an_agents_md_beside_an_override_is_reported_and_not_measured(cli, git_repo):
+    root = git_repo({"AGENTS.md": "# Agents\n\n" + "Run the whole suite before a commit.\n" * 40,
+                     "AGENTS.override.md": "# Override\n\nRun only the fast tests.\n"})
+    body = cli("budget", "--json", cwd=root).json()
+    assert body["files"] == ["AGENTS.override.md"]
+    report = cli("check", "--format", "json", "--no-cache", *TODAY, cwd=root).json()
+    found = [(f["path"], f["name"]) for f in report["findings"]]
+    assert found == [("AGENTS.md", "unrecognized-file")]
+    assert "AGENTS.override.md" in report["findings"][0]["message"]
+
+
+def test_budget_in_a_repository_that_is_no_gish_workspace_never_suggests_gish_init(cli, git_repo):
+    root = git_repo({"src/app.py": "print()\n"})
+    result = cli("budget", cwd=root)
+    assert result.exit_code == 3, result
+    assert "gish init" not in result.stderr

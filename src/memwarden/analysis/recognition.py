@@ -171,3 +171,17 @@ def in_bare_note_folder(ctx, relpath: str) -> bool:
     """Whether a note lies in a folder of notes none of which has front matter (built once a run)."""
     folders = ctx.memo.get(("recognition", "bare-note-folders"), lambda: bare_note_folders(ctx.workspace))
     return posixpath.dirname(relpath) in folders
+
+
+def shadowed_instruction_files(ws) -> list[tuple[str, str]]:
+    """AGENTS files Codex never loads because an AGENTS.override.md sits in the same folder: (file, override)."""
+    from memwarden.discover.startup_index import CODEX_FILES
+
+    override, *shadowed = CODEX_FILES
+    found = []
+    for relpath in sorted(ws.files):
+        folder, _, name = relpath.rpartition("/")
+        sibling = f"{folder}/{override}" if folder else override
+        if name in shadowed and sibling in ws.files:
+            found.append((relpath, sibling))
+    return found
