@@ -28,7 +28,8 @@ GAUGE = 30
               help="Count the expiry dates due from today through this many days ahead.")
 @click.option("--today", metavar="DATE", help="Take this date (YYYY-MM-DD) as today.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: records, tags, claims, expiring, expired, orphans, budget.")
-@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code", "openclaw", "plain-notes"]),
+              help="Override the detected profile.")
 @guarded
 def stats(path, within, today, as_json, profile):
     """What the memory holds: records by kind, tags, negative claims and their expiry dates, orphans, the index budget.
