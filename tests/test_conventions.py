@@ -52,3 +52,29 @@ def test_a_file_is_never_both_not_a_note_and_an_orphan(cli, workspace):
         names_by_path.setdefault(path, set()).add(name)
     assert all(names != {"orphan-note", "unrecognized-file"} for names in names_by_path.values()), found
     assert [name for _, name in found] == ["unrecognized-file"]
+
+
+NOTE = "---\nname: {n}\ndescription: {n} in a line\ntype: project\n---\n\nThe {n} service runs on port {p}.\n"
+RULES = "- Never push to main.\n- Run the linter before a commit.\n- Ask before deleting a branch.\n"
+
+
+def content_findings(cli, root):
+    result = cli("check", "--format", "json", "--no-cache", "--select", "content-in-index", cwd=root)
+    return sorted((f["path"], f["line"]) for f in result.json()["findings"])
+
+
+@pytest.mark.parametrize("declaration", [
+    "Each line below is a complete rule; longer lessons have a note.",
+    "Rules without a note live inline here.",
+    "每一行都是一條完整的規則。",
+])
+def test_an_index_that_says_its_unlinked_lines_are_whole_rules_is_believed(cli, workspace, declaration):
+    index = f"# Memory\n\n{declaration}\n\n## Rules\n\n{RULES}\n## Notes\n\n- [Alpha](alpha.md) — alpha\n"
+    root = workspace({"MEMORY.md": index, "alpha.md": NOTE.format(n="alpha", p=8001)})
+    assert content_findings(cli, root) == []
+
+
+def test_unlinked_rules_without_such_a_declaration_are_still_content(cli, workspace):
+    index = f"# Memory\n\n## Rules\n\n{RULES}\n## Notes\n\n- [Alpha](alpha.md) — alpha\n"
+    root = workspace({"MEMORY.md": index, "alpha.md": NOTE.format(n="alpha", p=8001)})
+    assert content_findings(cli, root) == [("MEMORY.md", 5)]
