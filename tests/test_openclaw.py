@@ -118,3 +118,11 @@ def test_a_claude_code_folder_with_notes_stays_claude_code(cli, git_repo):
     }
     report = check(cli, git_repo(files))
     assert [(w["root"], w["profile"]) for w in report["summary"]["workspaces"]] == [(".claude/memory", "claude-code")]
+
+
+def test_check_names_the_middle_lines_openclaw_drops(cli, git_repo):
+    root = git_repo({**WORKSPACE, "USER.md": numbered(250)})
+    report = check(cli, root)
+    cut = [f for f in report["findings"] if f["name"] == "index-past-truncation"]
+    assert [(f["path"], f["line"]) for f in cut] == [("USER.md", 141)]
+    assert "70 lines in the middle, lines 141-210, are never loaded" in cut[0]["message"]

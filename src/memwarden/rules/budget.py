@@ -70,6 +70,7 @@ class IndexPastTruncation:
     cut: tuple[CutEntry, ...]  # the entries (or, in a file without entries, the lines) past the edge
     other_cut_lines: int
     first_cut_line: int  # where the cut starts, when no entry is cut
+    keeps_tail: bool = False  # OpenClaw cuts a file's middle: its first 70% and last 20% are loaded
 
     @property
     def message(self) -> str:
@@ -87,10 +88,16 @@ class IndexPastTruncation:
         noun = ("entry" if number == 1 else "entries") if cut and (cut[0].triggers or cut[0].title) else (
             "line" if number == 1 else "lines"
         )
-        tail = (
-            f"{number} {noun} from line {cut[0].line if cut else self.first_cut_line} on "
-            f"{'is' if number == 1 else 'are'} never loaded"
-        )
+        if self.keeps_tail and cut:
+            tail = (
+                f"{number} {noun} in the middle, lines {cut[0].line}-{cut[-1].line}, "
+                f"{'is' if number == 1 else 'are'} never loaded (its first 70% and last 20% are)"
+            )
+        else:
+            tail = (
+                f"{number} {noun} from line {cut[0].line if cut else self.first_cut_line} on "
+                f"{'is' if number == 1 else 'are'} never loaded"
+            )
         if shown:
             tail += ": " + "; ".join(shown) + (f"; and {more} more" if more > 0 else "")
         return f"{head}: {tail}"
@@ -299,6 +306,7 @@ def index_past_truncation(ctx):
         violation = IndexPastTruncation(
             gauge.label or _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.edge,
             settings.preset.name, tuple(gauge.past_edge), gauge.other_cut_lines, line,
+            keeps_tail=settings.preset.per_file and any(src.relpath == gauge.label for src in measurement.sources),
         )
         yield Problem(line, 1, violation.message, path=path, fix=_shelving_fix(ctx, settings, measurement))
 
