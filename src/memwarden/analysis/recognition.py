@@ -169,6 +169,10 @@ def bare_note_folders(ws) -> dict[str, tuple[str, ...]]:
 
 def in_bare_note_folder(ctx, relpath: str) -> bool:
     """Whether a note lies in a folder of notes none of which has front matter (built once a run)."""
+    from memwarden.discover.profiles import PLAIN_MARKDOWN_PROFILES
+
+    if ctx.workspace.profile.name in PLAIN_MARKDOWN_PROFILES:
+        return True  # plain Markdown by design: a note without front matter is what the profile expects
     folders = ctx.memo.get(("recognition", "bare-note-folders"), lambda: bare_note_folders(ctx.workspace))
     return posixpath.dirname(relpath) in folders
 
