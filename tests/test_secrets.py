@@ -26,7 +26,7 @@ from memwarden.analysis.secrets.scanner import ScanStats, scan_text
 
 DATA = Path(__file__).resolve().parent / "data" / "secrets"
 MANIFEST = json.loads((DATA / "manifest.json").read_text("utf-8"))
-WORKSPACES = ("gish", "three-layer", "claude-code", "agent-instructions")
+WORKSPACES = ("gish", "three-layer", "claude-code", "agent-instructions", "openclaw", "memory-bank")
 ALNUM = string.ascii_letters + string.digits
 _random = random.Random(4242)
 
@@ -114,7 +114,7 @@ def test_labelled_set_has_enough_secrets_and_decoys():
 def test_every_kind_of_every_profile_holds_a_planted_secret():
     from memwarden.discover.profiles import PROFILES
 
-    profile_of = {name: name for name in WORKSPACES} | {"gish": "ghost-in-shell"}
+    profile_of = {name: name for name in WORKSPACES} | {"gish": "ghost-in-shell", "memory-bank": "plain-notes"}
     covered = set()
     for entry in MANIFEST["planted"]:
         workspace, relpath = entry["path"].split("/", 1)

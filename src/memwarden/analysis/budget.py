@@ -75,6 +75,23 @@ class Preset:
     # gish reads MEMORY.md as Python text (`read_text(encoding="utf-8")`): newlines translated, so a
     # CRLF line end is one character, and a UTF-8 BOM kept, so it is one character too.
     reads_as_python_text: bool = False
+    # OpenClaw: each bootstrap file against the first limit, and all of them against the second (see openclaw_gauges).
+    per_file: bool = False
+
+
+# OpenClaw's bootstrap limits (src/agents/pi-embedded-helpers/bootstrap.ts at commit 004e91311b55): each file is
+# cut at bootstrapMaxChars, keeping its first 70% and last 20% around a marker; all of them share
+# bootstrapTotalMaxChars, and a file that finds less than 64 left is not injected. Lengths are JavaScript string
+# lengths (UTF-16 units) of the text with its trailing white space trimmed.
+OPENCLAW_FILE_CHARS = 20_000
+OPENCLAW_TOTAL_CHARS = 150_000
+OPENCLAW_HEAD_RATIO = 0.7
+OPENCLAW_TAIL_RATIO = 0.2
+OPENCLAW_MIN_FILE_BUDGET = 64
+
+
+def _ninety(edge: int) -> int:
+    return edge * 9 // 10
 
 
 PRESETS: dict[str, Preset] = {
@@ -91,9 +108,19 @@ PRESETS: dict[str, Preset] = {
         "codex", (Limit("bytes", 29_491, 32_768),), False, True,
         "Codex CLI: 32,768 UTF-8 bytes summed over AGENTS.md from the repository root down",
     ),
+    "openclaw": Preset(
+        "openclaw",
+        (Limit("utf16", _ninety(OPENCLAW_FILE_CHARS), OPENCLAW_FILE_CHARS),
+         Limit("utf16", _ninety(OPENCLAW_TOTAL_CHARS), OPENCLAW_TOTAL_CHARS)),
+        False, False,
+        "OpenClaw: each bootstrap file cut at 20,000 chars (bootstrapMaxChars), all of them at 150,000 "
+        "(bootstrapTotalMaxChars), in UTF-16 units",
+        per_file=True,
+    ),
 }
 PROFILE_PRESETS = {
     "ghost-in-shell": "gish", "claude-code": "claude-code", "three-layer": "codex", "agent-instructions": "codex",
+    "plain-notes": "codex", "openclaw": "openclaw",
 }
 
 def size(text: str, unit: str) -> int:
@@ -174,7 +201,13 @@ def resolve(
                 )
         max_ = max_ or min(base.max, edge or base.max)
         edge = edge or max(base.edge, max_)
-        limits = (Limit(unit, max_, edge),)
+        # OpenClaw's total stays: the numbers given are bootstrapMaxChars's, the per-file limit.
+        limits = (Limit(unit, max_, edge),) + (limits[1:] if chosen.per_file else ())
+    total_edge = options.get("total_edge") or None
+    if chosen.per_file and total_edge:
+        if isinstance(total_edge, bool) or not isinstance(total_edge, int) or total_edge <= 0:
+            raise UsageError(f"budget total_edge must be a positive whole number, not {total_edge!r}")
+        limits = limits[:1] + (Limit(limits[0].unit, _ninety(total_edge), total_edge),)
     for limit in limits:
         if limit.max > limit.edge:
             raise UsageError(f"the budget ({limit.max:,}) is above the truncation point ({limit.edge:,})")
@@ -250,6 +283,7 @@ class Gauge:
     first_cut_line: tuple[int, int] | None  # (source, line) of the first line past the edge
     past_edge: list[CutEntry]
     other_cut_lines: int  # lines past the edge that are not entries
+    label: str = ""  # what was measured, when a measurement has a gauge for each file (openclaw)
 
     @property
     def headroom(self) -> int:
@@ -357,7 +391,90 @@ def gauges(settings: Settings, sources: list[Source]) -> list[Gauge]:
         for number, source in enumerate(sources)
         for seg in segments(source.text, number, settings.preset.strip, python_text=python_text, bom=source.bom)
     ]
+    if settings.preset.per_file:
+        return openclaw_gauges(settings, sources)
     return [_gauge(sources, segs, limit) for limit in settings.limits]
+
+
+def openclaw_gauges(settings: Settings, sources: list[Source]) -> list[Gauge]:
+    """A gauge for each bootstrap file against the per-file limit, and one for all of them against the total.
+
+    As OpenClaw injects them, in order: a file over the per-file edge keeps its first 70% and last 20%
+    of the edge around a marker (the lines between are cut); the total budget shrinks by what each
+    file injects, a file is cut at what is left, and one that finds less than 64 left is skipped.
+    The "missing file" marker of an absent file is not counted (its length is the absolute path's).
+    """
+    per_file = settings.limits[0]
+    total = settings.limits[1] if len(settings.limits) > 1 else None
+    out: list[Gauge] = []
+    remaining = total.edge if total is not None else None
+    injected_sum = 0
+    total_cut: list[tuple[int, int, int]] = []  # (source, first lost unit, end) past the total
+    for number, source in enumerate(sources):
+        text = source.text.rstrip()
+        length = size(text, "utf16")
+        lost = _openclaw_middle(length, per_file.edge)
+        injected = length if lost is None else _openclaw_injected(source.relpath, length, per_file.edge)
+        out.append(_span_gauge(source, number, per_file, length, [lost] if lost else [], label=source.relpath))
+        injected_sum += injected
+        if remaining is None:
+            continue
+        if remaining < OPENCLAW_MIN_FILE_BUDGET:
+            total_cut.append((number, 0, length))
+        elif injected > remaining:
+            # Clamped to what is left: the end goes (of the kept head, when the file was cut already).
+            keep = max(0, remaining - 1)
+            start = keep if lost is None else min(keep, lost[0])
+            total_cut.append((number, start, length))
+        remaining = max(0, remaining - injected) if remaining >= OPENCLAW_MIN_FILE_BUDGET else remaining
+    if total is not None:
+        cut_entries: list[CutEntry] = []
+        first_cut = None
+        for number, start, end in total_cut:
+            gauge = _span_gauge(sources[number], number, total, end, [(start, end)])
+            cut_entries.extend(gauge.past_edge)
+            first_cut = first_cut or gauge.first_cut_line
+        out.append(Gauge(total, injected_sum, status_of(injected_sum, total), None, first_cut, cut_entries, 0,
+                         label="all bootstrap files"))
+    return out
+
+
+def _openclaw_middle(length: int, edge: int) -> tuple[int, int] | None:
+    """The UTF-16 span OpenClaw drops from a file of this length cut at edge, or None when it is not cut."""
+    if length <= edge:
+        return None
+    head = int(edge * OPENCLAW_HEAD_RATIO)
+    tail = int(edge * OPENCLAW_TAIL_RATIO)
+    return head, length - tail
+
+
+def _openclaw_injected(name: str, length: int, edge: int) -> int:
+    """The length OpenClaw injects for a file cut at edge: head, the two marker lines, tail."""
+    head, tail_start = _openclaw_middle(length, edge)
+    tail = length - tail_start
+    base = name.rsplit("/", 1)[-1]
+    marker = (f"\n[...truncated, read {base} for full content...]\n"
+              f"…(truncated {base}: kept {head}+{tail} chars of {length})…\n")
+    return head + 1 + len(marker) + 1 + tail
+
+
+def _span_gauge(source: Source, number: int, limit: Limit, used: int, spans: list[tuple[int, int]],
+                label: str = "") -> Gauge:
+    """A gauge of used against limit whose cut lines are those overlapping spans (UTF-16 offsets of the text)."""
+    past: list[CutEntry] = []
+    first_over = first_cut = None
+    offset = 0
+    for line_number, line in enumerate(source.text.split("\n"), 1):
+        end = offset + size(line, "utf16") + 1
+        if first_over is None and end > limit.max and used >= limit.max:
+            first_over = (number, line_number)
+        hit = [(a, b) for a, b in spans if a < end - 1 and b > offset]
+        if hit and line.strip():
+            first_cut = first_cut or (number, line_number)
+            partial = any(a > offset or b < end - 1 for a, b in hit)
+            past.append(CutEntry(source.relpath, line_number, text=excerpt(line.strip()), partial=partial))
+        offset = end
+    return Gauge(limit, used, status_of(used, limit), first_over, first_cut, past, 0, label=label)
 
 
 def fits(text: str, settings: Settings, *, bom: bool = False) -> bool:

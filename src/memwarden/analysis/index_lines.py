@@ -123,6 +123,23 @@ def _points(line: str) -> bool:
     )
 
 
+# An index that declares its unlinked lines whole rules ("Each line below is a complete rule",
+# "rules without a note live inline", 「每一行都是一條完整的規則」): those lines are not content to move out.
+_INLINE_RULES = re.compile(
+    r"\b(?:each|every)\s+(?:line|item|bullet|entry)\b[^.\n]{0,60}?\b(?:is|are)\s+(?:a\s+|an\s+)?"
+    r"(?:whole|complete|standalone|stand-alone|self-contained|full)\s+(?:rule|lesson|instruction|memory)"
+    r"|\b(?:rules?|lessons?)\b[^.\n]{0,40}?\b(?:live|stay|are\s+kept|kept)\s+inline\b"
+    r"|\binline\s+(?:rules|lessons)\b"
+    r"|每一?(?:行|條|条|項|项)[^。\n]{0,12}?(?:都是|是)[^。\n]{0,6}?(?:完整|獨立|独立)的?(?:規則|规则|教訓|教训)",
+    re.IGNORECASE,
+)
+
+
+def declares_inline_rules(doc) -> bool:
+    """Whether an index says that its lines without a link are whole rules (outside comments and code)."""
+    return bool(_INLINE_RULES.search(_without_comments(doc.text)))
+
+
 def content_runs(doc, max_chars: int) -> list[ContentRun]:
     """The runs of index text that tell something without pointing anywhere: paragraphs, list items, table rows.
 

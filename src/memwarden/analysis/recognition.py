@@ -147,7 +147,13 @@ def starts_with_front_matter(raw: bytes) -> bool:
 
 
 def bare_note_folders(ws) -> dict[str, tuple[str, ...]]:
-    """Folders of at least MIN_BARE_NOTES notes none of which has front matter: folder -> its notes."""
+    """Folders of at least MIN_BARE_NOTES notes none of which has front matter: folder -> its notes.
+
+    None in a profile whose notes are plain Markdown by design (Serena, Cline's Memory Bank, OpenClaw)."""
+    from memwarden.discover.profiles import PLAIN_MARKDOWN_PROFILES
+
+    if ws.profile.name in PLAIN_MARKDOWN_PROFILES:
+        return {}
     by_folder: dict[str, list[str]] = {}
     for relpath, kind in sorted(ws.files.items()):
         if kind.name == "note" and kind.format == "markdown":
@@ -163,5 +169,23 @@ def bare_note_folders(ws) -> dict[str, tuple[str, ...]]:
 
 def in_bare_note_folder(ctx, relpath: str) -> bool:
     """Whether a note lies in a folder of notes none of which has front matter (built once a run)."""
+    from memwarden.discover.profiles import PLAIN_MARKDOWN_PROFILES
+
+    if ctx.workspace.profile.name in PLAIN_MARKDOWN_PROFILES:
+        return True  # plain Markdown by design: a note without front matter is what the profile expects
     folders = ctx.memo.get(("recognition", "bare-note-folders"), lambda: bare_note_folders(ctx.workspace))
     return posixpath.dirname(relpath) in folders
+
+
+def shadowed_instruction_files(ws) -> list[tuple[str, str]]:
+    """AGENTS files Codex never loads because an AGENTS.override.md sits in the same folder: (file, override)."""
+    from memwarden.discover.startup_index import CODEX_FILES
+
+    override, *shadowed = CODEX_FILES
+    found = []
+    for relpath in sorted(ws.files):
+        folder, _, name = relpath.rpartition("/")
+        sibling = f"{folder}/{override}" if folder else override
+        if name in shadowed and sibling in ws.files:
+            found.append((relpath, sibling))
+    return found

@@ -41,14 +41,15 @@ class _BudgetCommand(click.Command):
 @click.argument("index", required=False, type=click.Path(path_type=Path))
 @click.option("--workspace", "-w", "workspace_dir", type=click.Path(path_type=Path), default=Path("."),
               show_default=True, help="The workspace whose startup index to measure.")
-@click.option("--preset", type=click.Choice(["gish", "claude-code", "codex"]),
+@click.option("--preset", type=click.Choice(["gish", "claude-code", "codex", "openclaw"]),
               help="The agent's limits [default: from the profile: ghost-in-shell->gish, claude-code->claude-code, three-layer->codex].")
 @click.option("--unit", type=click.Choice(["chars", "utf16", "bytes", "lines"]),
               help="Count Unicode code points, UTF-16 units, UTF-8 bytes or lines [default: the preset's; chars for gish].")
 @click.option("--max", "max_", type=click.IntRange(min=1), metavar="N", help="The budget: at or over it is 'over budget'.")
 @click.option("--edge", type=click.IntRange(min=1), metavar="N", help="The truncation point: at or past it is 'past the edge'.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: unit, used, max, edge, headroom, status, exit_code, past_edge.")
-@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code", "openclaw", "plain-notes"]),
+              help="Override the detected profile.")
 @click.option("--history", "show_history", is_flag=True,
               help="Chart the index's size at every first-parent commit that changed it, and project when it reaches the budget and the edge.")
 @click.option("--since", metavar="REF", help="With --history: only the commits after REF.")
@@ -68,6 +69,10 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
                    the worse of the two is reported
       codex        32,768 UTF-8 bytes over the AGENTS.md files from the git
                    repository root down; budget 90%
+      openclaw     each bootstrap file (AGENTS.md, SOUL.md, TOOLS.md, IDENTITY.md,
+                   USER.md, HEARTBEAT.md, BOOTSTRAP.md, MEMORY.md) cut at 20,000
+                   UTF-16 units, keeping its first 70% and last 20%; all of them
+                   at 150,000 (option total_edge); budget 90% of each
     --unit, --max and --edge override the preset (and the [tool.memwarden.rules.
     index-over-budget] options preset, unit, max, edge in the config).
 
@@ -99,6 +104,10 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
         if not startup_index.dir_exists(start):
             _missing(as_json, [str(index if index is not None else workspace_dir)], None)
         root = find_root(start)
+        if index is None and profile is None and preset is None and not show_history:
+            several = _every_workspace(start, (unit, max_, edge))
+            if several is not None:
+                _report_all(several, as_json)
         if index is None and profile is None:
             root = startup_index.memory_below(root)
         ws = open_workspace(root, profile)
@@ -106,6 +115,11 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
             budget_options(ws.config), ws.profile.name, ws.root,
             preset=preset, unit=unit, max_=max_, edge=edge,
         )
+        if index is not None and preset is None and settings.preset.chain and index.name not in startup_index.CODEX_FILES:
+            # A MEMORY.md (or any file but an AGENTS file) is never Codex's AGENTS.md: Claude Code's limits.
+            settings = startup_index.resolve_settings(
+                budget_options(ws.config), ws.profile.name, ws.root, preset="claude-code", unit=unit, max_=max_, edge=edge,
+            )
         measurement = startup_index.measure(ws, settings, index)
         if not measurement.found and index is None and preset is None and settings.preset.chain:
             measurement = _claude_code_instead(ws, settings, unit, max_, edge) or measurement
@@ -130,6 +144,45 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
     else:
         click.echo(hide_names_in(_as_text(measurement, lambda relpath: escape_controls(shown(relpath)), _color())), nl=False)
     sys.exit(measurement.exit_code)
+
+
+def _every_workspace(start: Path, overrides: tuple) -> list | None:
+    """The measurements of every workspace `memwarden check` finds from start, when it finds more than one.
+
+    Each workspace's startup files are measured with their own agents' limits (as the budget rules of
+    `check` measure them); None when there is one workspace or none (the single report then).
+    """
+    from memwarden.discover import startup_index
+    from memwarden.discover.workspace import collect
+    from memwarden.rules.budget import budget_options
+
+    workspaces, _ = collect([start])
+    if len(workspaces) < 2 or any(value is not None for value in overrides):
+        return None
+    found = []
+    for ws in workspaces:
+        found.extend((ws, m) for m in startup_index.startup_measurements(ws, budget_options(ws.config)))
+    return found or None
+
+
+def _report_all(found: list, as_json: bool) -> None:
+    """Print each measurement, the worst last in JSON's top level, and exit with the worst status."""
+    cwd = Path.cwd()
+    reports = []
+    for ws, measurement in found:
+        _hide_past_edge(measurement)
+        shown = (lambda ws: lambda relpath: ws.display_path(relpath, cwd))(ws)
+        reports.append((measurement, shown))
+    worst = max(reports, key=lambda pair: pair[0].exit_code)
+    if as_json:
+        body = _as_json(*worst)
+        body["measurements"] = [_as_json(m, shown) for m, shown in reports]
+        click.echo(hide_names_in(json.dumps(body, indent=2, ensure_ascii=False)))
+    else:
+        color = _color()
+        texts = [_as_text(m, lambda relpath, shown=shown: escape_controls(shown(relpath)), color) for m, shown in reports]
+        click.echo(hide_names_in("\n".join(texts)), nl=False)
+    sys.exit(worst[0].exit_code)
 
 
 def _claude_code_instead(ws, settings, unit, max_, edge):
@@ -214,6 +267,7 @@ def _as_text(measurement, shown, color: bool) -> str:
     sep = " · " if fancy else " / "
     lines = []
     files = [shown(s.relpath) for s in measurement.sources]
+    files_measured = {s.relpath for s in measurement.sources}
     title = files[0] if len(files) == 1 else f"{len(files)} files: " + " + ".join(files)
     lines.append(f"{title}  ({settings.preset.name} preset)")
     worst = measurement.worst
@@ -224,7 +278,8 @@ def _as_text(measurement, shown, color: bool) -> str:
         tint = STATUS_TEXT[gauge.status][1]
         if color:
             bar = click.style(bar, fg=tint)
-        lines.append(f"  {bar}  {percent:.0f}% of budget")
+        measured = f"  {shown(gauge.label) if gauge.label in files_measured else gauge.label}" if gauge.label else ""
+        lines.append(f"  {bar}  {percent:.0f}% of budget{measured}")
         headroom = gauge.headroom
         lines.append(
             f"  used {fmt(gauge.used)} {unit}{sep}budget {fmt(gauge.limit.max)}{sep}edge {fmt(gauge.limit.edge)}"
@@ -273,7 +328,9 @@ def _as_json(measurement, shown) -> dict:
         "other_cut_lines": worst.other_cut_lines,
         "limits": [
             {"unit": g.limit.unit, "used": g.used, "max": g.limit.max, "edge": g.limit.edge, "headroom": g.headroom,
-             "status": STATUS_NAMES[g.status]}
+             "status": STATUS_NAMES[g.status],
+             **({"measured": shown(g.label) if g.label in {s.relpath for s in measurement.sources} else g.label}
+                if g.label else {})}
             for g in measurement.gauges
         ],
         "notes": list(settings.notes),

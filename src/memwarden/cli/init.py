@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -150,15 +151,27 @@ def _write_new(path: Path, content: str) -> bool:
         return False
 
 
-def _profile_line(profile: str) -> str:
+def _profile_line(profile: str | None) -> str:
     """The config's profile line: pinned, except where detection should keep deciding.
 
     A folder with only the files an agent loads whole (a repository with a CLAUDE.md) becomes a
-    memory workspace when memory/ or notes appear: pinning agent-instructions would hide them.
+    memory workspace when memory/ or notes appear: pinning agent-instructions would hide them. A
+    folder where nothing is detected (a repository root whose memory is in `.claude/memory/`) gets
+    no profile either: the config applies to the workspaces below it, and a profile pinned here
+    would be forced on them (a gish index they do not have).
     """
-    if profile == "agent-instructions":
-        return '# profile = "ghost-in-shell"   # left to detection: only agent instruction files are here now'
+    if profile in ("agent-instructions", None):
+        return '# profile = "ghost-in-shell"   # left to detection, folder by folder'
     return f'profile = "{profile}"'
+
+
+def _found_below(directory: Path) -> list[tuple[str, str]]:
+    """The workspaces `memwarden check` finds from this folder: (folder, profile), as check names them."""
+    from memwarden.discover.workspace import collect
+
+    workspaces, _ = collect([directory])
+    root = directory.resolve()
+    return [(Path(os.path.relpath(ws.root, root)).as_posix(), ws.profile.name) for ws in workspaces]
 
 
 @click.command()
@@ -182,11 +195,16 @@ def init(directory: Path, write_pre_commit: bool, agent: str | None):
     from memwarden.discover.profiles import detect
 
     profile, reason = detect(directory)
+    found = _found_below(directory)
+    below = ", ".join(f"{folder} ({name})" for folder, name in found if folder != ".")
     if profile is None:
-        profile, reason = "ghost-in-shell", "nothing detected, so the default was chosen; change it if needed"
+        reason = "nothing detected here; left to detection"
+    if below:
+        reason += f"; memory found below, each with its own profile: {below}"
     config_path = directory / ".memwarden.toml"
     if _write_new(config_path, CONFIG_TEMPLATE.format(profile_line=_profile_line(profile), reason=reason)):
-        click.echo(f"Wrote {config_path} (profile {profile}: {reason}).")
+        shown = f"profile {profile}: {reason}" if profile is not None else reason
+        click.echo(f"Wrote {config_path} ({shown}).")
     else:
         click.echo(f"{config_path} already exists; left unchanged.")
     snippet = PRE_COMMIT_TEMPLATE.format(url=REPO_URL, version=__version__)

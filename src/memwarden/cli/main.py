@@ -91,7 +91,7 @@ def main():
 @click.option("--today", callback=_date, metavar="DATE", help="Pin today's date (YYYY-MM-DD) for expiry rules.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--strict", is_flag=True, help="Warnings fail too.")
-@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code", "openclaw", "plain-notes"]), help="Override the detected profile.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="Use this config file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write .memwarden_cache/ (also: MEMWARDEN_NO_CACHE=1).")

@@ -28,7 +28,8 @@ GAUGE = 30
               help="Count the expiry dates due from today through this many days ahead.")
 @click.option("--today", metavar="DATE", help="Take this date (YYYY-MM-DD) as today.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: records, tags, claims, expiring, expired, orphans, budget.")
-@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code"]), help="Override the detected profile.")
+@click.option("--profile", type=click.Choice(["ghost-in-shell", "three-layer", "claude-code", "openclaw", "plain-notes"]),
+              help="Override the detected profile.")
 @guarded
 def stats(path, within, today, as_json, profile):
     """What the memory holds: records by kind, tags, negative claims and their expiry dates, orphans, the index budget.
@@ -44,7 +45,7 @@ def stats(path, within, today, as_json, profile):
     Always exits 0 (2 on a usage error): it reports, `memwarden check` judges.
     """
     from memwarden.discover import startup_index
-    from memwarden.discover.workspace import find_root, open_workspace
+    from memwarden.discover.workspace import collect, find_root, open_workspace
     from memwarden.engine.stats import gather
 
     if today is None:
@@ -56,23 +57,31 @@ def stats(path, within, today, as_json, profile):
             raise UsageError(f"--today '{escape_controls(today)}' is not a date (YYYY-MM-DD)") from None
     if not startup_index.dir_exists(path):
         raise UsageError(f"{escape_controls(str(path))}: not a folder (stats reads a workspace)")
-    ws = open_workspace(find_root(path.absolute()), profile)
-    numbers = gather(ws, day, within)
-    measurement = _measure(ws)
+    # The workspaces `memwarden check` finds from the same folder (a repository root: its memory folders too).
+    workspaces = collect([path], profile)[0] if profile is None else []
+    if not workspaces:
+        workspaces = [open_workspace(find_root(path.absolute()), profile)]
     cwd = Path.cwd()
-
-    def shown(relpath: str) -> str:
-        return ws.display_path(relpath, cwd)
-
+    reports = []
+    for ws in workspaces:
+        reports.append((ws, gather(ws, day, within), _measure(ws),
+                        (lambda ws: lambda relpath: ws.display_path(relpath, cwd))(ws)))
     if as_json:
+        # The workspace with the most memory files at the top level; every one under "workspaces".
+        main = max(reports, key=lambda report: len(report[0].files))
+        body = _as_json(*main[:3], day, within, main[3])
+        body["workspaces"] = [dict(_as_json(ws, numbers, measurement, day, within, shown),
+                                   files=sorted(shown(p) for p in ws.files))
+                              for ws, numbers, measurement, shown in reports]
         # A shelf is a folder: its name, like every path, is shown with a secret it holds hidden.
-        click.echo(hide_names_in(json.dumps(_as_json(ws, numbers, measurement, day, within, shown), indent=2,
-                                            ensure_ascii=False)))
+        click.echo(hide_names_in(json.dumps(body, indent=2, ensure_ascii=False)))
     else:
         from memwarden.report import use_color
 
         color = use_color(sys.stdout)
-        click.echo(hide_names_in(_as_text(ws, numbers, measurement, day, within, shown, color)), nl=False, color=color)
+        texts = [_as_text(ws, numbers, measurement, day, within, shown, color)
+                 for ws, numbers, measurement, shown in reports]
+        click.echo(hide_names_in("\n".join(texts)), nl=False, color=color)
     sys.exit(0)
 
 

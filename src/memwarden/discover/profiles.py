@@ -29,6 +29,8 @@ OTHER_LOG_KIND = "memory-log"
 # case-insensitive file systems, and the override), Gemini CLI. At the workspace root only: one in a
 # folder below is found as that folder's own workspace.
 AGENT_INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md", "Agents.md", "AGENTS.override.md", "GEMINI.md")
+# The same files as a chezmoi dotfiles repository keeps them: a template rendered into the real name.
+INSTRUCTION_TEMPLATES = tuple(f"{name}.tmpl" for name in AGENT_INSTRUCTION_FILES)
 _ROOT_ONLY = ("*/**",)
 # Files a repository keeps for people, not memory: never a Claude Code note.
 REPOSITORY_META_FILES = tuple(
@@ -41,7 +43,9 @@ REPOSITORY_META_FILES = tuple(
     for suffix in (".md", "-*.md", ".*.md", "_*.md")
 )
 # Dot-folders agents keep memory in; every other dot-folder is skipped when looking for workspaces.
-AGENT_DOT_DIRS = (".claude",)
+# `.serena/memories/` (Serena), `.learnings/` (an agent's lessons log), and the user-level folders a
+# dotfiles repository keeps (`.gemini/GEMINI.md`, `.codex/AGENTS.md`, `.agents/AGENTS.md`).
+AGENT_DOT_DIRS = (".claude", ".serena", ".learnings", ".gemini", ".codex", ".agents")
 
 
 @dataclass(frozen=True)
@@ -99,7 +103,7 @@ def agent_instructions(*extra: str) -> Kind:
     return Kind(
         "agent-instructions",
         "markdown",
-        AGENT_INSTRUCTION_FILES + extra,
+        AGENT_INSTRUCTION_FILES + INSTRUCTION_TEMPLATES + extra,
         "instructions the agent CLI loads whole at start-up (CLAUDE.md, AGENTS.md, GEMINI.md)",
         exclude=_ROOT_ONLY,
     )
@@ -181,6 +185,61 @@ CLAUDE_CODE = Profile(
     index_link_base={"startup-index": ""},
 )
 
+# Folders of plain Markdown an agent reads on demand, one topic a file, with no front matter and no
+# index: Serena's `.serena/memories/*.md` (written by its write_memory tool), Cline's Memory Bank
+# `memory-bank/*.md` (projectbrief.md, productContext.md, activeContext.md, systemPatterns.md,
+# techContext.md, progress.md), and a lessons log kept in `.learnings/` (LEARNINGS.md, ERRORS.md).
+PLAIN_NOTES = Profile(
+    name="plain-notes",
+    description="Markdown notes without front matter or index: .serena/memories/, memory-bank/, .learnings/",
+    kinds=(
+        Kind(
+            "note",
+            "markdown",
+            ("*.md",),
+            "one memory file of the folder: plain Markdown, front matter optional",
+            exclude=REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES + _ROOT_ONLY,
+        ),
+        agent_instructions(),
+    ),
+)
+# OpenClaw (docs/concepts/agent-workspace.md and src/agents/workspace.ts, openclaw/openclaw at commit
+# 004e91311b55, with DEFAULT_BOOTSTRAP_MAX_CHARS 20,000 and DEFAULT_BOOTSTRAP_TOTAL_MAX_CHARS 150,000): the
+# bootstrap files it injects into every session, in its order (MEMORY.md, or memory.md without it, only into
+# the main private session), BOOT.md run on a gateway restart, and the memory it reads on demand: the daily
+# notes memory/YYYY-MM-DD.md (and memory/YYYY-MM-DD-<slug>.md), memory/**/*.md, DREAMS.md.
+OPENCLAW_BOOTSTRAP_FILES = ("AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md",
+                            "BOOTSTRAP.md")
+OPENCLAW_MEMORY_FILES = ("MEMORY.md", "memory.md")
+# Files only an OpenClaw workspace has: any of them tells it from a Claude Code folder.
+OPENCLAW_MARKERS = ("SOUL.md", "IDENTITY.md", "HEARTBEAT.md", "BOOTSTRAP.md", "BOOT.md", "DREAMS.md")
+OPENCLAW = Profile(
+    name="openclaw",
+    description="OpenClaw agent workspace: AGENTS.md, SOUL.md, USER.md ... injected at start, MEMORY.md, memory/YYYY-MM-DD.md",
+    kinds=(
+        Kind(
+            "agent-instructions",
+            "markdown",
+            OPENCLAW_BOOTSTRAP_FILES + ("BOOT.md",) + AGENT_INSTRUCTION_FILES + INSTRUCTION_TEMPLATES,
+            "a bootstrap file OpenClaw injects into every session (cut at bootstrapMaxChars)",
+            exclude=_ROOT_ONLY,
+        ),
+        Kind(
+            "note",
+            "markdown",
+            OPENCLAW_MEMORY_FILES + ("DREAMS.md", "memory/**/*.md"),
+            "OpenClaw memory: the curated MEMORY.md, the daily notes memory/YYYY-MM-DD.md, DREAMS.md",
+        ),
+    ),
+)
+
+# Profiles whose notes are plain Markdown by design: a folder of them without front matter is expected.
+PLAIN_MARKDOWN_PROFILES = ("plain-notes", "openclaw")
+
+# Cline's Memory Bank core files: any of them names the folder.
+MEMORY_BANK_FILES = ("projectbrief.md", "productContext.md", "activeContext.md", "systemPatterns.md",
+                     "techContext.md", "progress.md")
+
 AGENT_INSTRUCTIONS = Profile(
     name="agent-instructions",
     description="only the files an agent loads whole: CLAUDE.md, AGENTS.md, GEMINI.md, or a MEMORY.md that indexes nothing",
@@ -188,7 +247,7 @@ AGENT_INSTRUCTIONS = Profile(
 )
 
 PROFILES: dict[str, Profile] = {
-    p.name: p for p in (GHOST_IN_SHELL, THREE_LAYER, CLAUDE_CODE, AGENT_INSTRUCTIONS)
+    p.name: p for p in (GHOST_IN_SHELL, THREE_LAYER, CLAUDE_CODE, OPENCLAW, PLAIN_NOTES, AGENT_INSTRUCTIONS)
 }
 
 
@@ -237,15 +296,57 @@ def detect(root: Path) -> tuple[str | None, str]:
         return "ghost-in-shell", "memory/ holds gish manifests"
     if memory.is_dir() and _has_jsonl(memory):
         return "three-layer", "memory/ holds JSONL logs"
+    openclaw = _openclaw_workspace(root)
+    if openclaw:
+        return OPENCLAW.name, openclaw
+    plain = _plain_notes(root)
+    if plain:
+        return PLAIN_NOTES.name, plain
     if (root / "MEMORY.md").is_file():
         why = _claude_code_index(root)
         if why:
             return "claude-code", why
         return "agent-instructions", "MEMORY.md indexes nothing (no notes beside it, no links to any): a file loaded whole"
-    present = [name for name in AGENT_INSTRUCTION_FILES if (root / name).is_file()]
+    present = [name for name in AGENT_INSTRUCTION_FILES + INSTRUCTION_TEMPLATES if (root / name).is_file()]
     if present:
         return "agent-instructions", f"{present[0]} is here and no memory folder"
     return None, "no MEMORY.md, memory/, .gish/, CLAUDE.md, AGENTS.md or GEMINI.md here"
+
+
+_DAILY_NOTE = re.compile(r"\d{4}-\d{2}-\d{2}(-[^/]+)?\.md")
+
+
+def _openclaw_workspace(root: Path) -> str | None:
+    """Why root is an OpenClaw workspace (a file only OpenClaw keeps, or daily notes beside its bootstrap files)."""
+    if ".claude" in root.parts:
+        return None
+    marker = next((name for name in OPENCLAW_MARKERS if (root / name).is_file()), None)
+    if marker:
+        return f"{marker} is an OpenClaw bootstrap file"
+    if not any((root / name).is_file() for name in ("AGENTS.md", "MEMORY.md", "USER.md")):
+        return None
+    try:
+        daily = any(_DAILY_NOTE.fullmatch(child.name) for child in (root / "memory").iterdir())
+    except OSError:
+        return None
+    return "memory/ holds OpenClaw daily notes (YYYY-MM-DD.md) beside its bootstrap files" if daily else None
+
+
+def _plain_notes(root: Path) -> str | None:
+    """Why root is a folder of plain notes (Serena, Cline's Memory Bank, a lessons log), or None."""
+    try:
+        names = {child.name for child in root.iterdir() if child.suffix == ".md" and child.is_file()}
+    except OSError:
+        return None
+    if not names:
+        return None
+    if root.name == "memories" and root.parent.name == ".serena":
+        return "Serena's .serena/memories/"
+    if root.name == ".learnings":
+        return "a lessons log in .learnings/"
+    if root.name == "memory-bank" and names & set(MEMORY_BANK_FILES):
+        return "a Cline Memory Bank (memory-bank/ with its core files)"
+    return None
 
 
 def _split_layout(memory: Path) -> str | None:

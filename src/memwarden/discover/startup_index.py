@@ -188,11 +188,27 @@ def locate(ws, settings: Settings, index: Path | None = None) -> tuple[list[Path
         return chain, [name for name in CODEX_FILES[1:]]
     if index is not None:
         return ([index] if file_exists(index) else []), [rel_to(index.absolute(), ws.root)]
+    if settings.preset.per_file:
+        return openclaw_bootstrap(ws)
     names = startup_index_paths(ws)
     found = [
         ws.root / name for name in names if name in ws.overlay or file_exists(ws.root / name)
     ]
     return found[:1], names
+
+
+def openclaw_bootstrap(ws) -> tuple[list[Path], list[str]]:
+    """The bootstrap files OpenClaw injects, in its order (MEMORY.md, else memory.md, last), and their names."""
+    from memwarden.discover.profiles import OPENCLAW_BOOTSTRAP_FILES, OPENCLAW_MEMORY_FILES
+
+    def present(name: str) -> bool:
+        return name in ws.overlay or file_exists(ws.root / name)
+
+    found = [ws.root / name for name in OPENCLAW_BOOTSTRAP_FILES if present(name)]
+    memory = next((name for name in OPENCLAW_MEMORY_FILES if present(name)), None)
+    if memory is not None:
+        found.append(ws.root / memory)
+    return found, list(OPENCLAW_BOOTSTRAP_FILES + OPENCLAW_MEMORY_FILES[:1])
 
 
 def _read(ws, path: Path) -> Source:
@@ -231,3 +247,19 @@ def measure(ws, settings: Settings, index: Path | None = None) -> Measurement:
             settings.notes.append(f"{source.relpath} is not valid UTF-8; measured with replacement characters")
     result.gauges = budget.gauges(settings, sources)
     return result
+
+
+def startup_measurements(ws, options: dict) -> list[Measurement]:
+    """Every startup file a workspace root holds, each measured with the preset of the agent that loads it.
+
+    The profile's startup index with the profile's preset (or the configured one); and Codex's
+    AGENTS.md chain with `codex` when the root holds an AGENTS file and the profile's preset is
+    another, unless a preset is configured (a chosen preset is the only one measured). Only what
+    was found is returned. `memwarden check` (the budget rules) and `memwarden budget` both read
+    this, so they agree.
+    """
+    settings = resolve_settings(options, ws.profile.name, ws.root)
+    chosen = [settings]
+    if not settings.explicit_preset and not settings.preset.chain and has_own_agents_file(ws):
+        chosen.append(resolve_settings({}, ws.profile.name, ws.root, preset="codex"))
+    return [m for m in (measure(ws, each) for each in chosen) if m.found]

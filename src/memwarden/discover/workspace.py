@@ -399,9 +399,18 @@ def find_root(path: Path) -> Path:
     return start
 
 
+def _config_only(root: Path, profile_name: str | None, config_file: Path | None) -> bool:
+    """A folder that is a workspace by a config alone, which names no profile, and has no memory of its own
+    (a repository root after `init`): not a workspace to report, only the place its config applies from."""
+    if profile_name is not None or looks_like_workspace(root):
+        return False
+    return config_module.load(root.resolve(), config_file).profile is None
+
+
 def owns_only_its_root(directory: Path) -> bool:
-    """A folder whose memory is only the files an agent loads whole: what lies below is not its."""
-    return detect(directory)[0] == AGENT_INSTRUCTIONS.name
+    """A folder whose memory is only the files an agent loads whole (or nothing, with a config): what lies
+    below is not its."""
+    return detect(directory)[0] in (AGENT_INSTRUCTIONS.name, None)
 
 
 def find_nested_roots(
@@ -437,7 +446,9 @@ def open_workspace(root: Path, profile_name: str | None = None, config_file: Pat
     if name is None:
         name, reason = detect(root)
         if name is None:
-            name, reason = "ghost-in-shell", "nothing detected; ghost-in-shell assumed"
+            # A folder that is a workspace by its config alone (a repository root after `init`): it owns
+            # only the files an agent loads whole; the memory below it is found as its own workspaces.
+            name, reason = AGENT_INSTRUCTIONS.name, "nothing detected here: only the files an agent loads whole"
     if name not in PROFILES:
         raise UsageError(f"unknown profile '{name}'; choose one of {', '.join(PROFILES)}")
     profile = PROFILES[name]
@@ -490,7 +501,7 @@ def collect(
         path = given.absolute()
         if path.is_dir() and not path.is_symlink():
             root = find_root(path)
-            is_root = is_workspace_root(root)
+            is_root = is_workspace_root(root) and not _config_only(root, profile_name, config_file)
             if (root == path and not is_root) or (root != path and owns_only_its_root(root)):
                 # No workspace here, or one that owns only its root files: look below.
                 nested = find_nested_roots(path)

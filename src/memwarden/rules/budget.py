@@ -28,6 +28,8 @@ BUDGET_OPTIONS = {
     "unit": Option("auto", str, "chars, utf16, bytes or lines; 'auto' takes the preset's", setting="budget.unit"),
     "max": Option(0, int, "the budget in the unit; 0 takes the preset's", setting="budget.max"),
     "edge": Option(0, int, "the truncation point in the unit; 0 takes the preset's", setting="budget.edge"),
+    "total_edge": Option(0, int, "openclaw: the total of all bootstrap files (bootstrapTotalMaxChars); 0 takes 150,000",
+                         setting="budget.total_edge"),
     "shelf": Option(DEFAULT_SHELF, str, "the shelf index the unsafe fix moves entries into", setting="budget.shelf"),
 }
 
@@ -68,6 +70,7 @@ class IndexPastTruncation:
     cut: tuple[CutEntry, ...]  # the entries (or, in a file without entries, the lines) past the edge
     other_cut_lines: int
     first_cut_line: int  # where the cut starts, when no entry is cut
+    keeps_tail: bool = False  # OpenClaw cuts a file's middle: its first 70% and last 20% are loaded
 
     @property
     def message(self) -> str:
@@ -85,10 +88,16 @@ class IndexPastTruncation:
         noun = ("entry" if number == 1 else "entries") if cut and (cut[0].triggers or cut[0].title) else (
             "line" if number == 1 else "lines"
         )
-        tail = (
-            f"{number} {noun} from line {cut[0].line if cut else self.first_cut_line} on "
-            f"{'is' if number == 1 else 'are'} never loaded"
-        )
+        if self.keeps_tail and cut:
+            tail = (
+                f"{number} {noun} in the middle, lines {cut[0].line}-{cut[-1].line}, "
+                f"{'is' if number == 1 else 'are'} never loaded (its first 70% and last 20% are)"
+            )
+        else:
+            tail = (
+                f"{number} {noun} from line {cut[0].line if cut else self.first_cut_line} on "
+                f"{'is' if number == 1 else 'are'} never loaded"
+            )
         if shown:
             tail += ": " + "; ".join(shown) + (f"; and {more} more" if more > 0 else "")
         return f"{head}: {tail}"
@@ -148,8 +157,12 @@ def _settings(ctx, options: dict) -> Settings:
     return startup_index.resolve_settings(options, ws.profile.name, ws.root)
 
 
-def _where(measurement: Measurement, at: tuple[int, int] | None) -> tuple[str, int]:
-    """The file to report on (the last one measured: the one the user edits) and the line in it."""
+def _where(measurement: Measurement, at: tuple[int, int] | None, gauge: Gauge | None = None) -> tuple[str, int]:
+    """The file to report on (the last one measured: the one the user edits; the gauge's own file when each
+    file has one) and the line in it."""
+    own = [n for n, source in enumerate(measurement.sources) if gauge is not None and source.relpath == gauge.label]
+    if own:
+        return measurement.sources[own[0]].relpath, at[1] if at is not None and at[0] == own[0] else 1
     last = len(measurement.sources) - 1
     path = measurement.sources[last].relpath
     if at is not None and at[0] == last:
@@ -183,17 +196,12 @@ def _measure(ctx, status: int) -> list[tuple[Settings, Measurement, Gauge]]:
     preset is set: a chosen preset is the only one measured). CLAUDE.md and GEMINI.md are loaded
     whole, with no documented cut, so nothing measures them.
     """
-    ws = ctx.workspace
-    settings = _settings(ctx, ctx.options)
-    chosen = [settings]
-    if not settings.explicit_preset and not settings.preset.chain and startup_index.has_own_agents_file(ws):
-        chosen.append(startup_index.resolve_settings({}, ws.profile.name, ws.root, preset="codex"))
     found = []
-    for each in chosen:
-        measurement = startup_index.measure(ws, each)
-        gauge = measurement.worst
-        if gauge is not None and gauge.status == status:
-            found.append((each, measurement, gauge))
+    for measurement in startup_index.startup_measurements(ctx.workspace, ctx.options):
+        # OpenClaw cuts each bootstrap file on its own, and all of them at a total: each gauge is a finding.
+        gauges = measurement.gauges if measurement.settings.preset.per_file else [measurement.worst]
+        found.extend((measurement.settings, measurement, gauge) for gauge in gauges
+                     if gauge is not None and gauge.status == status)
     return found
 
 
@@ -252,9 +260,9 @@ def index_over_budget(ctx):
     still not fit.
     """
     for settings, measurement, gauge in _measure(ctx, budget.OVER):
-        path, line = _where(measurement, gauge.first_over_line)
+        path, line = _where(measurement, gauge.first_over_line, gauge)
         violation = IndexOverBudget(
-            _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.max,
+            gauge.label or _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.max,
             gauge.limit.edge, settings.preset.name,
         )
         yield Problem(line, 1, violation.message, path=path, fix=_shelving_fix(ctx, settings, measurement))
@@ -276,7 +284,10 @@ def index_past_truncation(ctx):
     size is at or past the truncation point (`size >= edge`), naming the
     entries that fall past it, with their lines: gish cuts MEMORY.md at about
     24,400 characters (`index.truncate_edge_chars`), Claude Code after 200
-    lines or 25,000 UTF-16 units, Codex at 32,768 bytes of AGENTS.md.
+    lines or 25,000 UTF-16 units, Codex at 32,768 bytes of AGENTS.md, OpenClaw
+    each bootstrap file (AGENTS.md, SOUL.md, USER.md ... MEMORY.md) at
+    20,000 UTF-16 units, keeping its first 70% and last 20% (the lines between
+    are named), and all of them at 150,000 (`total_edge`): one finding a file.
 
     ## Why
     The cut is silent, and it takes the end of the file: the lines added last,
@@ -291,10 +302,11 @@ def index_past_truncation(ctx):
     until the index is back within its budget.
     """
     for settings, measurement, gauge in _measure(ctx, budget.PAST):
-        path, line = _where(measurement, gauge.first_cut_line)
+        path, line = _where(measurement, gauge.first_cut_line, gauge)
         violation = IndexPastTruncation(
-            _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.edge,
+            gauge.label or _measured(measurement), gauge.used, budget.UNIT_NAMES[gauge.limit.unit], gauge.limit.edge,
             settings.preset.name, tuple(gauge.past_edge), gauge.other_cut_lines, line,
+            keeps_tail=settings.preset.per_file and any(src.relpath == gauge.label for src in measurement.sources),
         )
         yield Problem(line, 1, violation.message, path=path, fix=_shelving_fix(ctx, settings, measurement))
 

@@ -326,7 +326,9 @@ def content_in_index(doc, ctx):
     before the first list, and lines that point (an `@import`, a URL, a file
     path) are not. An index that links to no note gets one finding for the
     whole file, and none when the workspace has no notes (the file is then
-    the memory itself, as some agents load a MEMORY.md whole).
+    the memory itself, as some agents load a MEMORY.md whole), or when the
+    index says its lines without a link are whole rules ("each line below is
+    a complete rule", "rules without a note live inline").
 
     ## Why
     The startup index is paid for in every session and cut at a fixed size.
@@ -356,6 +358,8 @@ def content_in_index(doc, ctx):
         most = index_lines.most_sentences(entry, visible)
         if most > 1:
             yield Problem(entry.line, entry.column, ContentInIndex(most).message)
+    if index_lines.declares_inline_rules(doc):
+        return  # the index says its unlinked lines are whole rules: they are what it holds, not content to move
     runs = index_lines.content_runs(doc, limit)
     unlinked = sum(r.lines for r in runs) if not doc.entries else 0
     if unlinked and not any(kind.name == "note" for kind in ctx.workspace.files.values()):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-from memwarden.analysis import index_lines
+from memwarden.analysis import index_lines, recognition
 from memwarden.analysis.superseded import superseded_notes, supersession_marks
 from memwarden.discover.workspace import read_at_its_own_path
 from memwarden.documents import IndexDocument
@@ -173,7 +173,8 @@ def orphan_note(ctx):
     Collects every link in the startup index and the shelf indexes and
     reports each note that none of them names. In a claude-code workspace,
     every memory file beside MEMORY.md is a note and MEMORY.md is the only
-    index. Silent when the workspace has no index at all (`index-missing` says
+    index. A folder of files none of which has front matter is
+    `unrecognized-file`'s (not notes), so none of them is called an orphan. Silent when the workspace has no index at all (`index-missing` says
     so) or when an index cannot be parsed; notes that do not parse, and empty
     ones, are left to the format rules.
 
@@ -198,6 +199,8 @@ def orphan_note(ctx):
         # Only unlinked notes that will be reported are read: a hook on three files stays fast.
         if kind.name != "note" or relpath in linked or not ctx.is_target(relpath):
             continue
+        if recognition.in_bare_note_folder(ctx, relpath):
+            continue  # unrecognized-file says these are not notes: never "not a note" and "an orphan note" at once
         note = ws.document(relpath)
         if not note.ok or not note.text.strip():
             continue  # a file that does not parse is unparsable-file's; an empty one holds no lesson to lose

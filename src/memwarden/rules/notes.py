@@ -22,9 +22,15 @@ GISH = "ghost-in-shell"
 SHELVES = {"feedback": "feedback", "project": "projects", "reference": "references", "user": "user"}
 # fields gish reads under metadata: only (a top-level `expires` is invalid-expiry's, MW303: one finding for one problem)
 GOVERNANCE_KEYS = ("type", "tier", "updated", "confidence", "evidence")
-# the two lines as people write them: `**Why:**`, `**Why**:`, `**Why.**`, `**When to apply:**`, or a heading
-_WHY = re.compile(r"\*\*\s*Why\s*[:.]?\s*\*\*|^#{1,6}[ \t]+Why\b", re.IGNORECASE | re.MULTILINE)
-_HOW = re.compile(r"\*\*\s*(?:How|When) to apply\b[^*\n]{0,3}\*\*|^#{1,6}[ \t]+(?:How|When) to apply\b",
+# the two lines as people write them: `**Why:**`, `**Why**:`, `**Why.**`, `**Why it matters:**`, `**When to apply:**`,
+# a heading, or the same labels in Chinese, Japanese, French, German and Spanish (`**原因：**`, `**適用時機：**`)
+_WHY_LABEL = (r"(?:Why(?:\s+(?:it|this)\s+matters)?|Reason|Rationale|原因|理由|為什麼|为什么|なぜ|Pourquoi|Warum"
+              r"|Por\s+qu[eé])")
+_HOW_LABEL = (r"(?:(?:How|When)\s+to\s+apply(?:\s+it)?|適用時機|適用方式|适用时机|如何應用|如何应用|如何套用|適用方法"
+              r"|使い方|Comment\s+l'appliquer|Anwendung|C[oó]mo\s+aplicar(?:lo)?)")
+_WHY = re.compile(rf"\*\*\s*{_WHY_LABEL}\s*[:.：]?\s*\*\*|^#{{1,6}}[ \t]+{_WHY_LABEL}(?![A-Za-z])",
+                  re.IGNORECASE | re.MULTILINE)
+_HOW = re.compile(rf"\*\*\s*{_HOW_LABEL}(?![A-Za-z])[^*\n]{{0,3}}\*\*|^#{{1,6}}[ \t]+{_HOW_LABEL}(?![A-Za-z])",
                   re.IGNORECASE | re.MULTILINE)
 
 
@@ -231,8 +237,10 @@ def feedback_without_why(doc, ctx):
     Reports a note of type `feedback` (`metadata.type`, or a top-level `type`
     in a Claude Code note) whose body lacks a `**Why:**` line, a
     `**How to apply:**` line, or both. The lines count as people write them:
-    `**Why**:`, `**Why.**`, `**When to apply:**`, or a `## Why` heading (gish
-    itself accepts only the first spelling). An empty note is
+    `**Why**:`, `**Why.**`, `**Why it matters:**`, `**When to apply:**`, a
+    `## Why` heading, or the same labels in another language (`**原因：**`,
+    `**適用時機：**`, `**Pourquoi :**`, `**Warum:**`); gish itself accepts only
+    the first spelling. An empty note is
     `empty-note`'s, not this rule's. Applies to Ghost In Shell and Claude
     Code notes, whose note templates both ask for the two lines.
 

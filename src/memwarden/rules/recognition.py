@@ -40,6 +40,18 @@ class UnrecognizedNoteFolder:
         )
 
 
+@dataclass(frozen=True)
+class ShadowedInstructions:
+    override: str  # the file Codex reads instead
+
+    @property
+    def message(self) -> str:
+        return (
+            f"never loaded: Codex reads {self.override} in this folder instead of this file; "
+            f"merge what this file still says into {self.override}, or delete one of them"
+        )
+
+
 @rule(code="MW107", name="unrecognized-file", severity=Severity.WARNING, scope=Scope.WORKSPACE)
 def unrecognized_file(ctx):
     """A file (or a folder of notes) at a memory path whose content is not memory of that kind.
@@ -55,7 +67,10 @@ def unrecognized_file(ctx):
       finding on its first record, and no schema, timestamp or duplicate-id
       findings;
     - a folder of two or more Markdown notes none of which has front matter
-      gets one finding, on its first note, instead of one a note.
+      gets one finding, on its first note, instead of one a note;
+    - an `AGENTS.md` beside an `AGENTS.override.md`: Codex reads the override
+      in its place, so the AGENTS.md is never loaded (the budget measures the
+      override, as Codex does).
 
     A log that is an episode log with a few bad records is recognised, and
     its bad records are reported by `schema-violation` as before.
@@ -86,6 +101,9 @@ def unrecognized_file(ctx):
             continue
         violation = UnrecognizedLog(shape.records, shape.episodes)
         yield Problem(shape.first_line, 1, violation.message, path=relpath)
+    for relpath, override in recognition.shadowed_instruction_files(ws):
+        if ctx.is_target(relpath):
+            yield Problem(1, 1, ShadowedInstructions(override).message, path=relpath)
     for folder, notes in sorted(recognition.bare_note_folders(ws).items()):
         shown = next((note for note in notes if ctx.is_target(note)), None)
         if shown is not None:  # on the first note checked in this run

@@ -875,10 +875,34 @@ def instruction_files(g: Generator, gish: Workspace, three: Workspace, claude: W
     return ws
 
 
+def openclaw(g: Generator) -> Workspace:
+    """An OpenClaw workspace: a bootstrap file and a daily note."""
+    ws = Workspace("openclaw")
+    ws.file("SOUL.md").extend(["# Soul", "", "Be direct.", ""])
+    lines = ws.file("USER.md")
+    lines += ["# User", "", f"Sam's deploy token: {ws.plant('USER.md', g.github(), 'github-token', 'prose')}", ""]
+    daily = "memory/2026-11-30.md"
+    lines = ws.file(daily)
+    lines += ["# 2026-11-30", "", f"- npm publish works with `{ws.plant(daily, g.npm(), 'npm-token', 'inline-code')}`", ""]
+    return ws
+
+
+def memory_bank(g: Generator) -> Workspace:
+    """A Cline Memory Bank (plain-notes profile): a core file and the CLAUDE.md beside it."""
+    ws = Workspace("memory-bank")
+    lines = ws.file("projectbrief.md")
+    lines += ["# Brief", "", f"The staging key is {ws.plant('projectbrief.md', g.anthropic(), 'anthropic-api-key', 'prose')}.", ""]
+    lines = ws.file("CLAUDE.md")
+    lines += ["# Rules", "", f"Slack bot: `{ws.plant('CLAUDE.md', g.slack_bot(), 'slack-token', 'inline-code')}`", ""]
+    return ws
+
+
 def build(out: Path) -> dict:
     g = Generator()
     workspaces = [ghost_in_shell(g), three_layer(g), claude_code(g)]
     workspaces.append(instruction_files(g, *workspaces))
+    # Added after the others, so the values planted before them stay the same.
+    workspaces += [openclaw(g), memory_bank(g)]
     manifest = {
         "about": "Planted (fake) secrets and decoys in memory-shaped files; written by generate.py. "
         "Lines and columns are 1-based; 'raw' is the text as it appears in the file when JSON escapes it.",

@@ -1,0 +1,86 @@
+"""Issue #26: every layout of agent memory is found from the repository root, with the right kind.
+
+Serena's `.serena/memories/`, Cline's `memory-bank/`, a `.learnings/` lessons log, chezmoi and plain
+dotfiles repositories (`dot_claude/CLAUDE.md.tmpl`, `.gemini/GEMINI.md`, `.codex/AGENTS.md`, under
+`home/`); and `init` at a repository root never pins a profile detection would not choose.
+Real files in temp git repositories, through the CLI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def check(cli, root: Path, *args):
+    result = cli("check", "--format", "json", "--no-cache", "--today", "2026-11-30", *args, cwd=root)
+    assert result.exit_code in (0, 1), result
+    return result, result.json()
+
+
+def profiles(report) -> dict[str, str]:
+    return {w["root"]: w["profile"] for w in report["summary"]["workspaces"]}
+
+
+def names(report) -> list[tuple[str, str]]:
+    return sorted((f["path"], f["name"]) for f in report["findings"])
+
+
+PLAIN = "# Style\n\nUse two spaces. The CLI is started with `pnpm dev`.\n"
+BRIEF = "# Brief\n\nA code generator for React Query hooks from an OpenAPI file.\n"
+CLAIM = "# Progress\n\nThe export endpoint does not support pagination yet.\n"
+
+
+@pytest.mark.parametrize("folder, files", [
+    (".serena/memories", {"style_and_conventions.md": PLAIN, "project_purpose.md": BRIEF, "progress.md": CLAIM}),
+    ("memory-bank", {"projectbrief.md": BRIEF, "activeContext.md": PLAIN, "progress.md": CLAIM}),
+    (".learnings", {"LEARNINGS.md": PLAIN, "ERRORS.md": CLAIM}),
+])
+def test_plain_markdown_memory_folders_are_found_as_notes_from_the_root(cli, git_repo, folder, files):
+    root = git_repo({"CLAUDE.md": "# Project\n\nRun the tests.\n", **{f"{folder}/{k}": v for k, v in files.items()}})
+    result, report = check(cli, root)
+    assert "no memory workspace found" not in result.stderr
+    assert profiles(report) == {".": "agent-instructions", folder: "plain-notes"}
+    # Notes without front matter are notes: their claims are read, and no "not a memory note" is said of them.
+    claim_path = f"{folder}/{next(k for k, v in files.items() if v is CLAIM)}"
+    assert names(report) == [(claim_path, "negative-claim-without-expiry")]
+
+
+def test_a_folder_named_memory_bank_without_its_core_files_is_no_memory(cli, git_repo):
+    root = git_repo({"memory-bank/notes.md": PLAIN, "src/app.py": "print()\n"})
+    result, report = check(cli, root)
+    assert report["summary"]["workspaces"] == []
+
+
+@pytest.mark.parametrize("path", [
+    "dot_claude/CLAUDE.md.tmpl", "dot_agents/AGENTS.md", ".gemini/GEMINI.md", ".codex/AGENTS.md",
+    "home/.claude/CLAUDE.md", "src/.gemini/GEMINI.md",
+])
+def test_user_level_instruction_files_in_a_dotfiles_repository_are_found(cli, git_repo, path):
+    root = git_repo({path: "# Me\n\nAlways answer in English.\n", "install.sh": "echo\n"})
+    result, report = check(cli, root)
+    assert "no memory workspace found" not in result.stderr
+    folder = path.rsplit("/", 1)[0]
+    assert profiles(report) == {folder: "agent-instructions"}
+    assert report["summary"]["files"] >= 1
+
+
+def test_init_at_a_repository_root_pins_no_profile_detection_would_not_choose(cli, git_repo):
+    notes = {
+        ".claude/memory/MEMORY.md": "# Memory\n\n- [Alpha](alpha.md) — the alpha hook\n",
+        ".claude/memory/alpha.md": "---\nname: alpha\ndescription: alpha\ntype: project\n---\n\n"
+                                   "The staging cluster does not support IPv6.\n",
+    }
+    root = git_repo({**notes, "src/app.py": "print()\n"})
+    _, before = check(cli, root)
+    result = cli("init", ".", cwd=root)
+    assert result.exit_code == 0, result
+    config = (root / ".memwarden.toml").read_text()
+    assert 'profile = "ghost-in-shell"' not in [line.strip() for line in config.splitlines()]
+    assert "ghost-in-shell" not in result.stdout
+    _, after = check(cli, root)
+    assert names(after) == names(before)
+    assert ("…", "index-missing") not in names(after)
+    assert all(f["name"] != "index-missing" for f in after["findings"])
+    assert profiles(after)[".claude/memory"] == "claude-code"

@@ -1,0 +1,128 @@
+"""Issue #26: OpenClaw workspaces (openclaw/openclaw docs/concepts/agent-workspace.md, memory.md and
+src/agents/pi-embedded-helpers/bootstrap.ts at commit 004e91311b55).
+
+Detection tells an OpenClaw workspace from a Claude Code folder by its files; the bootstrap files are
+measured one by one at bootstrapMaxChars (20,000, first 70% and last 20% kept around a marker) and all
+together at bootstrapTotalMaxChars (150,000), in JavaScript string length (UTF-16 units) after trimEnd.
+Real files in temp git repositories, through the CLI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+WORKSPACE = {
+    "AGENTS.md": "# AGENTS\n\nRead SOUL.md, USER.md and today's daily note before anything else.\n",
+    "SOUL.md": "# Soul\n\nBe direct; no filler.\n",
+    "IDENTITY.md": "# Identity\n\nName: Pico. Emoji: 🦀\n",
+    "USER.md": "# User\n\nCalls himself Sam. Timezone Europe/Lisbon.\n",
+    "TOOLS.md": "# Tools\n\nThe NAS is reachable as nas.local.\n",
+    "HEARTBEAT.md": "# Heartbeat\n\n- check the inbox\n",
+    "MEMORY.md": "# Memory\n\n- Deploys go through staging first.\n",
+    "memory/2026-11-29.md": "# 2026-11-29\n\n- Moved the backups to the NAS.\n",
+    "memory/2026-11-30-printer.md": "# Printer\n\nThe build server does not support ARM yet.\n",
+}
+
+
+def check(cli, root: Path, *args):
+    result = cli("check", "--format", "json", "--no-cache", "--today", "2026-11-30", *args, cwd=root)
+    assert result.exit_code in (0, 1), result
+    return result.json()
+
+
+def test_an_openclaw_workspace_is_no_claude_code_folder(cli, git_repo):
+    root = git_repo(WORKSPACE)
+    report = check(cli, root)
+    workspaces = report["summary"]["workspaces"]
+    assert [(w["root"], w["profile"]) for w in workspaces] == [(".", "openclaw")]
+    found = sorted((f["path"], f["name"]) for f in report["findings"])
+    # SOUL.md is a bootstrap file: never an orphan note, never "not a note"; the daily notes' claims are read.
+    assert found == [("memory/2026-11-30-printer.md", "negative-claim-without-expiry")]
+
+
+def test_stats_counts_memory_md_and_the_daily_notes_as_notes(cli, git_repo):
+    root = git_repo(WORKSPACE)
+    body = cli("stats", "--json", "--today", "2026-11-30", cwd=root).json()
+    assert (body["profile"], body["records"]["notes"]["total"]) == ("openclaw", 3)
+
+
+def marker(name: str, head: int, tail: int, length: int) -> str:
+    """The marker bootstrap.ts puts between head and tail, written out here from the source."""
+    return (f"\n[...truncated, read {name} for full content...]\n"
+            f"…(truncated {name}: kept {head}+{tail} chars of {length})…\n")
+
+
+def numbered(count: int, width: int = 99) -> str:
+    """Lines of exactly width characters plus a newline, each naming its number."""
+    return "".join(f"{i:05d} " + "x" * (width - 6) + "\n" for i in range(1, count + 1))
+
+
+def test_a_bootstrap_file_past_20000_chars_loses_its_middle_as_openclaw_cuts_it(cli, git_repo):
+    # 250 lines of 100 UTF-16 units: 25,000, trimmed to 24,999 (trimEnd takes the last newline).
+    user = numbered(250)
+    root = git_repo({**WORKSPACE, "USER.md": user})
+    result = cli("budget", "--json", cwd=root)
+    assert result.exit_code == 2, result
+    body = result.json()
+    limits = {limit["measured"]: limit for limit in body["limits"]}
+    assert limits["USER.md"]["used"] == 24_999
+    assert (limits["USER.md"]["max"], limits["USER.md"]["edge"], limits["USER.md"]["status"]) == (18_000, 20_000, "past-edge")
+    # Kept: the first 14,000 units (lines 1-140) and the last 4,000 (from unit 20,999, line 210's newline, on).
+    cut = [entry["line"] for entry in body["past_edge"]]
+    assert cut == list(range(141, 211))
+    assert not any(entry["partial"] for entry in body["past_edge"])
+    # The total counts what is injected: the cut file as head + marker + tail, every other file trimmed.
+    others = sum(len(text.rstrip().encode("utf-16-le")) // 2 for name, text in WORKSPACE.items()
+                 if "/" not in name and name != "USER.md")
+    injected = 14_000 + 1 + len(marker("USER.md", 14_000, 4_000, 24_999)) + 1 + 4_000
+    assert limits["all bootstrap files"]["used"] == others + injected
+
+
+def test_a_cut_inside_a_line_marks_it_partly_cut(cli, git_repo):
+    root = git_repo({**WORKSPACE, "USER.md": "u" * 50 + "\n" + numbered(250) + "tail-end"})
+    body = cli("budget", "--json", cwd=root).json()
+    partial = [entry["line"] for entry in body["past_edge"] if entry["partial"]]
+    # 25,059 units: the head ends at 14,000, inside line 141 (from 13,951); the tail starts at 21,059,
+    # inside line 212 (from 21,051).
+    assert partial == [141, 212]
+
+
+def test_a_file_at_exactly_the_limit_is_not_cut_yet(cli, git_repo):
+    root = git_repo({**WORKSPACE, "SOUL.md": "s" * 20_000 + "\n\n"})
+    body = cli("budget", "--json", cwd=root).json()
+    soul = next(limit for limit in body["limits"] if limit.get("measured") == "SOUL.md")
+    assert (soul["used"], soul["status"]) == (20_000, "past-edge")
+    assert body["past_edge"] == []
+
+
+def test_the_total_limit_and_the_per_file_limit_follow_the_config(cli, git_repo):
+    config = "[tool.memwarden.rules.index-past-truncation]\nedge = 5000\ntotal_edge = 300\n"
+    root = git_repo({**WORKSPACE, "pyproject.toml": config})
+    result = cli("budget", "--json", cwd=root)
+    body = result.json()
+    limits = {limit["measured"]: limit for limit in body["limits"]}
+    assert limits["AGENTS.md"]["edge"] == 5_000
+    assert limits["all bootstrap files"]["edge"] == 300
+    assert result.exit_code == 2
+    # The files injected after the total runs out are cut: MEMORY.md is the last, and it is past it.
+    assert "MEMORY.md" in {entry["path"] for entry in body["past_edge"]}
+    report = check(cli, root)
+    assert ("MEMORY.md", "index-past-truncation") in {(f["path"], f["name"]) for f in report["findings"]} or any(
+        f["name"] == "index-past-truncation" and "all bootstrap files" in f["message"] for f in report["findings"])
+
+
+def test_a_claude_code_folder_with_notes_stays_claude_code(cli, git_repo):
+    files = {
+        ".claude/memory/MEMORY.md": "# Memory\n\n- [Alpha](alpha.md) — when alpha matters\n",
+        ".claude/memory/alpha.md": "---\nname: alpha\ndescription: alpha\ntype: project\n---\n\nAlpha runs on 8080.\n",
+    }
+    report = check(cli, git_repo(files))
+    assert [(w["root"], w["profile"]) for w in report["summary"]["workspaces"]] == [(".claude/memory", "claude-code")]
+
+
+def test_check_names_the_middle_lines_openclaw_drops(cli, git_repo):
+    root = git_repo({**WORKSPACE, "USER.md": numbered(250)})
+    report = check(cli, root)
+    cut = [f for f in report["findings"] if f["name"] == "index-past-truncation"]
+    assert [(f["path"], f["line"]) for f in cut] == [("USER.md", 141)]
+    assert "70 lines in the middle, lines 141-210, are never loaded" in cut[0]["message"]
