@@ -28,10 +28,12 @@ LABELS = {"claim", "directive", "question", "positive", "other"}
 # 'failing since', more limit and removal words) and raised the floors to what the grown table measures.
 # Round 3 added the learned scorer where the rules are silent; it was trained on this table too, so
 # these floors are tuned figures (bench/README.md, "Issue #14, round 3", has the held-out estimate).
+# Issue 29 took the scorer out of the rule (0 true of 18 on real memory nobody had tuned on): the
+# floors are the rules' own figures on the table.
 FLOORS = {
-    "en": (1.00, 0.84),
-    "zh-Hant": (1.00, 0.84),
-    "zh-Hans": (1.00, 0.79),
+    "en": (1.00, 0.80),
+    "zh-Hant": (1.00, 0.82),
+    "zh-Hans": (1.00, 0.77),
     "ja": (1.00, 0.88),
 }
 

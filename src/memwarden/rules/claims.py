@@ -71,7 +71,7 @@ class NegativeClaimWithoutExpiry:
     sentence: str  # as quoted
     place_name: str  # "expires", "metadata.expires"
     has_place: bool  # False for a fact that is a list item
-    why: str = ""  # for a claim the learned scorer found where the rules were silent: what fired, as shown
+    why: str = ""  # what else the detector says of the claim, as shown
 
     @property
     def message(self) -> str:
@@ -178,17 +178,6 @@ def negative_claim_without_expiry(doc, ctx):
     Traditional and Simplified Chinese and Japanese are understood; a
     sentence in another language (Korean, Russian, Spanish...) is skipped.
     The finding quotes the sentence and points at its own line.
-
-    Where the rules find nothing, a small learned scorer (a logistic regression
-    over character n-grams and families of predicates: removal, end of life,
-    expiry, a limit, "only", too old, a paid plan, a block, a failure, an empty
-    result, nobody, not yet, used up; shipped in the package, pure Python,
-    deterministic) may still read a plain sentence as a claim: only a full
-    sentence that names something, carries such a word, and has no directive,
-    hedge, to-do, session-log or project-as-subject mark, nor a negative word
-    the rules already judged ("Node 16 is too old for pnpm 9", 「七牛云的免费
-    CDN 流量已经用完了」). Its finding says so and names the families and
-    words that fired.
 
     The expiry goes where each kind keeps it: a gish note's `metadata.expires`;
     a claude-code or three-layer note's `expires`, under `metadata:` when the
