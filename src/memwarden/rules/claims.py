@@ -335,16 +335,20 @@ def stale_statement(doc, ctx):
 
     - a snapshot: "verified 2026-03-31", "checked on March 3, 2026", "as of
       2026-01", "last confirmed 2026/02/10", 「截至 2026 年 3 月」,
-      「確認於 2026-03-31」, 「2026-03-31 確認」, 「2026年3月時点」,
-      「2026-03-31 現在」. It is reported when its date lies more than
-      `max_age` days (90 by default) before today.
+      「確認於 2026-03-31」, 「2026-03-31 確認」, 「最終確認日 2026-03-31」,
+      「最后确认：2026-03-31」, 「2026年3月末時点」, 「2026-03-31 現在」,
+      「2026-03-31 기준」. It is reported when its date lies more than
+      `max_age` days (90 by default) before today. A date that records
+      when something changed is history, not a snapshot: "as of
+      2026-03-01 the repo was renamed", "as of 2026-02 we use uv".
     - a deadline: "review by 2026-06-01", "re-verify before 2026-05",
       "valid until 2026-04-30", 「有效期至 2026/04/30」, 「2026-05-01 前複查」,
       「2026-03-31まで有効」, 「2026-03-01までに再確認」. It is reported once the
       date has passed.
 
     Dates are read as `YYYY-MM-DD`, `YYYY/MM/DD`, `YYYY-MM`, "March 31,
-    2026", "31 March 2026", "March 2026" and 「2026年3月31日」; a month
+    2026", "31 March 2026", "March 2026", 「2026年3月31日」 and
+    「2026년 3월 31일」; a month
     alone is its first day for a snapshot and its last for a deadline. Today
     is the date given by `--today`, or the real date. Archived records are
     skipped.
