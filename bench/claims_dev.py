@@ -127,7 +127,7 @@ def main(argv: list[str]) -> int:
         found = dict(zip(folders, pool.map(lambda f: run(f, rules, Path(scratch)), folders.values())))
 
     counts: dict[str, Counter] = {RULES[r]: Counter() for r in rules}
-    unjudged = []
+    unjudged, false_alarms = [], []
     for repo, findings in found.items():
         for finding in findings:
             quote = quote_of(finding["message"])
@@ -137,8 +137,11 @@ def main(argv: list[str]) -> int:
                             if _same_words(r["quote"], quote)), None)
             verdict = row["verdict"] if row else "unjudged"
             counts[finding["name"]][verdict] += 1
+            where = f"{repo}/{finding['path']}:{finding['line']} {finding['name']}: {quote[:100]}"
             if row is None:
-                unjudged.append(f"{repo}/{finding['path']}:{finding['line']} {finding['name']}: {quote[:100]}")
+                unjudged.append(where)
+            elif verdict == "false":
+                false_alarms.append(f"{where}  [{row.get('note', '')[:100]}]")
 
     print(f"{len(folders)} repositories")
     print(f"{'rule':<32} {'found':>5} {'true':>5} {'false':>5} {'debat':>5} {'unjud':>5} {'precision':>9}")
@@ -159,7 +162,8 @@ def main(argv: list[str]) -> int:
             misses.append(f"{row['repo']}/{row['path']}:{row['line']}: {row['quote'][:110]}")
     if expected:
         print(f"\nrecall of {claim_rule}: {hits} of {len(expected)} expected claims = {hits / len(expected):.3f}")
-    for title, lines in (("unjudged findings", unjudged), ("missed expected claims", misses)):
+    for title, lines in (("false findings", false_alarms), ("unjudged findings", unjudged),
+                         ("missed expected claims", misses)):
         if lines:
             print(f"\n{len(lines)} {title}:")
             for line in lines[: args.show]:

@@ -736,10 +736,11 @@ def test_stale_statements_in_episodes_and_facts(workspace, cli):
         "As of 2026-02, we use uv for every install.",
         "As of 2026-02 the plugin is now the default.",
         "Renamed on 2026-03-01; since 2026-02 we use uv.",
+        "Verified 2026-08-20 against `v1.0.0-beta.4` @ `d295c30`: the demo app builds cleanly.",
     ],
 )
-def test_a_date_that_records_a_change_is_not_a_stale_statement(workspace, cli, sentence):
-    # Issue 29: when something changed is history, not a snapshot that goes stale.
+def test_a_date_of_history_is_not_a_stale_statement(workspace, cli, sentence):
+    # Issue 29: when something changed, or a check of one pinned build, is history, not a snapshot that goes stale.
     root = workspace({"memory/knowledge/references/a.md": NOTE_HEAD + sentence + "\n"})
     assert stale(cli, root) == []
 

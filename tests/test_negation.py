@@ -402,7 +402,9 @@ def test_evidence_costs_linear_time_on_a_long_sentence():
     lines = ("We don't support it with GitHub, " * 3_000, "it is blocked; " * 7_000, "Our x has no GitHub, " * 5_000,
              "不支援，" * 25_000, "密鑰不放，都在，" * 12_000, "対応していない、" * 12_000,
              # round 2 of issue 14: a name looked for after each verb reads a bounded window, not the rest of the line
-             "it is broken in GitHub; " * 4_000, "x is denied by a policy, " * 4_000, "從週一起一直報錯，" * 10_000)
+             "it is broken in GitHub; " * 4_000, "x is denied by a policy, " * 4_000, "從週一起一直報錯，" * 10_000,
+             # issue 29: a quotation mark left alone is looked for in one sweep, a to-do once per sentence
+             '"a" doesn\'t TODO ' * 8_000, 'x " no GitHub ' * 8_000)
     for line in lines:
         began = time.perf_counter()
         find_claims(line)

@@ -405,6 +405,8 @@ _SNAPSHOT = LazyPattern(
     + "|" + _date_text("d3") + r"\s*(?:末|初|上旬|中旬|下旬)?\s*(?:時点|現在|時點|时点|に確認|確認済み|確認|确认|驗證|验证|"
     r"기준|현재|확인|시점)"
 )
+# A verification of one build, version or commit ("verified 2026-08-20 against v1.0.0-beta.4") stays true of it.
+_PINNED_AFTER = re.compile(r"\s+(?:against|at commit|@)\s", re.I)
 # "As of 2026-03-01 the repo was renamed", "as of 2026-02 we use uv": the date records when something
 # changed, a fact of history that does not go stale. Read in the clause after an "as of" snapshot.
 _CHANGE_AFTER = LazyPattern(
@@ -467,6 +469,8 @@ def dated_statements(text: str) -> list[DatedStatement]:
         for match in pattern.finditer(text):
             if not deadline and match.group().lower().startswith("as of") and _CHANGE_AFTER.match(text, match.end()):
                 continue  # "as of 2026-03-01 the repo was renamed": when it changed, not a snapshot
+            if not deadline and _PINNED_AFTER.match(text, match.end()):
+                continue  # "Verified 2026-08-20 against v1.0.0-beta.4 @ d295c30": true of that build for good
             value = next(v for k, v in match.groupdict().items() if v is not None)
             date = _text_date(value, deadline)
             if date is not None:

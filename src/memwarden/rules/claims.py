@@ -340,7 +340,8 @@ def stale_statement(doc, ctx):
       「2026-03-31 기준」. It is reported when its date lies more than
       `max_age` days (90 by default) before today. A date that records
       when something changed is history, not a snapshot: "as of
-      2026-03-01 the repo was renamed", "as of 2026-02 we use uv".
+      2026-03-01 the repo was renamed", "as of 2026-02 we use uv"; so is
+      a check of one pinned build ("verified 2026-08-20 against v1.0.0").
     - a deadline: "review by 2026-06-01", "re-verify before 2026-05",
       "valid until 2026-04-30", 「有效期至 2026/04/30」, 「2026-05-01 前複查」,
       「2026-03-31まで有効」, 「2026-03-01までに再確認」. It is reported once the

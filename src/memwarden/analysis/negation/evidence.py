@@ -68,7 +68,9 @@ _EN_PAST = {"didn't", "wasn't", "weren't", "hadn't", "couldn't", "did", "was", "
 _EN_SEARCH = {"find", "found", "locate", "located", "reach", "reached", "access", "connect", "receive",
               "received", "install", "installed", "load", "loaded"}
 # Who the project is: a negation whose subject is one of these describes the project, not the world.
-_EN_SELF = {"we", "i", "you", "us", "our", "my", "your", "me", "let's", "i'm", "we're", "you're", "i've", "we've"}
+# "he" and "she" are the owner or a teammate the note tells of ("he can't answer visitors live", issue 29).
+_EN_SELF = {"we", "i", "you", "us", "our", "my", "your", "me", "let's", "i'm", "we're", "you're", "i've", "we've",
+            "he", "she", "he's", "she's"}
 _EN_POSSESSIVE = {"our", "my", "your"}
 _EN_OWN_NOUNS = {
     "rule", "rules", "policy", "policies", "process", "step", "steps", "test", "tests", "issue", "issues", "pr",
@@ -252,9 +254,21 @@ _SEARCH_RESULT = re.compile(
 )
 
 
+# An open to-do of the project's own: "... cannot be delivered until this is fixed", "TODO", "FIXME" (issue 29).
+_EN_OPEN_TODO = re.compile(
+    r"\buntil (?:this|it|that|the (?:bug|issue|fix)) (?:is|gets|has been|lands|ships)\b|\buntil (?:fixed|we fix)\b"
+    r"|\b(?:TODO|FIXME|WIP)\b|\bwork in progress\b", re.I)
+
+
+@functools.lru_cache(maxsize=16)
+def _open_todo(text: str) -> bool:
+    """Searched once per sentence: every negative word of a long sentence asks."""
+    return _EN_OPEN_TODO.search(text) is not None
+
+
 def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -> bool:
     """Whether the negative word at tokens[index] makes a claim about something outside the project."""
-    if _CONDITION_OPENER.match(text):
+    if _CONDITION_OPENER.match(text) or _open_todo(text):
         return False  # "If you cannot...", "Once it is deleted, ... unreachable": what follows from a case
     start = tokens[index][0]
     search = _SEARCH_RESULT.search(text, max(0, start - 40), start + 40)
@@ -469,7 +483,7 @@ _EN_OWN_DOING = re.compile(
 
 def en_positive_claim(text: str) -> str:
     """The words of a removal, block, empty result or limit said of a named thing, else ""."""
-    if _CONDITION_OPENER.match(text):
+    if _CONDITION_OPENER.match(text) or _open_todo(text):
         return ""
     own = [m for m in _EN_OWN_DOING.finditer(text)]
     if any(m.group("when") is None for m in own):
