@@ -17,7 +17,7 @@ read. `--old` adds the old corpus of this repository (`tests/fixtures/realmem/`,
 (`check --no-cache --today 2026-11-30`, the two rules selected), as a new user would run it.
 
 Precision = true / (true + false) of the judged findings; recall = expected claims found /
-expected claims, a claim found when a finding of negative-claim-without-expiry is on its line in its
+expected claims (the judges' lists and every finding judged true), a claim found when a finding of negative-claim-without-expiry is on its line in its
 file (or, its line moved, quotes the same words). Unjudged findings and missed claims are listed.
 """
 
@@ -152,6 +152,10 @@ def main(argv: list[str]) -> int:
               f"{c['unjudged']:>5} {precision:>9}")
 
     claim_rule = RULES["MW301"]
+    # A finding judged true is a claim the rule should find too: one no longer found is lost recall.
+    listed = {(r["repo"], r["path"], r["line"]) for r in expected}
+    expected += [r for r in verdicts.values() if r["rule"] == claim_rule and r["verdict"] == "true"
+                 and (r["repo"], r["path"], r["line"]) not in listed and r["repo"] in folders]
     misses = []
     hits = 0
     for row in expected:

@@ -43,6 +43,8 @@ _EN_CAPABILITY = {
     "cache", "caches", "persist", "persists", "retry", "retries", "follow", "follows",
     "forward", "forwards", "sync", "syncs", "render", "renders", "validate", "validates",
     "propagate", "propagates", "inherit", "inherits", "index", "indexes", "parse", "parses", "refresh", "refreshes",
+    # issue 29: what an outside tool does not notice ("coverage does not see code in a spawned worker")
+    "see", "sees", "detect", "detects", "measure", "measures", "track", "tracks", "emit", "emits", "search", "searches", "serve", "serves",
 }
 # After "is not", "isn't", "aren't", "not" (an article may come between: "isn't an installed App").
 _EN_AVAILABILITY = {
@@ -145,6 +147,20 @@ def _capitalized_name(text: str, word: str, start: int) -> bool:
     return True
 
 
+# A sentence that opens in lower case with its subject is a command or tool speaking ("wslc has no
+# compose", "coverage does not see code in a spawned worker"): prose opens with a capital (issue 29).
+_EN_LOWER_OPENER = re.compile(
+    r"^[\s*_>-]*(?P<name>[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*)\s+(?:has|have|is|are|does|doesn't|don't|can't|cannot|"
+    r"won't|isn't|aren't|never|only|still|no longer|silently|lacks|ignores|refuses|rejects|drops)\b")
+_EN_PLAIN_OPENERS = {
+    "it", "this", "that", "these", "those", "there", "then", "and", "but", "so", "also", "we", "i", "you", "they",
+    "he", "she", "one", "each", "every", "all", "some", "most", "any", "no", "none", "nothing", "only", "just",
+    "still", "everything", "something", "someone", "anything", "nobody", "here", "now", "today", "which", "what",
+    "who", "why", "how", "when", "where", "either", "neither", "both", "code", "test", "tests", "data", "output",
+    "input", "file", "files", "config", "user", "users", "model", "state", "memory", "project", "repo", "script",
+}
+
+
 @functools.lru_cache(maxsize=16)
 def en_names(text: str) -> tuple[tuple[int, int], ...]:
     """Spans of what names something outside the project: proper nouns, tools, versions, domains, vendor words.
@@ -153,6 +169,9 @@ def en_names(text: str) -> tuple[tuple[int, int], ...]:
     """
     found = [m.span() for m in _VERSION.finditer(text)] + [m.span() for m in _DOMAIN.finditer(text)]
     found += [m.span() for m in _CJK_RUN.finditer(text)]  # "The 測試機 has no ...": a term from another language
+    opener = _EN_LOWER_OPENER.match(text)
+    if opener and opener.group("name") not in _EN_PLAIN_OPENERS and opener.group("name") not in _EN_OWN_NOUNS:
+        found.append(opener.span("name"))
     for match in _EN_WORD.finditer(text):
         word = match.group()
         lower = word.lower()
@@ -229,6 +248,9 @@ def _en_predicate(text: str, tokens, lowered: list[str], index: int, first: int)
         return any(w in _EN_CAPABILITY or w in _EN_AVAILABILITY for w in lowered[index + 1 : index + 5])
     if past and not (nxt in _EN_SEARCH):
         return False  # "didn't use the venv", "had no handler": what happened, not a standing fact
+    if not nxt and word.endswith("n't") and first:
+        # "Site A exposes the field, site B doesn't": the verb left out is the one of the clause before.
+        return any(w in _EN_CAPABILITY for w in lowered[max(0, first - 8) : first])
     if nxt in ("have", "has", "need", "needs") and lowered[index + 2 : index + 3] == ["to"]:
         return False  # "doesn't have to know": no necessity, not a missing capability
     if word in ("isn't", "aren't") or (word == "not" and preceding in ("is", "are", "be", "isn't", "aren't")):
@@ -247,7 +269,7 @@ def _search_result(lowered: list[str], index: int) -> bool:
 # 'invoice'", "I couldn't find any docs for the flag", "the key wasn't found in the vault".
 _SEARCH_RESULT = re.compile(
     r"\b(?:returned|returns|found|finds|turned up|turns up|yielded|yields|came back with|shows?)\s+(?:no|nothing|zero|none)\b"
-    r"|^[\s*_>-]*no (?:results?|matches|hits) (?:for|in|on)\b"
+    r"|^[\s*_>-]*no (?:results?|matches|hits) (?:for|in|on)\b|\b(?:none|nothing|no (?:results?|matches|hits)) (?:was |were )?found\b"
     r"|\b(?:couldn't|could not|can't|cannot|unable to|failed to)\s+(?:find|locate)\b"
     r"|\b(?:is|are|was|were)(?:n't| not)\s+found\b",
     re.I,
