@@ -29,10 +29,12 @@ LABELS = {"claim", "directive", "question", "positive", "other"}
 # Round 3 added the learned scorer where the rules are silent; it was trained on this table too, so
 # these floors are tuned figures (bench/README.md, "Issue #14, round 3", has the held-out estimate).
 # Issue 29 took the scorer out of the rule (0 true of 18 on real memory nobody had tuned on): the
-# floors are the rules' own figures on the table.
+# floors are the rules' own figures on the table. A Latin word for the project's own things (repo,
+# Dockerfile, test) is no longer a name in Chinese and Japanese: 「這個 repo 的解析器一個測試也沒有」 is
+# about the project's own code, which issue 29 keeps silent.
 FLOORS = {
     "en": (1.00, 0.80),
-    "zh-Hant": (1.00, 0.82),
+    "zh-Hant": (1.00, 0.81),
     "zh-Hans": (1.00, 0.77),
     "ja": (1.00, 0.88),
 }

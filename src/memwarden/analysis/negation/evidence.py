@@ -343,12 +343,20 @@ _CJK_VENDOR_NOUNS = re.compile(
     "數倉|数仓|資料倉儲|数据仓库|データウェアハウス|一般枠|無料枠|利用枠|商店|金流|沙箱|沙盒|サンドボックス"
 )
 _LATIN_COMMON = {"CODE", "ok", "OK", "PR", "TODO", "WIP", "a", "b", "c", "x", "y"}
+# Latin words Chinese and Japanese memory uses for the project's own things: its files, scripts, tests and
+# branches are not something outside it (issue 29: 「因為 Dockerfile 沒有 unit 可寫」 is about the project).
+_LATIN_OWN = {
+    "dockerfile", "makefile", "readme", "changelog", "license", "repo", "repos", "pr", "prs", "commit", "commits",
+    "branch", "branches", "script", "scripts", "target", "targets", "recipe", "unit", "test", "tests", "todo",
+    "function", "functions", "class", "module", "config", "hook", "hooks", "workflow",
+}
 
 
 @functools.lru_cache(maxsize=16)
 def cjk_names(text: str) -> bool:
     """Whether a Chinese or Japanese sentence names something outside the project."""
-    if any(m.group() not in _LATIN_COMMON and len(m.group()) >= 2 for m in _LATIN_NAME.finditer(text)):
+    if any(m.group() not in _LATIN_COMMON and len(m.group()) >= 2 and m.group().lower() not in _LATIN_OWN
+           for m in _LATIN_NAME.finditer(text)):
         return True
     return _CJK_VENDOR_NOUNS.search(text) is not None
 
@@ -543,7 +551,7 @@ def en_positive_claim(text: str) -> str:
 
 
 _ZH_GONE = re.compile(
-    r"(?:已經|已经|已|被|早就|早已)[^，。；,;]{0,10}?(?P<cue>結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|取消|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
+    r"(?:已經|已经|已|被|早就|早已)[^，。；,;]{0,16}?(?P<cue>擋下|挡下|攔下|拦下|結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|取消|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
     r"關閉|关闭|關掉|关掉|除役|移除|拿掉|刪掉|删掉|刪除|删除|廢棄|废弃|淘汰|終止|终止|鎖掉|锁掉|封鎖|封锁|封掉|擋掉|挡掉|"
     r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止)"
     r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|屏蔽了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
@@ -569,6 +577,7 @@ _JA_GONE = re.compile(
     r"|(?P<cue6>最大|上限は)[^、。]{0,12}\d"
 )
 _CJK_NEGATED_NOUN = re.compile(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
+_CJK_WE = re.compile(r"我們|我们|咱們|咱们|我|私たち|僕|俺|我々")
 _CJK_SELF_DESIGN = re.compile(r"我們|我们|咱們|咱们|自前|自社|うちの|我々|私たち")
 _ZH_PAST_EVENT = re.compile(r"結果|结果|之前|後來|后来|搞|弄|導致|导致|差點|差点|上次|那次")
 _CJK_CONDITION = re.compile("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば|的話|的话|的時候|的时候")
@@ -588,6 +597,8 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""
     if _CJK_SELF.search(text[: match.start()]) and not cjk_names(text[: match.start()]):
         return ""
+    if _CJK_WE.search(text, match.start(), match.start(match.lastgroup)):
+        return ""  # 「被我們擋下了」: the project did it (「被資安政策鎖掉」 is a block from outside)
     if not cjk_names(text) and match.lastgroup != "cue10":  # what keeps failing since a day needs no name
         return ""
     if text[match.end() : match.end() + 1] == "的":
