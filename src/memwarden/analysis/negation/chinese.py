@@ -50,8 +50,8 @@ def _strip_fillers(head: str) -> str:
 
 
 # Real prose (issue #19). A post-mortem: 「沒用 venv，直接全域安裝結果壞了」「没看 diff 就发版了」.
-# Issue 29: what a thing of the project's was before it changed (「原本 … target 只支援最新版(不能傳版本)，所以…擴充」).
-_ZH_NARRATIVE = re.compile(r"差點|差点|導致|导致|被投訴|被投诉|出事|壞了|坏了|後來|后来|原本|原先|本來|本来")
+# Issue 29: what a thing was before it changed (「原本 … target 只支援最新版(不能傳版本)，所以…擴充」, 「當時 CI 沒有快取」).
+_ZH_NARRATIVE = re.compile(r"差點|差点|導致|导致|被投訴|被投诉|出事|壞了|坏了|後來|后来|原本|原先|本來|本来|當時|当时|當初|当初")
 # A rule the project keeps (「驗證一律在 Docker 內跑，不接受本機通過」), and no problem found (「其他 repos 沒有此問題」).
 _ZH_POLICY = re.compile(r"一律|一概")
 _ZH_NO_PROBLEM = re.compile(r"有?\s*(?:此|這個?|这个?|該|该|任何|什麼|什么)?\s*(?:問題|问题|影響|影响|差異|差异|異常|异常)")
