@@ -50,7 +50,8 @@ from memwarden.analysis.negation.common import (
     strip_end,
 )
 from memwarden.analysis.negation.english import en_claims
-from memwarden.analysis.negation.evidence import cjk_names, cjk_positive_claim, en_names, en_positive_claim
+from memwarden.analysis.negation.cjk_positive import cjk_positive_claim
+from memwarden.analysis.negation.evidence import cjk_names, en_names, en_positive_claim
 from memwarden.analysis.negation.families import families, family_words
 from memwarden.analysis.negation.japanese import JA_QUESTION_END, ja_claims
 
