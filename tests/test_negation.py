@@ -31,11 +31,12 @@ LABELS = {"claim", "directive", "question", "positive", "other"}
 # Issue 29 took the scorer out of the rule (0 true of 18 on real memory nobody had tuned on): the
 # floors are the rules' own figures on the table. A Latin word for the project's own things (repo,
 # Dockerfile, test) is no longer a name in Chinese and Japanese: 「這個 repo 的解析器一個測試也沒有」 is
-# about the project's own code, which issue 29 keeps silent.
+# about the project's own code, which issue 29 keeps silent; so are 「備份腳本不支援 Unicode 檔名」 and
+# 「这个脚本从来没有在生产环境跑过」 (generic words and the project's scripts are not names).
 FLOORS = {
     "en": (1.00, 0.80),
-    "zh-Hant": (1.00, 0.81),
-    "zh-Hans": (1.00, 0.77),
+    "zh-Hant": (1.00, 0.80),
+    "zh-Hans": (1.00, 0.76),
     "ja": (1.00, 0.88),
 }
 
@@ -248,6 +249,14 @@ def test_a_claim_after_a_directive_in_the_same_sentence_is_still_found():
         # issue 29: how things stood then, told as history
         "當時 CI 沒有快取，所以每次都要重裝依賴。",
         "当时 CI 没有缓存，所以每次都要重装依赖。",
+        # issue 29: the project's own code, files and open to-dos, in Chinese and Japanese
+        "目前 CI pipeline 沒有跑 e2e 測試。",
+        "docker-compose.yml 裡沒有設定 healthcheck。",
+        "backend 的 handler 不會回傳 null。",
+        "此專案不支援 Windows。",
+        "部署腳本不會自動備份資料庫。",
+        "TODO：上傳功能還不支援大檔案。",
+        "TODO: アップロード機能はまだ大きなファイルに対応していない。",
         "Local state is not auto-cleared — intentional, to avoid a race.",
         "Keys are never stored in this repo; they live in Vault.",
         # languages the detector does not read

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from memwarden.analysis.negation.evidence import CJK_SELF, cjk_names
+from memwarden.analysis.negation.evidence import CJK_SELF, CJK_TODO, cjk_names
 
 _ZH_GONE = re.compile(
     r"(?:已經|已经|已|被|早就|早已)[^，。；,;]{0,16}?(?P<cue>擋下|挡下|攔下|拦下|結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|取消|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
@@ -48,7 +48,7 @@ _CJK_OWN_WORK = re.compile(
 
 def cjk_positive_claim(text: str, language: str) -> str:
     """The words of a removal, block, empty result or limit in a Chinese or Japanese sentence, else ""."""
-    if _CJK_CONDITION.search(text):
+    if _CJK_CONDITION.search(text) or CJK_TODO.search(text):
         return ""
     pattern = _ZH_GONE if language == "zh" else _JA_GONE
     match = pattern.search(text)

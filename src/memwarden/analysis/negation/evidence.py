@@ -352,11 +352,29 @@ _LATIN_OWN = {
 }
 
 
+# Generic words of programming written in Latin letters inside Chinese and Japanese prose: the project's
+# handler, pipeline or timeout is not a name, nor is its docker-compose.yml (issue 29). A vendor's API, SDK
+# or CLI still is, as in English.
+_LATIN_GENERIC = {
+    "ci", "cd", "url", "http", "https", "json", "csv", "sql", "ui", "ux", "db", "id", "ids", "io", "e2e", "qa",
+    "ttl", "html", "css", "yaml", "xml", "crud", "dto", "orm", "handler", "handlers", "pipeline", "timeout",
+    "null", "none", "true", "false", "undefined", "backend", "frontend", "port", "logic", "bug", "bugs", "fix",
+    "feature", "features", "refactor", "debug", "log", "logs", "error", "errors", "input", "output", "data",
+    "key", "value", "field", "fields", "param", "params", "flag", "flags", "option", "options", "default",
+    "healthcheck", "cache", "retry", "step", "steps", "task", "tasks", "job", "jobs", "mock", "stub", "patch",
+}
+_LATIN_FILE = re.compile(r"\.(?:ya?ml|json|md|tsx?|jsx?|py|go|rs|toml|sh|txt|lock|cfg|ini|env|sql|css|html)$", re.I)
+
+
+def _latin_name(word: str) -> bool:
+    return (len(word) >= 2 and word not in _LATIN_COMMON and word.lower() not in _LATIN_OWN
+            and word.lower() not in _LATIN_GENERIC and not _LATIN_FILE.search(word))
+
+
 @functools.lru_cache(maxsize=16)
 def cjk_names(text: str) -> bool:
     """Whether a Chinese or Japanese sentence names something outside the project."""
-    if any(m.group() not in _LATIN_COMMON and len(m.group()) >= 2 and m.group().lower() not in _LATIN_OWN
-           for m in _LATIN_NAME.finditer(text)):
+    if any(_latin_name(m.group()) for m in _LATIN_NAME.finditer(text)):
         return True
     return _CJK_VENDOR_NOUNS.search(text) is not None
 
@@ -364,6 +382,8 @@ def cjk_names(text: str) -> bool:
 # The project as subject: 「我們」「我」「你」「用戶」「規則」, 「私たち」「ユーザー」「ルール」「テスト」.
 CJK_SELF = re.compile(
     "我們|我们|我|你|您|咱們|咱们|用戶|用户|使用者|團隊|团队|規則|规则|政策|流程|函式|函数|欄位|字段|"
+    # issue 29: the project and its own code as the subject
+    "專案|项目|本專案|程式碼|代码|代碼|腳本|脚本|模組|模块|前端|後端|后端|頁面|页面|元件|组件|"
     "私たち|僕|俺|ユーザー|チーム|ルール|ポリシー|関数|カラム|フィールド"
 )
 # Chinese: what comes right after the negation, or the negation inside a potential complement (找不到).
@@ -380,7 +400,13 @@ def _cjk_self_subject(subject: str) -> bool:
     return CJK_SELF.search(subject) is not None and not cjk_names(subject)
 
 
+# An open to-do of the project's own in Chinese or Japanese: 「TODO：上傳功能還不支援大檔案」「待修」「未対応（対応予定）」.
+CJK_TODO = re.compile(r"(?<![A-Za-z])(?:TODO|FIXME|WIP)(?![A-Za-z])|待修|待辦|待办|待處理|待处理|還沒修|还没修|対応予定|修正予定")
+
+
 def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) -> bool:
+    if CJK_TODO.search(text):
+        return False
     after = text[end : end + 6]
     subject = text[clause_start:start]
     if _cjk_self_subject(subject):
@@ -411,6 +437,8 @@ _JA_CLAIM_CUES = ("非対応", "未対応", "未実装", "未サポート", "不
 
 
 def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) -> bool:
+    if CJK_TODO.search(text):
+        return False
     before = text[max(clause_start, start - 14) : start]
     if _cjk_self_subject(text[clause_start:start]):
         return False
