@@ -44,7 +44,8 @@ _EN_CAPABILITY = {
     "forward", "forwards", "sync", "syncs", "render", "renders", "validate", "validates",
     "propagate", "propagates", "inherit", "inherits", "index", "indexes", "parse", "parses", "refresh", "refreshes",
     # issue 29: what an outside tool does not notice ("coverage does not see code in a spawned worker")
-    "see", "sees", "detect", "detects", "measure", "measures", "track", "tracks", "emit", "emits", "search", "searches", "serve", "serves",
+    "see", "sees", "detect", "detects", "measure", "measures", "track", "tracks", "emit", "emits", "search",
+    "searches", "serve", "serves",
 }
 # After "is not", "isn't", "aren't", "not" (an article may come between: "isn't an installed App").
 _EN_AVAILABILITY = {
