@@ -682,6 +682,14 @@ def stale(cli, root: Path, *extra: str) -> list[tuple[int, int, str]]:
         ("2026年3月時点で、バッチAPIはEUリージョンで提供されていない。", "2026年3月時点", "274 days old"),
         ("この回避策は2026-04-30まで有効。", "2026-04-30まで有効", "passed 214 days ago"),
         ("有效期至 2026/04/30，之後改用新版。", "有效期至 2026/04/30", "passed 214 days ago"),
+        # issue 29: the labels CJK memory puts before a date, the Korean forms after one, a month's end
+        ("2026-04-01 기준 결제 API는 부분 환불을 지원하지 않는다.", "2026-04-01 기준", "243 days old"),
+        ("2026년 3월 현재 베타 기능이다.", "2026년 3월 현재", "274 days old"),
+        ("最終確認日 2026-03-01：バッチAPIは未対応。", "最終確認日 2026-03-01", "274 days old"),
+        ("確認日：2026-03-01（EU リージョンのみ）", "確認日：2026-03-01", "274 days old"),
+        ("最后确认：2026-03-01，镜像站仍不可用。", "最后确认：2026-03-01", "274 days old"),
+        ("統計至 2026-03-01 的配額。", "統計至 2026-03-01", "274 days old"),
+        ("2026年3月末時点の仕様。", "2026年3月末時点", "274 days old"),
     ],
 )
 def test_a_dated_statement_past_its_date_is_reported(workspace, cli, sentence, shown, days):
@@ -719,6 +727,22 @@ def test_stale_statements_in_episodes_and_facts(workspace, cli):
     root = workspace({"memory/episodic.jsonl": log + archived, "memory/fact.yml": facts})
     found = sorted((line, message.split('"')[1]) for line, _, message in stale(cli, root))
     assert found == [(1, "As of 2026-02-01"), (3, "checked 2026-01-10")]  # not the archived episode, not the dated fact
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "As of 2026-03-01 the repo was renamed to memwarden.",
+        "As of 2026-02, we use uv for every install.",
+        "As of 2026-02 the plugin is now the default.",
+        "Renamed on 2026-03-01; since 2026-02 we use uv.",
+        "Verified 2026-08-20 against `v1.0.0-beta.4` @ `d295c30`: the demo app builds cleanly.",
+    ],
+)
+def test_a_date_of_history_is_not_a_stale_statement(workspace, cli, sentence):
+    # Issue 29: when something changed, or a check of one pinned build, is history, not a snapshot that goes stale.
+    root = workspace({"memory/knowledge/references/a.md": NOTE_HEAD + sentence + "\n"})
+    assert stale(cli, root) == []
 
 
 def test_a_past_event_with_a_date_is_not_a_deadline(workspace, cli):

@@ -28,10 +28,15 @@ LABELS = {"claim", "directive", "question", "positive", "other"}
 # 'failing since', more limit and removal words) and raised the floors to what the grown table measures.
 # Round 3 added the learned scorer where the rules are silent; it was trained on this table too, so
 # these floors are tuned figures (bench/README.md, "Issue #14, round 3", has the held-out estimate).
+# Issue 29 took the scorer out of the rule (0 true of 18 on real memory nobody had tuned on): the
+# floors are the rules' own figures on the table. A Latin word for the project's own things (repo,
+# Dockerfile, test) is no longer a name in Chinese and Japanese: 「這個 repo 的解析器一個測試也沒有」 is
+# about the project's own code, which issue 29 keeps silent; so are 「備份腳本不支援 Unicode 檔名」 and
+# 「这个脚本从来没有在生产环境跑过」 (generic words and the project's scripts are not names).
 FLOORS = {
-    "en": (1.00, 0.84),
-    "zh-Hant": (1.00, 0.84),
-    "zh-Hans": (1.00, 0.79),
+    "en": (1.00, 0.80),
+    "zh-Hant": (1.00, 0.80),
+    "zh-Hans": (1.00, 0.76),
     "ja": (1.00, 0.88),
 }
 
@@ -93,6 +98,11 @@ def test_precision_and_recall_stay_above_the_measured_floor(table, language):
         "镜像站目前访问不了。",
         "このAPIはページングに対応していない。",
         "Confluenceで関連する資料は見つかりませんでした。",
+        # issue 29: a tool named in lower case at the start, what it does not see, a verb left out, a search
+        "podman-remote has no build cache on this host.",
+        "pyright does not see modules installed by the editable hook.",
+        "The mirror serves arm64 wheels, the PyPI CDN doesn't.",
+        "Looked on crates.io for a maintained fork: none found.",
     ],
 )
 def test_claims_about_the_world_are_claims(text):
@@ -236,6 +246,17 @@ def test_a_claim_after_a_directive_in_the_same_sentence_is_still_found():
         "It is not a bug, it is the documented default.",
         "`metadata.kind` is written but never read.",
         "`serialize` sets it, but `deserialize` doesn't project it.",
+        # issue 29: how things stood then, told as history
+        "當時 CI 沒有快取，所以每次都要重裝依賴。",
+        "当时 CI 没有缓存，所以每次都要重装依赖。",
+        # issue 29: the project's own code, files and open to-dos, in Chinese and Japanese
+        "目前 CI pipeline 沒有跑 e2e 測試。",
+        "docker-compose.yml 裡沒有設定 healthcheck。",
+        "backend 的 handler 不會回傳 null。",
+        "此專案不支援 Windows。",
+        "部署腳本不會自動備份資料庫。",
+        "TODO：上傳功能還不支援大檔案。",
+        "TODO: アップロード機能はまだ大きなファイルに対応していない。",
         "Local state is not auto-cleared — intentional, to avoid a race.",
         "Keys are never stored in this repo; they live in Vault.",
         # languages the detector does not read
@@ -400,7 +421,9 @@ def test_evidence_costs_linear_time_on_a_long_sentence():
     lines = ("We don't support it with GitHub, " * 3_000, "it is blocked; " * 7_000, "Our x has no GitHub, " * 5_000,
              "不支援，" * 25_000, "密鑰不放，都在，" * 12_000, "対応していない、" * 12_000,
              # round 2 of issue 14: a name looked for after each verb reads a bounded window, not the rest of the line
-             "it is broken in GitHub; " * 4_000, "x is denied by a policy, " * 4_000, "從週一起一直報錯，" * 10_000)
+             "it is broken in GitHub; " * 4_000, "x is denied by a policy, " * 4_000, "從週一起一直報錯，" * 10_000,
+             # issue 29: a quotation mark left alone is looked for in one sweep, a to-do once per sentence
+             '"a" doesn\'t TODO ' * 8_000, 'x " no GitHub ' * 8_000)
     for line in lines:
         began = time.perf_counter()
         find_claims(line)

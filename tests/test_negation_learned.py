@@ -1,4 +1,8 @@
-"""The learned scorer beside the claim rules (issue #14, round 3): where it may speak, what it says, and its file."""
+"""The learned scorer beside the claim rules (issue #14, round 3): where it may speak, what it says, and its file.
+
+Issue 29: on real memory nobody had tuned on, its findings were 0 true of 18, so the rule no longer asks
+it; it speaks only when a caller asks (`learned=True`, the bench that trains and measures it).
+"""
 
 from __future__ import annotations
 
@@ -29,7 +33,8 @@ LEARNED_CLAIMS = [
 @pytest.mark.parametrize("sentence", LEARNED_CLAIMS)
 def test_the_scorer_finds_claims_the_rules_leave_alone(sentence):
     assert classify(sentence)[0] == NONE, "the rules alone find it: pick a sentence they miss"
-    [claim] = find_claims(sentence)
+    assert find_claims(sentence) == [], "the detector's default is the rules alone"
+    [claim] = find_claims(sentence, learned=True)
     assert claim.why.startswith("learned scorer "), claim
     assert "said of a name" in claim.why
 
@@ -49,16 +54,14 @@ def test_the_scorer_finds_claims_the_rules_leave_alone(sentence):
     ],
 )
 def test_the_scorer_stays_silent_where_it_may_not_speak(sentence):
-    assert find_claims(sentence) == [], sentence
+    assert find_claims(sentence, learned=True) == [], sentence
 
 
-def test_the_finding_says_the_scorer_found_it_and_which_words(workspace, cli):
+def test_the_rule_does_not_ask_the_scorer(workspace, cli):
+    # On real memory nobody had tuned on, the scorer's findings were 0 true of 18 (issue 29).
     root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + "Node 16 on the jump host is too old for pnpm 9.\n"})
     result = cli("check", "--select", "MW301", "--today", "2026-11-30", "--format", "json", ".", cwd=root)
-    [finding] = result.json()["findings"]
-    message = finding["message"]
-    assert '"Node 16 on the jump host is too old for pnpm 9."' in message
-    assert "learned scorer" in message and "a version too old ('too old')" in message
+    assert result.json()["findings"] == []
 
 
 def test_the_scorer_is_deterministic():

@@ -385,7 +385,8 @@ def _date_text(group: str) -> str:
         rf"|(?:{_MONTH_NAME})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
         rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTH_NAME})\.?,?\s+\d{{4}}"
         rf"|(?:{_MONTH_NAME})\.?,?\s+\d{{4}}"
-        r"|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)"
+        r"|\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?"
+        r"|\d{4}\s*년\s*\d{1,2}\s*월(?:\s*\d{1,2}\s*일)?)"
     )
 
 
@@ -393,11 +394,25 @@ def _date_text(group: str) -> str:
 _YEAR = re.compile(r"\d{4}")
 
 # A snapshot: the statement was true on that date. A deadline: it must be looked at again by then.
+# Issue 29: the labels CJK memory puts before a date (最終確認: 2026-03-01, 確認日：, 最後確認, 統計至) and
+# the Korean forms after one (2026-04-01 기준, 현재, 확인), with a month's end or start (2026年3月末時点).
 _SNAPSHOT = LazyPattern(
     r"(?i)\b(?:(?:last\s+)?(?:verified|checked|confirmed|tested|validated|reviewed|re-?verified|re-?checked)"
     r"(?:\s+(?:on|at|as\s+of))?|as\s+of|accurate\s+as\s+of|current\s+as\s+of)\s*:?\s+" + _date_text("d1")
-    + r"|(?:截至|截止|確認於|确认于|驗證於|验证于|查證於|查证于|檢查於|检查于)\s*" + _date_text("d2")
-    + "|" + _date_text("d3") + r"\s*(?:時点|現在|時點|时点|に確認|確認済み|確認|确认|驗證|验证)"
+    + r"|(?:截至|截止|統計至|统计至|確認於|确认于|驗證於|验证于|查證於|查证于|檢查於|检查于|"
+    r"(?:最終|最后|最後)(?:確認|确认|検証|驗證|验证)(?:日|日期|時間|时间)?\s*[:：]?|"
+    r"(?:確認|确认|検証|驗證|验证)(?:日|日期|時間|时间)\s*[:：]?|(?:確認|确认|検証|驗證|验证)\s*[:：])\s*" + _date_text("d2")
+    + "|" + _date_text("d3") + r"\s*(?:末|初|上旬|中旬|下旬)?\s*(?:時点|現在|時點|时点|に確認|確認済み|確認|确认|驗證|验证|"
+    r"기준|현재|확인|시점)"
+)
+# A verification of one build, version or commit ("verified 2026-08-20 against v1.0.0-beta.4") stays true of it.
+_PINNED_AFTER = re.compile(r"\s+(?:against|at commit|@)\s", re.I)
+# "As of 2026-03-01 the repo was renamed", "as of 2026-02 we use uv": the date records when something
+# changed, a fact of history that does not go stale. Read in the clause after an "as of" snapshot.
+_CHANGE_AFTER = LazyPattern(
+    r"(?i)[^.;:。；：]{0,80}?\b(?:renamed|moved|migrated|switched|replaced|merged|introduced|added|became|adopted|"
+    r"(?:we|I|the team|the project)\s+(?:now\s+)?(?:use|uses|moved|switched|started|began|adopted|dropped|removed)|"
+    r"(?:is|are)\s+now\b|now\s+(?:uses?|lives?|runs?|points?)|starts?\s+using|started|began|changed)\b"
 )
 _DEADLINE = LazyPattern(
     r"(?i)\b(?:review|re-?verify|re-?check|recheck|revisit|re-?evaluate|re-?test|check\s+again)\s+(?:by|before)"
@@ -452,6 +467,10 @@ def dated_statements(text: str) -> list[DatedStatement]:
     found = []
     for pattern, deadline in ((_SNAPSHOT, False), (_DEADLINE, True)):
         for match in pattern.finditer(text):
+            if not deadline and match.group().lower().startswith("as of") and _CHANGE_AFTER.match(text, match.end()):
+                continue  # "as of 2026-03-01 the repo was renamed": when it changed, not a snapshot
+            if not deadline and _PINNED_AFTER.match(text, match.end()):
+                continue  # "Verified 2026-08-20 against v1.0.0-beta.4 @ d295c30": true of that build for good
             value = next(v for k, v in match.groupdict().items() if v is not None)
             date = _text_date(value, deadline)
             if date is not None:

@@ -71,7 +71,7 @@ class NegativeClaimWithoutExpiry:
     sentence: str  # as quoted
     place_name: str  # "expires", "metadata.expires"
     has_place: bool  # False for a fact that is a list item
-    why: str = ""  # for a claim the learned scorer found where the rules were silent: what fired, as shown
+    why: str = ""  # what else the detector says of the claim, as shown
 
     @property
     def message(self) -> str:
@@ -178,17 +178,6 @@ def negative_claim_without_expiry(doc, ctx):
     Traditional and Simplified Chinese and Japanese are understood; a
     sentence in another language (Korean, Russian, Spanish...) is skipped.
     The finding quotes the sentence and points at its own line.
-
-    Where the rules find nothing, a small learned scorer (a logistic regression
-    over character n-grams and families of predicates: removal, end of life,
-    expiry, a limit, "only", too old, a paid plan, a block, a failure, an empty
-    result, nobody, not yet, used up; shipped in the package, pure Python,
-    deterministic) may still read a plain sentence as a claim: only a full
-    sentence that names something, carries such a word, and has no directive,
-    hedge, to-do, session-log or project-as-subject mark, nor a negative word
-    the rules already judged ("Node 16 is too old for pnpm 9", 「七牛云的免费
-    CDN 流量已经用完了」). Its finding says so and names the families and
-    words that fired.
 
     The expiry goes where each kind keeps it: a gish note's `metadata.expires`;
     a claude-code or three-layer note's `expires`, under `metadata:` when the
@@ -346,16 +335,21 @@ def stale_statement(doc, ctx):
 
     - a snapshot: "verified 2026-03-31", "checked on March 3, 2026", "as of
       2026-01", "last confirmed 2026/02/10", 「截至 2026 年 3 月」,
-      「確認於 2026-03-31」, 「2026-03-31 確認」, 「2026年3月時点」,
-      「2026-03-31 現在」. It is reported when its date lies more than
-      `max_age` days (90 by default) before today.
+      「確認於 2026-03-31」, 「2026-03-31 確認」, 「最終確認日 2026-03-31」,
+      「最后确认：2026-03-31」, 「2026年3月末時点」, 「2026-03-31 現在」,
+      「2026-03-31 기준」. It is reported when its date lies more than
+      `max_age` days (90 by default) before today. A date that records
+      when something changed is history, not a snapshot: "as of
+      2026-03-01 the repo was renamed", "as of 2026-02 we use uv"; so is
+      a check of one pinned build ("verified 2026-08-20 against v1.0.0").
     - a deadline: "review by 2026-06-01", "re-verify before 2026-05",
       "valid until 2026-04-30", 「有效期至 2026/04/30」, 「2026-05-01 前複查」,
       「2026-03-31まで有効」, 「2026-03-01までに再確認」. It is reported once the
       date has passed.
 
     Dates are read as `YYYY-MM-DD`, `YYYY/MM/DD`, `YYYY-MM`, "March 31,
-    2026", "31 March 2026", "March 2026" and 「2026年3月31日」; a month
+    2026", "31 March 2026", "March 2026", 「2026年3月31日」 and
+    「2026년 3월 31일」; a month
     alone is its first day for a snapshot and its last for a deadline. Today
     is the date given by `--today`, or the real date. Archived records are
     skipped.

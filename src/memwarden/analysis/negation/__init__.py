@@ -22,9 +22,10 @@ something outside the project, and a subject that is not the project itself.
 Removals, blocks, empty results and limits said of a named thing are claims
 with no negative word ("was retired", 「已下架」, 「提供終了」).
 
-Where the rules find nothing, a small learned scorer (``analysis/learned.py``, issue #14
-round 3) may read a plain sentence that names something and carries a word of a state family
-(``families.py``) as a claim; ``Claim.why`` then says so. The rules read one sentence at a time; every step is a
+A small learned scorer (``analysis/learned.py``, issue #14 round 3) can read a plain sentence the
+rules left alone; it is not asked by ``find_claims``: on real memory nobody had tuned on its
+findings were 0 true of 18 (issue 29), so it runs only when a caller asks (``judge(..., learned=True)``,
+the bench that trains and measures it). The rules read one sentence at a time; every step is a
 single pass or looks at a bounded window around a cue word, so a
 100,000-character line costs linear time. It knows English, Chinese
 (Traditional and Simplified share one set of rules, with both spellings
@@ -49,7 +50,8 @@ from memwarden.analysis.negation.common import (
     strip_end,
 )
 from memwarden.analysis.negation.english import en_claims
-from memwarden.analysis.negation.evidence import cjk_names, cjk_positive_claim, en_names, en_positive_claim
+from memwarden.analysis.negation.cjk_positive import cjk_positive_claim
+from memwarden.analysis.negation.evidence import cjk_names, en_names, en_positive_claim
 from memwarden.analysis.negation.families import families, family_words
 from memwarden.analysis.negation.japanese import JA_QUESTION_END, ja_claims
 
@@ -99,22 +101,26 @@ def is_question(sentence: str, language: str | None = None) -> bool:
 
 def classify(sentence: str) -> tuple[str, str]:
     """(verdict, cue) for one sentence: claim, directive, question or none."""
-    verdict, cue, _ = rule_verdict(sentence)
+    verdict, cue, _ = rule_verdict(sentence, families_too=False)
     return verdict, cue
 
 
-def rule_verdict(sentence: str) -> tuple[str, str, list[str]]:
-    """(verdict, cue, signals): the rules' verdict, and what they saw on the way, as named features."""
-    verdict, cue, signals = _rule_verdict(sentence)
+def rule_verdict(sentence: str, families_too: bool = True) -> tuple[str, str, list[str]]:
+    """(verdict, cue, signals): the rules' verdict, and what they saw on the way, as named features.
+
+    The families (the learned scorer's features) cost a pass of their own over the sentence, so a
+    caller that does not ask the scorer leaves them out.
+    """
+    verdict, cue, signals = _rule_verdict(sentence, families_too)
     if verdict == CLAIM and _HEDGE_OPENER.match(sentence):
         return QUESTION, "", signals[:-1] + ["rule:question"]  # "Not sure whether ...", 「不確定…」: open
     return verdict, cue, signals
 
 
-def _rule_verdict(sentence: str) -> tuple[str, str, list[str]]:
+def _rule_verdict(sentence: str, families_too: bool) -> tuple[str, str, list[str]]:
     language = language_of(sentence)
     signals = [f"lang:{language}"]
-    if language in ("en", "zh", "ja"):
+    if families_too and language in ("en", "zh", "ja"):
         found = families(sentence, language)
         signals += [f"fam:{name}" for name in found] + [f"fam:{a}&{b}" for a in found for b in found if a < b]
     if is_question(sentence, language):
@@ -203,22 +209,22 @@ def _learned(sentence: str, signals: list[str]) -> str:
     return f"learned scorer {score.probability:.2f}: {' and '.join(kinds)} said of a name"
 
 
-def judge(sentence: str) -> tuple[str, str, str]:
-    """(verdict, cue, why): the rules' verdict, or the learned scorer's claim where they were silent."""
-    verdict, cue, signals = rule_verdict(sentence)
-    if verdict == NONE:
+def judge(sentence: str, learned: bool = False) -> tuple[str, str, str]:
+    """(verdict, cue, why): the rules' verdict, or with ``learned`` the scorer's claim where they were silent."""
+    verdict, cue, signals = rule_verdict(sentence, families_too=learned)
+    if verdict == NONE and learned:
         why = _learned(sentence, signals)
         if why:
             return CLAIM, "", why
     return verdict, cue, ""
 
 
-def find_claims(text: str) -> list[Claim]:
-    """The negative claims in a piece of prose, one per sentence, in order."""
+def find_claims(text: str, learned: bool = False) -> list[Claim]:
+    """The negative claims in a piece of prose, one per sentence, in order (the rules' alone unless ``learned``)."""
     found = []
     for start, end in sentences(text):
         sentence = text[start:end]
-        verdict, cue, why = judge(sentence)
+        verdict, cue, why = judge(sentence, learned)
         if verdict == CLAIM:
             found.append(Claim(start, end, sentence, cue, language_of(sentence), why))
     return found

@@ -50,7 +50,13 @@ def _strip_fillers(head: str) -> str:
 
 
 # Real prose (issue #19). A post-mortem: 「沒用 venv，直接全域安裝結果壞了」「没看 diff 就发版了」.
-_ZH_NARRATIVE = re.compile(r"差點|差点|導致|导致|被投訴|被投诉|出事|壞了|坏了|後來|后来")
+# Issue 29: what a thing was before it changed (「原本 … target 只支援最新版(不能傳版本)，所以…擴充」, 「當時 CI 沒有快取」).
+_ZH_NARRATIVE = re.compile(r"差點|差点|導致|导致|被投訴|被投诉|出事|壞了|坏了|後來|后来|原本|原先|本來|本来|當時|当时|當初|当初")
+# A rule the project keeps (「驗證一律在 Docker 內跑，不接受本機通過」), and no problem found (「其他 repos 沒有此問題」).
+_ZH_POLICY = re.compile(r"一律|一概")
+_ZH_NO_PROBLEM = re.compile(r"有?\s*(?:此|這個?|这个?|該|该|任何|什麼|什么)?\s*(?:問題|问题|影響|影响|差異|差异|異常|异常)")
+# A consequence of a condition earlier in the sentence: 「一旦 X 沒回來，下次用 Y 就 … 找不到檔案」.
+_ZH_CONSEQUENCE = re.compile(r"就|便|則|则")
 # Where things are kept by policy: 「密鑰從不放在 repo」「個資不會進 log」「帳密不存在筆電上」.
 _ZH_STORAGE = re.compile(
     r"^(?:會|会|能)?(?:放|(?:存放|保存|儲存|存储|提交|上傳|上传)(?:在|到|進|进)|進|进|寫進|写进|存在[^於于，。]{1,8}[上裡里中])"
@@ -77,7 +83,7 @@ def zh_claims(text: str):
 
 def _zh_real_prose(text: str, cue: str, start: int, end: int, narrative: bool, prohibition: bool, gathered: bool) -> str:
     after = text[end : end + 12]
-    if prohibition:
+    if prohibition or _ZH_POLICY.search(text):
         return DIRECTIVE  # 「沒有 code review 不許合併」: the negation is the rule's condition
     if narrative or (cue in ("沒", "没") and "就" in text[end : end + 20]):
         return NONE  # a post-mortem: what was not done, and what followed
@@ -137,6 +143,8 @@ def _zh_verdict(text, sentence, cue, start, end):
     # Conditions and hedges around the negation.
     if any(word in clause_before for word in _ZH_CONDITIONS):
         return NONE
+    if _ZH_CONSEQUENCE.search(clause_before) and any(word in text[:start] for word in _ZH_CONDITIONS):
+        return NONE  # 「一旦 X，下次 … 就找不到」: what follows from the condition
     if any(word in clause_before for word in _ZH_HEDGES):
         return NONE
     rest = sentence.after(end)
@@ -144,8 +152,8 @@ def _zh_verdict(text, sentence, cue, start, end):
         return NONE  # 拿不定的時候, 找不到的話: a condition
     for ending in _ZH_CONDITION_ENDS:
         at = rest.find(ending)
-        if at != -1 and (at + len(ending) >= len(rest) or rest[at + len(ending)] in "，,、 "):
-            return NONE  # 查無結果時, 不存在的話: a condition
+        if at != -1 and (at + len(ending) >= len(rest) or rest[at + len(ending)] in "，,、 才可就再則则"):
+            return NONE  # 查無結果時, 不存在的話, 不可用時才退回, 尚無編號時可用: a condition
     # "沒有標籤的紀錄會被略過": the negation describes a noun; the sentence is about something else.
     if cue in ("沒", "没", "無", "无", "不"):
         de = rest.find("的", 0, 12)
@@ -153,6 +161,8 @@ def _zh_verdict(text, sentence, cue, start, end):
             return NONE
     if cue == "不" and after_char == "":
         return NONE
+    if cue in ("沒", "没", "無", "无") and _ZH_NO_PROBLEM.match(text, end):
+        return NONE  # 「沒有此問題」: nothing wrong, not something missing
     return CLAIM
 
 

@@ -114,9 +114,32 @@ _HIDDEN = re.compile(
 )
 
 
+_QUOTE_MARK = re.compile(r'["“”]')
+
+
 def hidden_spans(text: str) -> list[tuple[int, int]]:
-    """Quotes, code spans, [[wikilinks]], URLs and link targets: a negative word there is mentioned, not used."""
-    return [match.span() for match in _HIDDEN.finditer(text)]
+    """Quotes, code spans, [[wikilinks]], URLs and link targets: a negative word there is mentioned, not used.
+
+    A quotation of several sentences is split with them (issue 29: 'The right call was rejection:
+    *"This use case ... has no yield needs.'): a quotation mark left alone in a sentence hides the
+    rest of it when it opens, and what came before when it closes.
+    """
+    spans = [match.span() for match in _HIDDEN.finditer(text)]
+    alone = []
+    index = 0  # spans are in order and apart, and so are the marks: one sweep
+    for mark in _QUOTE_MARK.finditer(text):
+        while index < len(spans) and spans[index][1] <= mark.start():
+            index += 1
+        if not (index < len(spans) and spans[index][0] <= mark.start()):
+            alone.append(mark)
+            if len(alone) > 1:
+                break
+    if len(alone) == 1:
+        mark = alone[0]
+        before = text[mark.start() - 1] if mark.start() else " "
+        opens = mark.group() == "“" or (mark.group() == '"' and (before.isspace() or before in "*_(:[—–-"))
+        spans.append((mark.start(), len(text)) if opens else (0, mark.end()))
+    return spans
 
 
 def paren_depths(text: str) -> bytearray:

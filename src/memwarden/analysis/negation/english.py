@@ -358,7 +358,7 @@ def _real_prose_verdict(cue: _Cue) -> str:
     if (cue.first == 0 and cue.lowered[0] in _EN_IMPERATIVE_VERBS and cue.tokens[0][1][:1].isupper()
             and not cue.text[: cue.tokens[0][0]].strip("*_ ")):
         return DIRECTIVE  # "Read SKILL.md before saying a feature doesn't exist": all of it is the instruction
-    if word == "none" and following != "of" and preceding not in ("found", "returned", "got", "has", "have", "had"):
+    if word == "none" and following not in ("of", "found") and preceding not in ("found", "returned", "got", "has", "have", "had"):
         return NONE  # "None are blocking", "mode: none": not a claim that something is absent
     if any(w in _CODE_LITERALS for w in cue.lowered[cue.index + 1 : cue.index + 3]):
         return NONE  # "never emit null", "returns no nil": how the code behaves

@@ -43,6 +43,9 @@ _EN_CAPABILITY = {
     "cache", "caches", "persist", "persists", "retry", "retries", "follow", "follows",
     "forward", "forwards", "sync", "syncs", "render", "renders", "validate", "validates",
     "propagate", "propagates", "inherit", "inherits", "index", "indexes", "parse", "parses", "refresh", "refreshes",
+    # issue 29: what an outside tool does not notice ("coverage does not see code in a spawned worker")
+    "see", "sees", "detect", "detects", "measure", "measures", "track", "tracks", "emit", "emits", "search",
+    "searches", "serve", "serves",
 }
 # After "is not", "isn't", "aren't", "not" (an article may come between: "isn't an installed App").
 _EN_AVAILABILITY = {
@@ -68,7 +71,9 @@ _EN_PAST = {"didn't", "wasn't", "weren't", "hadn't", "couldn't", "did", "was", "
 _EN_SEARCH = {"find", "found", "locate", "located", "reach", "reached", "access", "connect", "receive",
               "received", "install", "installed", "load", "loaded"}
 # Who the project is: a negation whose subject is one of these describes the project, not the world.
-_EN_SELF = {"we", "i", "you", "us", "our", "my", "your", "me", "let's", "i'm", "we're", "you're", "i've", "we've"}
+# "he" and "she" are the owner or a teammate the note tells of ("he can't answer visitors live", issue 29).
+_EN_SELF = {"we", "i", "you", "us", "our", "my", "your", "me", "let's", "i'm", "we're", "you're", "i've", "we've",
+            "he", "she", "he's", "she's"}
 _EN_POSSESSIVE = {"our", "my", "your"}
 _EN_OWN_NOUNS = {
     "rule", "rules", "policy", "policies", "process", "step", "steps", "test", "tests", "issue", "issues", "pr",
@@ -143,6 +148,20 @@ def _capitalized_name(text: str, word: str, start: int) -> bool:
     return True
 
 
+# A sentence that opens in lower case with its subject is a command or tool speaking ("wslc has no
+# compose", "coverage does not see code in a spawned worker"): prose opens with a capital (issue 29).
+_EN_LOWER_OPENER = re.compile(
+    r"^[\s*_>-]*(?P<name>[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*)\s+(?:has|have|is|are|does|doesn't|don't|can't|cannot|"
+    r"won't|isn't|aren't|never|only|still|no longer|silently|lacks|ignores|refuses|rejects|drops)\b")
+_EN_PLAIN_OPENERS = {
+    "it", "this", "that", "these", "those", "there", "then", "and", "but", "so", "also", "we", "i", "you", "they",
+    "he", "she", "one", "each", "every", "all", "some", "most", "any", "no", "none", "nothing", "only", "just",
+    "still", "everything", "something", "someone", "anything", "nobody", "here", "now", "today", "which", "what",
+    "who", "why", "how", "when", "where", "either", "neither", "both", "code", "test", "tests", "data", "output",
+    "input", "file", "files", "config", "user", "users", "model", "state", "memory", "project", "repo", "script",
+}
+
+
 @functools.lru_cache(maxsize=16)
 def en_names(text: str) -> tuple[tuple[int, int], ...]:
     """Spans of what names something outside the project: proper nouns, tools, versions, domains, vendor words.
@@ -151,6 +170,9 @@ def en_names(text: str) -> tuple[tuple[int, int], ...]:
     """
     found = [m.span() for m in _VERSION.finditer(text)] + [m.span() for m in _DOMAIN.finditer(text)]
     found += [m.span() for m in _CJK_RUN.finditer(text)]  # "The 測試機 has no ...": a term from another language
+    opener = _EN_LOWER_OPENER.match(text)
+    if opener and opener.group("name") not in _EN_PLAIN_OPENERS and opener.group("name") not in _EN_OWN_NOUNS:
+        found.append(opener.span("name"))
     for match in _EN_WORD.finditer(text):
         word = match.group()
         lower = word.lower()
@@ -227,6 +249,9 @@ def _en_predicate(text: str, tokens, lowered: list[str], index: int, first: int)
         return any(w in _EN_CAPABILITY or w in _EN_AVAILABILITY for w in lowered[index + 1 : index + 5])
     if past and not (nxt in _EN_SEARCH):
         return False  # "didn't use the venv", "had no handler": what happened, not a standing fact
+    if not nxt and word.endswith("n't") and first:
+        # "Site A exposes the field, site B doesn't": the verb left out is the one of the clause before.
+        return any(w in _EN_CAPABILITY for w in lowered[max(0, first - 8) : first])
     if nxt in ("have", "has", "need", "needs") and lowered[index + 2 : index + 3] == ["to"]:
         return False  # "doesn't have to know": no necessity, not a missing capability
     if word in ("isn't", "aren't") or (word == "not" and preceding in ("is", "are", "be", "isn't", "aren't")):
@@ -245,16 +270,28 @@ def _search_result(lowered: list[str], index: int) -> bool:
 # 'invoice'", "I couldn't find any docs for the flag", "the key wasn't found in the vault".
 _SEARCH_RESULT = re.compile(
     r"\b(?:returned|returns|found|finds|turned up|turns up|yielded|yields|came back with|shows?)\s+(?:no|nothing|zero|none)\b"
-    r"|^[\s*_>-]*no (?:results?|matches|hits) (?:for|in|on)\b"
+    r"|^[\s*_>-]*no (?:results?|matches|hits) (?:for|in|on)\b|\b(?:none|nothing|no (?:results?|matches|hits)) (?:was |were )?found\b"
     r"|\b(?:couldn't|could not|can't|cannot|unable to|failed to)\s+(?:find|locate)\b"
     r"|\b(?:is|are|was|were)(?:n't| not)\s+found\b",
     re.I,
 )
 
 
+# An open to-do of the project's own: "... cannot be delivered until this is fixed", "TODO", "FIXME" (issue 29).
+_EN_OPEN_TODO = re.compile(
+    r"\buntil (?:this|it|that|the (?:bug|issue|fix)) (?:is|gets|has been|lands|ships)\b|\buntil (?:fixed|we fix)\b"
+    r"|\b(?:TODO|FIXME|WIP)\b|\bwork in progress\b", re.I)
+
+
+@functools.lru_cache(maxsize=16)
+def _open_todo(text: str) -> bool:
+    """Searched once per sentence: every negative word of a long sentence asks."""
+    return _EN_OPEN_TODO.search(text) is not None
+
+
 def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -> bool:
     """Whether the negative word at tokens[index] makes a claim about something outside the project."""
-    if _CONDITION_OPENER.match(text):
+    if _CONDITION_OPENER.match(text) or _open_todo(text):
         return False  # "If you cannot...", "Once it is deleted, ... unreachable": what follows from a case
     start = tokens[index][0]
     search = _SEARCH_RESULT.search(text, max(0, start - 40), start + 40)
@@ -307,19 +344,47 @@ _CJK_VENDOR_NOUNS = re.compile(
     "數倉|数仓|資料倉儲|数据仓库|データウェアハウス|一般枠|無料枠|利用枠|商店|金流|沙箱|沙盒|サンドボックス"
 )
 _LATIN_COMMON = {"CODE", "ok", "OK", "PR", "TODO", "WIP", "a", "b", "c", "x", "y"}
+# Latin words Chinese and Japanese memory uses for the project's own things: its files, scripts, tests and
+# branches are not something outside it (issue 29: 「因為 Dockerfile 沒有 unit 可寫」 is about the project).
+_LATIN_OWN = {
+    "dockerfile", "makefile", "readme", "changelog", "license", "repo", "repos", "pr", "prs", "commit", "commits",
+    "branch", "branches", "script", "scripts", "target", "targets", "recipe", "unit", "test", "tests", "todo",
+    "function", "functions", "class", "module", "config", "hook", "hooks", "workflow",
+}
+
+
+# Generic words of programming written in Latin letters inside Chinese and Japanese prose: the project's
+# handler, pipeline or timeout is not a name, nor is its docker-compose.yml (issue 29). A vendor's API, SDK
+# or CLI still is, as in English.
+_LATIN_GENERIC = {
+    "ci", "cd", "url", "http", "https", "json", "csv", "sql", "ui", "ux", "db", "id", "ids", "io", "e2e", "qa",
+    "ttl", "html", "css", "yaml", "xml", "crud", "dto", "orm", "handler", "handlers", "pipeline", "timeout",
+    "null", "none", "true", "false", "undefined", "backend", "frontend", "port", "logic", "bug", "bugs", "fix",
+    "feature", "features", "refactor", "debug", "log", "logs", "error", "errors", "input", "output", "data",
+    "key", "value", "field", "fields", "param", "params", "flag", "flags", "option", "options", "default",
+    "healthcheck", "cache", "retry", "step", "steps", "task", "tasks", "job", "jobs", "mock", "stub", "patch",
+}
+_LATIN_FILE = re.compile(r"\.(?:ya?ml|json|md|tsx?|jsx?|py|go|rs|toml|sh|txt|lock|cfg|ini|env|sql|css|html)$", re.I)
+
+
+def _latin_name(word: str) -> bool:
+    return (len(word) >= 2 and word not in _LATIN_COMMON and word.lower() not in _LATIN_OWN
+            and word.lower() not in _LATIN_GENERIC and not _LATIN_FILE.search(word))
 
 
 @functools.lru_cache(maxsize=16)
 def cjk_names(text: str) -> bool:
     """Whether a Chinese or Japanese sentence names something outside the project."""
-    if any(m.group() not in _LATIN_COMMON and len(m.group()) >= 2 for m in _LATIN_NAME.finditer(text)):
+    if any(_latin_name(m.group()) for m in _LATIN_NAME.finditer(text)):
         return True
     return _CJK_VENDOR_NOUNS.search(text) is not None
 
 
 # The project as subject: 「我們」「我」「你」「用戶」「規則」, 「私たち」「ユーザー」「ルール」「テスト」.
-_CJK_SELF = re.compile(
+CJK_SELF = re.compile(
     "我們|我们|我|你|您|咱們|咱们|用戶|用户|使用者|團隊|团队|規則|规则|政策|流程|函式|函数|欄位|字段|"
+    # issue 29: the project and its own code as the subject
+    "專案|项目|本專案|程式碼|代码|代碼|腳本|脚本|模組|模块|前端|後端|后端|頁面|页面|元件|组件|"
     "私たち|僕|俺|ユーザー|チーム|ルール|ポリシー|関数|カラム|フィールド"
 )
 # Chinese: what comes right after the negation, or the negation inside a potential complement (找不到).
@@ -333,10 +398,16 @@ _ZH_POTENTIAL = re.compile(r"^[到了動动上起下進进]")
 
 def _cjk_self_subject(subject: str) -> bool:
     """「我們」「規則」 as the subject, unless the subject names something (「我們的帳號」「我們的 GitLab」)."""
-    return _CJK_SELF.search(subject) is not None and not cjk_names(subject)
+    return CJK_SELF.search(subject) is not None and not cjk_names(subject)
+
+
+# An open to-do of the project's own in Chinese or Japanese: 「TODO：上傳功能還不支援大檔案」「待修」「未対応（対応予定）」.
+CJK_TODO = re.compile(r"(?<![A-Za-z])(?:TODO|FIXME|WIP)(?![A-Za-z])|待修|待辦|待办|待處理|待处理|還沒修|还没修|対応予定|修正予定")
 
 
 def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) -> bool:
+    if CJK_TODO.search(text):
+        return False
     after = text[end : end + 6]
     subject = text[clause_start:start]
     if _cjk_self_subject(subject):
@@ -367,6 +438,8 @@ _JA_CLAIM_CUES = ("非対応", "未対応", "未実装", "未サポート", "不
 
 
 def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) -> bool:
+    if CJK_TODO.search(text):
+        return False
     before = text[max(clause_start, start - 14) : start]
     if _cjk_self_subject(text[clause_start:start]):
         return False
@@ -469,7 +542,7 @@ _EN_OWN_DOING = re.compile(
 
 def en_positive_claim(text: str) -> str:
     """The words of a removal, block, empty result or limit said of a named thing, else ""."""
-    if _CONDITION_OPENER.match(text):
+    if _CONDITION_OPENER.match(text) or _open_todo(text):
         return ""
     own = [m for m in _EN_OWN_DOING.finditer(text)]
     if any(m.group("when") is None for m in own):
@@ -504,62 +577,3 @@ def en_positive_claim(text: str) -> str:
             continue
         return match.group(match.lastgroup)
     return ""
-
-
-_ZH_GONE = re.compile(
-    r"(?:已經|已经|已|被|早就|早已)[^，。；,;]{0,10}?(?P<cue>結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|取消|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
-    r"關閉|关闭|關掉|关掉|除役|移除|拿掉|刪掉|删掉|刪除|删除|廢棄|废弃|淘汰|終止|终止|鎖掉|锁掉|封鎖|封锁|封掉|擋掉|挡掉|"
-    r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止)"
-    r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|屏蔽了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
-    r"|(?P<cue3>最多|上限|最長只能|最长只能|最大|最長|最长)[^，。；,;]{0,8}\d|(?P<cue4>只有|只能)[^，。；,;]{0,8}?\d"
-    r"|(?P<cue7>(?:擋|挡|封|關|关|鎖|锁)掉了)"
-    r"|(?P<cue5>會忽略|会忽略|會失敗|会失败|一直失敗|一直失败|壞掉了|坏掉了|壞了|坏了|一直掛掉|一直挂掉|掛掉了|挂掉了|失效(?=。|$)|編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
-    r"|(?P<cue6>(?:返回|回傳|回传|回)\s*(?:0|空|null|404))(?![\d.])"
-    r"|(?P<cue10>(?:從|从|自)[^，。；,;]{1,8}?(?:起|開始|开始|以來|以来)?\s*一直(?:報錯|报错|失敗|失败|掛|挂|壞|坏))"
-    r"|(?P<cue8>(?:零|0)\s*(?:筆|笔|條|条|個|个|項|项)(?:結果|结果|資料|数据|記錄|记录))"
-    r"|(?:已經|已经|已|被|而且|是)\s*(?P<cue9>deprecated|removed|sunset|retired|EOL|deleted|disabled|broken|(?:刪|删|砍|拆)了)"
-)
-_JA_GONE = re.compile(
-    r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
-    r"sunset|deprecated|not supported|遮断され|遮断している|ブロックしている|拒否している|使い切っ|上限に達し|閉じられている|塞がれている|"
-    r"期限切れ(?=。|$|だ|です|になっ|し)|(?:提供|サービス|サポート|配信|販売)が終わ|(?:提供|サービス|サポート)を終了し|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
-    r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ|無視する|無視される|"
-    r"失敗する(?=。|$)|失敗している|失敗し続け|落ち続け|クラッシュする|落ちる(?=。|$)|に制限されている|に制限される|"
-    r"(?:廃棄|失効|撤去|返却|退役|無効化|停止)済み|失効している|失効した)"
-    r"|から[^、。]{0,6}(?P<cue10>失敗し続け|落ち続け|エラーが続い|エラーになり続け)"
-    r"|(?P<cue2>は空|が空|結果は空|空っぽ)(?:。|$|だった|です)"
-    r"|(?P<cue4>(?:404|410|0 件|空配列)\s*を返す|ビルドされていない|build without|動かなくなった)"
-    r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)|\d[^、。]{0,8}(?P<cue5>(?:まで)?しか)"
-    r"|(?P<cue6>最大|上限は)[^、。]{0,12}\d"
-)
-_CJK_NEGATED_NOUN = re.compile(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
-_CJK_SELF_DESIGN = re.compile(r"我們|我们|咱們|咱们|自前|自社|うちの|我々|私たち")
-_ZH_PAST_EVENT = re.compile(r"結果|结果|之前|後來|后来|搞|弄|導致|导致|差點|差点|上次|那次")
-_CJK_CONDITION = re.compile("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば|的話|的话|的時候|的时候")
-# Limits on the project's own work are conventions: 「每次 PR 最多 3 個檔案」「commit 訊息最長 72 字元」.
-_CJK_OWN_WORK = re.compile(
-    r"(?<![A-Za-z])(?:PR|commit|subagent|diff)(?![A-Za-z])|コミット|提交|分支|ブランチ|子代理|エージェント|代理|行改動|行改动|"
-    r"^(?:每次|一次)", re.I)
-
-
-def cjk_positive_claim(text: str, language: str) -> str:
-    """The words of a removal, block, empty result or limit in a Chinese or Japanese sentence, else ""."""
-    if _CJK_CONDITION.search(text):
-        return ""
-    pattern = _ZH_GONE if language == "zh" else _JA_GONE
-    match = pattern.search(text)
-    if match is None:
-        return ""
-    if _CJK_SELF.search(text[: match.start()]) and not cjk_names(text[: match.start()]):
-        return ""
-    if not cjk_names(text) and match.lastgroup != "cue10":  # what keeps failing since a day needs no name
-        return ""
-    if text[match.end() : match.end() + 1] == "的":
-        return ""  # 「被刪除的分支可以還原」: the word describes a noun
-    if match.lastgroup in ("cue3", "cue4", "cue5", "cue6") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
-        return ""  # 「我們的 API 每次最多 100 個」「這是我們定的」: a limit of our own design
-    if match.lastgroup == "cue5" and _ZH_PAST_EVENT.search(text):
-        return ""  # 「之前用 sudo pip 裝包，把 yum 搞壞了」: a post-mortem, not a standing fact
-    if _CJK_NEGATED_NOUN.search(text[: match.start()]):
-        return ""  # 「不存在的 SKU 會被忽略」「在庫のない商品は…」: what happens to a kind of thing, a positive
-    return match.group(match.lastgroup)

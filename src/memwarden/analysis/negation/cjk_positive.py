@@ -1,0 +1,71 @@
+"""Chinese and Japanese claims with no negative word: 「已經下架」「被封鎖」「是空的」「最多 10 次」, 「提供終了」「遮断されている」.
+
+Each needs a name in its sentence (``evidence.cjk_names``), and is not said of the project itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memwarden.analysis.negation.evidence import CJK_SELF, CJK_TODO, cjk_names
+
+_ZH_GONE = re.compile(
+    r"(?:已經|已经|已|被|早就|早已)[^，。；,;]{0,16}?(?P<cue>擋下|挡下|攔下|拦下|結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|取消|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
+    r"關閉|关闭|關掉|关掉|除役|移除|拿掉|刪掉|删掉|刪除|删除|廢棄|废弃|淘汰|終止|终止|鎖掉|锁掉|封鎖|封锁|封掉|擋掉|挡掉|"
+    r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止)"
+    r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|屏蔽了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
+    r"|(?P<cue3>最多|上限|最長只能|最长只能|最大|最長|最长)[^，。；,;]{0,8}\d|(?P<cue4>只有|只能)[^，。；,;]{0,8}?\d"
+    r"|(?P<cue7>(?:擋|挡|封|關|关|鎖|锁)掉了)"
+    r"|(?P<cue5>會忽略|会忽略|會失敗|会失败|一直失敗|一直失败|壞掉了|坏掉了|壞了|坏了|一直掛掉|一直挂掉|掛掉了|挂掉了|失效(?=。|$)|編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
+    r"|(?P<cue6>(?:返回|回傳|回传|回)\s*(?:0|空|null|404))(?![\d.])"
+    r"|(?P<cue10>(?:從|从|自)[^，。；,;]{1,8}?(?:起|開始|开始|以來|以来)?\s*一直(?:報錯|报错|失敗|失败|掛|挂|壞|坏))"
+    r"|(?P<cue8>(?:零|0)\s*(?:筆|笔|條|条|個|个|項|项)(?:結果|结果|資料|数据|記錄|记录))"
+    r"|(?:已經|已经|已|被|而且|是)\s*(?P<cue9>deprecated|removed|sunset|retired|EOL|deleted|disabled|broken|(?:刪|删|砍|拆)了)"
+)
+_JA_GONE = re.compile(
+    r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
+    r"sunset|deprecated|not supported|遮断され|遮断している|ブロックしている|拒否している|使い切っ|上限に達し|閉じられている|塞がれている|"
+    r"期限切れ(?=。|$|だ|です|になっ|し)|(?:提供|サービス|サポート|配信|販売)が終わ|(?:提供|サービス|サポート)を終了し|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
+    r"販売終了|公開停止|停止済み|閉鎖され|ブロックされ|無視する|無視される|"
+    r"失敗する(?=。|$)|失敗している|失敗し続け|落ち続け|クラッシュする|落ちる(?=。|$)|に制限されている|に制限される|"
+    r"(?:廃棄|失効|撤去|返却|退役|無効化|停止)済み|失効している|失効した)"
+    r"|から[^、。]{0,6}(?P<cue10>失敗し続け|落ち続け|エラーが続い|エラーになり続け)"
+    r"|(?P<cue2>は空|が空|結果は空|空っぽ)(?:。|$|だった|です)"
+    r"|(?P<cue4>(?:404|410|0 件|空配列)\s*を返す|ビルドされていない|build without|動かなくなった)"
+    r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)|\d[^、。]{0,8}(?P<cue5>(?:まで)?しか)"
+    r"|(?P<cue6>最大|上限は)[^、。]{0,12}\d"
+)
+_CJK_NEGATED_NOUN = re.compile(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
+_CJK_WE = re.compile(r"我們|我们|咱們|咱们|我|私たち|僕|俺|我々")
+_CJK_SELF_DESIGN = re.compile(r"我們|我们|咱們|咱们|自前|自社|うちの|我々|私たち")
+_ZH_PAST_EVENT = re.compile(r"結果|结果|之前|後來|后来|搞|弄|導致|导致|差點|差点|上次|那次")
+_CJK_CONDITION = re.compile("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば|的話|的话|的時候|的时候")
+# Limits on the project's own work are conventions: 「每次 PR 最多 3 個檔案」「commit 訊息最長 72 字元」.
+_CJK_OWN_WORK = re.compile(
+    r"(?<![A-Za-z])(?:PR|commit|subagent|diff)(?![A-Za-z])|コミット|提交|分支|ブランチ|子代理|エージェント|代理|行改動|行改动|"
+    r"^(?:每次|一次)", re.I)
+
+
+def cjk_positive_claim(text: str, language: str) -> str:
+    """The words of a removal, block, empty result or limit in a Chinese or Japanese sentence, else ""."""
+    if _CJK_CONDITION.search(text) or CJK_TODO.search(text):
+        return ""
+    pattern = _ZH_GONE if language == "zh" else _JA_GONE
+    match = pattern.search(text)
+    if match is None:
+        return ""
+    if CJK_SELF.search(text[: match.start()]) and not cjk_names(text[: match.start()]):
+        return ""
+    if _CJK_WE.search(text, match.start(), match.start(match.lastgroup)):
+        return ""  # 「被我們擋下了」: the project did it (「被資安政策鎖掉」 is a block from outside)
+    if not cjk_names(text) and match.lastgroup != "cue10":  # what keeps failing since a day needs no name
+        return ""
+    if text[match.end() : match.end() + 1] == "的":
+        return ""  # 「被刪除的分支可以還原」: the word describes a noun
+    if match.lastgroup in ("cue3", "cue4", "cue5", "cue6") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
+        return ""  # 「我們的 API 每次最多 100 個」「這是我們定的」: a limit of our own design
+    if match.lastgroup == "cue5" and _ZH_PAST_EVENT.search(text):
+        return ""  # 「之前用 sudo pip 裝包，把 yum 搞壞了」: a post-mortem, not a standing fact
+    if _CJK_NEGATED_NOUN.search(text[: match.start()]):
+        return ""  # 「不存在的 SKU 會被忽略」「在庫のない商品は…」: what happens to a kind of thing, a positive
+    return match.group(match.lastgroup)
