@@ -35,6 +35,22 @@ def every_rule(monkeypatch):
     monkeypatch.setenv("MEMWARDEN_PREVIEW", "1")
 
 
+TIERS_FOR_TESTS = Path(__file__).resolve().parent / "data" / "tiers_for_tests.json"
+
+
+@pytest.fixture
+def fixed_tiers(monkeypatch):
+    """A tier table of the tests' own (negative-claim-without-expiry and orphan-note stable, the rest preview),
+    for tests of selection and of the hooks' fixes: the shipped table changes with every measurement."""
+    from memwarden import tiers
+
+    monkeypatch.setenv("MEMWARDEN_TIER_TABLE", str(TIERS_FOR_TESTS))
+    tiers.table.cache_clear()
+    yield
+    monkeypatch.delenv("MEMWARDEN_TIER_TABLE")
+    tiers.table.cache_clear()
+
+
 @pytest.fixture
 def workspace(tmp_path):
     """make(files) -> a workspace root under tmp_path holding those files."""

@@ -171,7 +171,7 @@ def test_after_a_write_the_findings_reach_the_agent_with_the_fix_memwarden_would
     assert (root / "memory/episodic.jsonl").read_text(encoding="utf-8") == content  # not opted in: untouched
 
 
-def test_safe_fixes_are_applied_after_a_write_only_when_the_workspace_opts_in(tmp_path):
+def test_safe_fixes_are_applied_after_a_write_only_when_the_workspace_opts_in(tmp_path, fixed_tiers):
     root = project(tmp_path)
     (root / ".memwarden.toml").write_text("[agent-hook]\nfix = true\n", encoding="utf-8")
     claim = episode(4, content="The export API does not support batch export.")
@@ -184,7 +184,7 @@ def test_safe_fixes_are_applied_after_a_write_only_when_the_workspace_opts_in(tm
     assert fixed[:3] == content.splitlines()[:3]
 
 
-def test_the_agent_hook_never_applies_a_preview_rules_fix_and_reports_it(tmp_path):
+def test_the_agent_hook_never_applies_a_preview_rules_fix_and_reports_it(tmp_path, fixed_tiers):
     root = project(tmp_path)
     (root / ".memwarden.toml").write_text("preview = true\n[agent-hook]\nfix = true\n", encoding="utf-8")
     content = log(episode(1), episode(2), episode(3), episode(4, tags=["Deploy ", "deploy", "ci"]))

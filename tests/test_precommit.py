@@ -97,7 +97,7 @@ def test_a_commit_that_breaks_a_schema_is_blocked(hook_repo, memory_repo):
     assert "memory/fact.yml:5:3: MW102 schema-violation $.preferences.communication" in done.stdout
 
 
-def test_a_fixable_commit_is_fixed_and_the_hook_reports_the_file(hook_repo, memory_repo):
+def test_a_fixable_commit_is_fixed_and_the_hook_reports_the_file(hook_repo, memory_repo, fixed_tiers):
     claim = EPISODE.format(i=4).replace("Episode 4 body.", "The export API does not support batch export.")
     write_files(memory_repo, {"memory/episodic.jsonl": "".join(EPISODE.format(i=i) + "\n" for i in (1, 2, 3)) + claim + "\n"})
     git(memory_repo, "add", "-A")
@@ -112,7 +112,7 @@ def test_a_fixable_commit_is_fixed_and_the_hook_reports_the_file(hook_repo, memo
     assert again.returncode == 0, again.stdout
 
 
-def test_the_hook_never_writes_a_preview_rules_fix_it_reports_it(hook_repo, memory_repo):
+def test_the_hook_never_writes_a_preview_rules_fix_it_reports_it(hook_repo, memory_repo, fixed_tiers):
     """A fix written at commit time is nobody's reviewed choice: a preview rule's (malformed-jsonl) is reported only."""
     write_files(memory_repo, {".memwarden.toml": "preview = true\n"})
     claim = EPISODE.format(i=4).replace("Episode 4 body.", "The export API does not support batch export.")

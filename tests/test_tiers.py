@@ -180,12 +180,11 @@ def test_a_rule_the_table_does_not_name_is_preview():
 
 # --- what runs ------------------------------------------------------------------------------------------
 
-STABLE = {name for name in registry.CATALOG if tiers.is_stable(name)}
 PREVIEW_RULE = "unnormalized-tags"  # MW202, a safe fix
 
 
 @pytest.fixture
-def three_layer(tmp_path, monkeypatch):
+def three_layer(tmp_path, monkeypatch, fixed_tiers):
     """A copy of examples/three-layer (stable and preview rules both find things there), preview off."""
     monkeypatch.delenv("MEMWARDEN_PREVIEW")
     assert not tiers.is_stable(PREVIEW_RULE) and tiers.is_stable("negative-claim-without-expiry")
@@ -200,7 +199,7 @@ def names_found(cli, root: Path, *args) -> set[str]:
 
 def test_by_default_only_stable_rules_run(cli, three_layer):
     found = names_found(cli, three_layer)
-    assert found and found <= STABLE
+    assert found and found <= {name for name in registry.CATALOG if tiers.is_stable(name)}
     assert PREVIEW_RULE in names_found(cli, three_layer, "--preview")
 
 
@@ -262,7 +261,7 @@ def test_rules_shows_each_tier_and_its_numbers(cli, monkeypatch):
     assert (data["orphan-note"]["tier"], data["orphan-note"]["judged"]) == (orphan.name, orphan.judged)
 
 
-def test_explain_says_the_tier_and_how_to_turn_a_preview_rule_on(cli):
+def test_explain_says_the_tier_and_how_to_turn_a_preview_rule_on(cli, fixed_tiers):
     preview = cli("explain", "MW202").stdout
     assert "Tier: preview" in preview and "--preview" in preview and 'select = ["unnormalized-tags"]' in preview
     stable = cli("explain", "orphan-note").stdout
