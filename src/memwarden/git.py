@@ -292,3 +292,124 @@ class Repo:
         """One file at a commit (`git show REF:path`), or None if it is not there."""
         done = self.git("cat-file", "blob", f"{treeish}:{path}", check=False)
         return done.stdout if done.returncode == 0 else None
+
+    # -- history of the whole tree (the repository-claim rules) ---------------------
+    def removals(self) -> "dict[str, Removal]":
+        """Every path the history of HEAD deleted or renamed away, with the newest commit that did it.
+
+        One `git log --diff-filter=DR -M --name-status` over all of HEAD's ancestors (merges add
+        nothing: a side branch's own commits carry its deletions). A path deleted and added again
+        keeps its newest removal; whether it exists now is the caller's question.
+        """
+        out = self.git("log", "-z", "--diff-filter=DR", "-M", "--name-status", "--format=%x1e%H%x1f%ct%x1f%s",
+                       "--end-of-options", "HEAD").stdout
+        found: dict[str, Removal] = {}
+        for chunk in out.split(b"\x1e")[1:]:
+            header, _, body = chunk.partition(b"\0")
+            sha, timestamp, subject = (header.decode("utf-8", "replace").split("\x1f") + ["", ""])[:3]
+            fields = [f.decode("utf-8", "surrogateescape") for f in body.lstrip(b"\n").split(b"\0")]
+            position = 0
+            while position + 1 < len(fields) and fields[position]:
+                renamed = fields[position].startswith("R") and position + 2 < len(fields)
+                old = fields[position + 1]
+                found.setdefault(old, Removal(old, sha, int(timestamp), subject, fields[position + 2] if renamed else None))
+                position += 3 if renamed else 2
+        return found
+
+    def touches(self, since: str | None = None, limit: int | None = None) -> "list[Touch]":
+        """The first-parent commits after since (all of HEAD's when None), newest first, with the paths each changed.
+
+        One `git log --first-parent --name-only`: a merge counts with what it brought in against its
+        first parent, as the branch saw it; a rename lists both of its names.
+        """
+        out = self.git("log", "-z", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-only",
+                       "--format=%x1e%H%x1f%ct%x1f%s", *([f"-{limit}"] if limit else []), "--end-of-options",
+                       f"{since}..HEAD" if since else "HEAD").stdout
+        touches = []
+        for chunk in out.split(b"\x1e")[1:]:
+            header, _, body = chunk.partition(b"\0")
+            sha, timestamp, subject = (header.decode("utf-8", "replace").split("\x1f") + ["", ""])[:3]
+            paths = tuple(p.decode("utf-8", "surrogateescape") for p in body.lstrip(b"\n").split(b"\0") if p)
+            touches.append(Touch(sha, int(timestamp), subject, paths))
+        return touches
+
+    def last_pickaxe(self, word: str, counts=lambda path: True, limit: int = 50) -> "Removal | None":
+        """The newest commit of HEAD's history that changed how often word occurs in a file counts(path)
+        accepts (`git log -S`, which lists only the files whose count changed), or None."""
+        out = self.git("log", f"-{limit}", "-z", "-S", word, "--name-only", "--format=%x1e%H%x1f%ct%x1f%s",
+                       "--end-of-options", "HEAD", check=False).stdout
+        for chunk in out.split(b"\x1e")[1:]:
+            header, _, body = chunk.partition(b"\0")
+            sha, timestamp, subject = (header.decode("utf-8", "replace").split("\x1f") + ["", ""])[:3]
+            paths = [p.decode("utf-8", "surrogateescape") for p in body.lstrip(b"\n").split(b"\0") if p]
+            if any(counts(path) for path in paths):
+                return Removal(word, sha, int(timestamp or 0), subject, None)
+        return None
+
+    def subject(self, sha: str) -> str:
+        done = self.git("log", "-1", "--format=%s", "--end-of-options", sha, check=False)
+        return done.stdout.decode("utf-8", "replace").strip()
+
+    def grep_words(self, words: list[str]) -> dict[str, set[str]]:
+        """Which tracked files of the index hold each word, as a whole word (one `git grep -w -F -o`)."""
+        if not words:
+            return {}
+        args = ["grep", "-z", "-I", "-w", "-F", "-o", "--cached", "--full-name"]
+        for word in words:
+            args += ["-e", word]
+        out = self.git(*args, check=False).stdout
+        holders: dict[str, set[str]] = {}
+        for line in out.split(b"\n"):
+            path, _, match = line.partition(b"\0")
+            if match:
+                holders.setdefault(match.decode("utf-8", "replace"), set()).add(path.decode("utf-8", "surrogateescape"))
+        return holders
+
+
+@dataclass(frozen=True)
+class Removal:
+    """The newest commit that deleted a path (renamed_to None) or renamed it away, or removed a word."""
+
+    path: str
+    sha: str
+    timestamp: int
+    subject: str
+    renamed_to: str | None
+
+    @property
+    def short(self) -> str:
+        return self.sha[:7]
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A first-parent commit and the paths it changed."""
+
+    sha: str
+    timestamp: int
+    subject: str
+    paths: tuple[str, ...]
+
+    @property
+    def short(self) -> str:
+        return self.sha[:7]
+
+
+def repository_state(folder: Path) -> str:
+    """What a commit, a checkout or staging changes: HEAD's commit and the index file's size and times.
+
+    One `git rev-parse`, for a cache to tell whether what it kept about the history still holds.
+    """
+    try:
+        done = run_git(["rev-parse", "HEAD", "--git-path", "index", "--is-shallow-repository"], cwd=folder, check=False)
+    except GitError:
+        return "no git"
+    lines = done.stdout.decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) < 3:
+        return "no repository"
+    try:
+        info = os.stat(folder / lines[1])
+        index = f"{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}:{info.st_ino}"
+    except OSError:
+        index = "no index"
+    return f"{lines[0]}|{lines[2]}|{index}"

@@ -1,0 +1,213 @@
+"""The repository a memory file sits in, as the repository-claim rules compare against it: built once a run.
+
+Each question costs one batch call, asked only when a mention needs it: the tracked files (`git ls-files`),
+the paths the history removed (`git log --diff-filter=DR -M`), the versions of the manifests (one
+`git log --raw` and one `git cat-file --batch`), the first-parent commits and the paths they changed. A
+folder with no repository, a repository with no commit, and a shallow clone have nothing to compare
+against: every answer is then "unknown", never an error.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from functools import cached_property
+from pathlib import Path
+
+from memwarden.analysis.repo_claims import manifests
+from memwarden.git import GitError, Removal, Repo, Touch
+
+MEMO_KEY = "repo-claims:facts"
+# Files whose text is documentation, not code: a symbol named there is not defined there.
+_DOC_EXTENSIONS = (".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".jsonl", ".json", ".yml", ".yaml", ".lock",
+                   ".csv", ".html", ".svg", ".ipynb")
+TOUCH_WINDOW = 5000  # first-parent commits read for change-based staleness
+MAX_SYMBOL_SEARCHES = 20  # `git log -S` per symbol the tree no longer holds: the rest are left undecided
+
+
+class RepoFacts:
+    def __init__(self, repo: Repo | None, why: str = ""):
+        self.repo = repo
+        self.why = why  # why there is nothing to compare against, when repo is None
+        self._symbol_removals: dict[str, Removal | None] = {}
+        self._holders: dict[str, set[str]] = {}
+
+    @classmethod
+    def open(cls, root: Path) -> "RepoFacts":
+        try:
+            repo = Repo.discover(root)
+            if repo is None:
+                return cls(None, "not in a git repository")
+            if not repo.has_head():
+                return cls(None, "the repository has no commit yet")
+            if repo.is_shallow():
+                return cls(None, "a shallow clone: its history is cut short")
+        except GitError as error:
+            return cls(None, str(error))
+        return cls(repo)
+
+    @property
+    def usable(self) -> bool:
+        return self.repo is not None
+
+    def relative(self, root: Path, relpath: str) -> str:
+        """A workspace path as a path from the repository's top level."""
+        assert self.repo is not None
+        full = Path(os.path.abspath(root / relpath))
+        try:
+            return full.relative_to(Path(os.path.abspath(self.repo.toplevel))).as_posix()
+        except ValueError:
+            return relpath
+
+    # -- the tree now ---------------------------------------------------------------------------
+    @cached_property
+    def tracked(self) -> frozenset[str]:
+        assert self.repo is not None
+        out = self.repo.git("ls-files", "-z", "--full-name", "--cached").stdout
+        return frozenset(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
+
+    @cached_property
+    def tracked_folders(self) -> frozenset[str]:
+        folders = set()
+        for path in self.tracked:
+            folder = posixpath.dirname(path)
+            while folder and folder not in folders:
+                folders.add(folder)
+                folder = posixpath.dirname(folder)
+        return frozenset(folders)
+
+    def exists(self, path: str) -> bool:
+        """Tracked (as a file or a folder of tracked files), or present in the working tree."""
+        bare = path.rstrip("/")
+        if bare in self.tracked or bare in self.tracked_folders:
+            return True
+        assert self.repo is not None
+        return os.path.lexists(self.repo.toplevel / bare)
+
+    # -- paths the history removed --------------------------------------------------------------
+    @cached_property
+    def removals(self) -> dict[str, Removal]:
+        assert self.repo is not None
+        return self.repo.removals()
+
+    @cached_property
+    def _removed_folders(self) -> dict[str, list[Removal]]:
+        folders: dict[str, list[Removal]] = {}
+        for removal in self.removals.values():
+            folder = posixpath.dirname(removal.path)
+            while folder:
+                folders.setdefault(folder, []).append(removal)
+                folder = posixpath.dirname(folder)
+        return folders
+
+    def removal(self, path: str) -> tuple[Removal, str | None] | None:
+        """The newest commit that removed a path the history had (a file, or every file of a folder), with
+        where it went when that commit renamed it to a path that exists now; None if the history never had it."""
+        bare = path.rstrip("/")
+        found = self.removals.get(bare) if not path.endswith("/") else None
+        if found is not None:
+            moved = found.renamed_to if found.renamed_to and self.exists(found.renamed_to) else None
+            return found, moved
+        under = self._removed_folders.get(bare)
+        if not under:
+            return None
+        newest = max(under, key=lambda removal: removal.timestamp)
+        moved = None
+        if newest.renamed_to:
+            inside = newest.path[len(bare) + 1 :]
+            if newest.renamed_to.endswith("/" + inside):
+                candidate = newest.renamed_to[: -len(inside) - 1]
+                moved = candidate + "/" if self.exists(candidate) else None
+        return newest, moved
+
+    # -- scripts and targets --------------------------------------------------------------------
+    def manifests_of(self, runner: str) -> list[str]:
+        return sorted(path for path in self.tracked if manifests.is_manifest(runner, path))
+
+    def definitions(self, runner: str) -> frozenset[str] | None:
+        """Every name the runner's tracked manifests define (ANYTHING if one cannot be read completely)."""
+        names: set[str] = set()
+        for path in self.manifests_of(runner):
+            try:
+                content = (self.repo.toplevel / path).read_bytes()
+            except OSError:
+                return manifests.ANYTHING
+            defined = manifests.defined(runner, content)
+            if defined is manifests.ANYTHING:
+                return manifests.ANYTHING
+            names |= defined
+        return frozenset(names)
+
+    def script_removal(self, runner: str, name: str) -> Removal | None:
+        """The newest first-parent commit after which no version of the runner's manifests defines name."""
+        assert self.repo is not None
+        paths = self.manifests_of(runner)
+        changes = self.repo.file_changes(paths) if paths else []
+        blobs = self.repo.read_blobs({blob for change in changes for blob in change.blobs.values() if blob})
+        current: dict[str, bytes | None] = {}  # each manifest's content after the commits so far
+        removed: Removal | None = None
+        had = False
+        for change in changes:  # oldest first
+            for path, blob in change.blobs.items():
+                current[path] = blobs.get(blob) if blob else None
+            has = any(content is not None and name in (manifests.defined(runner, content) or ())
+                      for content in current.values())
+            if had and not has:
+                removed = Removal(name, change.sha, change.timestamp, self.repo.subject(change.sha), None)
+            had = has
+        return None if had else removed
+
+    # -- symbols --------------------------------------------------------------------------------
+    def holders(self, names: list[str]) -> dict[str, set[str]]:
+        """Which tracked files hold each name as a whole word (one `git grep` for the names not asked yet)."""
+        assert self.repo is not None
+        wanted = [name for name in dict.fromkeys(names) if name not in self._holders]
+        if wanted:
+            found = self.repo.grep_words(wanted)
+            for name in wanted:
+                self._holders[name] = found.get(name, set())
+        return {name: self._holders[name] for name in names}
+
+    def symbol_removal(self, name: str) -> Removal | None:
+        """The newest commit that changed how often name occurs in a code file (None if none, or past the limit)."""
+        assert self.repo is not None
+        if name not in self._symbol_removals:
+            if len(self._symbol_removals) >= MAX_SYMBOL_SEARCHES:
+                return None
+            self._symbol_removals[name] = self.repo.last_pickaxe(name, is_code)
+        return self._symbol_removals[name]
+
+    # -- change since a note --------------------------------------------------------------------
+    @cached_property
+    def recent_touches(self) -> list[Touch]:
+        """The newest TOUCH_WINDOW first-parent commits with the paths each changed (one `git log`)."""
+        assert self.repo is not None
+        return self.repo.touches(limit=TOUCH_WINDOW)
+
+    @cached_property
+    def modified(self) -> frozenset[str]:
+        """Paths with changes not yet committed, staged or not (one `git status`)."""
+        assert self.repo is not None
+        out = self.repo.git("status", "--porcelain", "-z", "--untracked-files=no", check=False).stdout
+        paths = set()
+        entries = out.split(b"\0")
+        index = 0
+        while index < len(entries):
+            entry = entries[index]
+            if len(entry) > 3:
+                paths.add(entry[3:].decode("utf-8", "surrogateescape"))
+                if entry[:1] in (b"R", b"C"):
+                    index += 1  # the rename's source follows
+            index += 1
+        return frozenset(paths)
+
+
+def is_code(path: str) -> bool:
+    return not path.lower().endswith(_DOC_EXTENSIONS) and "/" + path.lstrip("/") not in ("/CHANGELOG",)
+
+
+def facts(ctx) -> RepoFacts:
+    """The run's one RepoFacts (the memo shares it between the rules of a pass)."""
+    ctx.reads_history()
+    root = ctx.workspace.root
+    return ctx.memo.get(MEMO_KEY, lambda: RepoFacts.open(root))

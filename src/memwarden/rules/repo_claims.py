@@ -1,0 +1,108 @@
+"""What memory says about its repository, checked against the repository and its history.
+
+deleted-repo-path (MW412). Every finding carries its proof: the commit that removed what the memory names.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+from memwarden.analysis.repo_claims import mentions
+from memwarden.analysis.repo_claims.history import facts
+from memwarden.git import Removal
+from memwarden.model import Applicability, Edit, Fix, Problem, Severity
+from memwarden.registry import rule
+from memwarden.text import excerpt
+
+MARKDOWN_KINDS = ("note", "agent-instructions", "startup-index", "shelf-index", "scratchpad")
+
+
+def _commit(removal: Removal) -> str:
+    return f"commit {removal.short} ({excerpt(removal.subject, 60)})" if removal.subject else f"commit {removal.short}"
+
+
+def _scan(doc) -> mentions.Scan:
+    return mentions.Scan(doc.text, doc.body_offset)
+
+
+def _problem(doc, offset: int, message: str, fix: Fix | None = None) -> Problem:
+    line, column = doc.line_col(offset)
+    return Problem(line, column, message, fix=fix)
+
+
+# -- deleted-repo-path -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeletedPath:
+    path: str
+    removal: Removal
+    moved_to: str | None
+
+    @property
+    def message(self) -> str:
+        if self.moved_to:
+            return (f"'{excerpt(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} renamed it "
+                    f"to '{excerpt(self.moved_to, 80)}'")
+        return (f"'{excerpt(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} deleted it; "
+                "the note may be out of date")
+
+    @property
+    def fix_title(self) -> str:
+        return f"write '{self.moved_to}' instead"
+
+
+@rule(code="MW412", name="deleted-repo-path", severity=Severity.WARNING, kinds=MARKDOWN_KINDS,
+      fix=Applicability.SAFE, reads_history=True)
+def deleted_repo_path(doc, ctx):
+    """A repository path the memory names that the history deleted or renamed, with the commit that did it.
+
+    ## What it does
+    Finds repository paths in a memory or instruction file: a whole inline code span that is a path
+    (`src/ui/`, `scripts/deploy.sh`, `app/models.py:12`), a local link's target (from the file's folder)
+    and a path of two or more names in prose. A path that exists neither in the index nor in the working
+    tree is looked up in the history of HEAD (one `git log --diff-filter=DR -M` for all of them); when a
+    commit deleted it, or renamed it (for a folder: the newest commit that removed a file of it), the
+    finding names that commit. A path the history never had is not reported (it may live elsewhere),
+    nor one on a line that tells of a removal or move ("`old/x.py` was removed"), nor a memory file of
+    the workspace. Outside a repository, before the first commit and in a shallow clone it reports
+    nothing: there is no history to compare against.
+
+    ## Why
+    "Components live in `src/ui/`" keeps sending the agent to a folder that was moved months ago, every
+    session. The commit is the proof: the finding can be checked in seconds and trusted.
+
+    ## Example
+    ```markdown
+    Components live in `src/ui/`.
+    ```
+    `MW412 deleted-repo-path 'src/ui/' is no longer in the repository: commit 1a2b3c4 (Move UI into
+    src/components) renamed it to 'src/components/'`
+
+    ## Fix safety
+    Safe, for a rename whose new path exists now and whose old path is written whole as the repository
+    path (inline code or prose): the text is replaced by the new path. A deletion has no fix.
+    """
+    repo = facts(ctx)
+    if not repo.usable:
+        return
+    ws = ctx.workspace
+    note_path = repo.relative(ws.root, doc.relpath)
+    reported: set[int] = set()
+    for mention in mentions.path_mentions(_scan(doc), posixpath.dirname(note_path)):
+        if mention.history_context or mention.offset in reported or repo.exists(mention.value):
+            continue
+        if mention.value.endswith(".md") and ws.kind_of(posixpath.relpath(mention.value, repo.relative(ws.root, "."))):
+            continue  # a memory file of this workspace: broken-note-link's question
+        found = repo.removal(mention.value)
+        if found is None:
+            continue
+        removal, moved_to = found
+        violation = DeletedPath(mention.value, removal, moved_to)
+        fix = None
+        if moved_to and doc.text.startswith(mention.value, mention.offset):
+            edit = Edit(mention.offset, mention.offset + len(mention.value), moved_to)
+            fix = Fix(Applicability.SAFE, violation.fix_title, (edit,))
+        reported.add(mention.offset)
+        yield _problem(doc, mention.offset, violation.message, fix)

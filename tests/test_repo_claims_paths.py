@@ -1,0 +1,107 @@
+"""Memory that names repository paths, checked against the history (issue 27, part 1): deleted-repo-path (MW412)."""
+
+from __future__ import annotations
+
+from conftest import git, write_files
+
+from memwarden.git import Repo
+
+
+def found(cli, root, select="MW412"):
+    result = cli("check", str(root), "--select", select, "--format", "json", "--no-cache", cwd=root)
+    assert result.exit_code in (0, 1), result
+    return sorted((f["path"], f["line"], f["message"]) for f in result.json()["findings"])
+
+
+def commit_all(root, message):
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+    return git(root, "rev-parse", "HEAD").strip()[:7]
+
+
+def test_history_reader_indexes_renames_and_deletions_in_one_call(git_repo):
+    root = git_repo({"a/one.py": "one = 1\n", "a/two.py": "two = 2\n", "keep.txt": "k\n"})
+    (root / "b").mkdir()
+    git(root, "mv", "a/one.py", "b/one.py")
+    git(root, "rm", "-q", "a/two.py")
+    sha = commit_all(root, "Move one, drop two")
+    removals = Repo.discover(root).removals()
+    assert removals["a/one.py"].renamed_to == "b/one.py" and removals["a/one.py"].short == sha
+    assert removals["a/two.py"].renamed_to is None and removals["a/two.py"].subject == "Move one, drop two"
+    assert "keep.txt" not in removals
+
+
+def test_a_renamed_folder_is_reported_with_its_commit_and_fixed_to_the_new_path(git_repo, cli):
+    root = git_repo({"src/ui/button.tsx": "export const b = 1\n", "src/ui/menu.tsx": "export const m = 1\n"})
+    git(root, "mv", "src/ui", "src/components")
+    sha = commit_all(root, "Move UI into components")
+    write_files(root, {"CLAUDE.md": "# Project\n\nComponents live in `src/ui/`.\n"})
+    assert found(cli, root) == [("CLAUDE.md", 3, f"'src/ui/' is no longer in the repository: commit {sha} "
+                                 "(Move UI into components) renamed it to 'src/components/'")]
+    assert cli("check", str(root), "--select", "MW412", "--fix", "--no-cache", cwd=root).exit_code == 0
+    assert (root / "CLAUDE.md").read_text() == "# Project\n\nComponents live in `src/components/`.\n"
+    assert found(cli, root) == []
+
+
+def test_a_deleted_file_is_reported_with_the_commit_that_deleted_it_and_no_fix(git_repo, cli):
+    root = git_repo({"scripts/deploy.sh": "echo deploy\n", "README.md": "r\n"})
+    git(root, "rm", "-q", "scripts/deploy.sh")
+    sha = commit_all(root, "Deploy through CI")
+    write_files(root, {"CLAUDE.md": "Deploys go through scripts/deploy.sh, see [it](scripts/deploy.sh).\n"})
+    result = cli("check", str(root), "--select", "MW412", "--format", "json", "--no-cache", cwd=root).json()
+    messages = {(f["line"], f["column"], f["message"]) for f in result["findings"]}
+    expected = f"'scripts/deploy.sh' is no longer in the repository: commit {sha} (Deploy through CI) deleted it; " \
+               "the note may be out of date"
+    assert messages == {(1, 20, expected), (1, 48, expected)}
+    assert all(f.get("fix") is None for f in result["findings"])
+
+
+def test_paths_that_exist_or_never_existed_or_are_told_as_history_are_not_findings(git_repo, cli):
+    root = git_repo({"lib/old.py": "x = 1\n", "lib/new.py": "y = 1\n"})
+    git(root, "rm", "-q", "lib/old.py")
+    commit_all(root, "Drop old")
+    write_files(root, {"CLAUDE.md": "Code is in `lib/new.py`; the API is in `api/server.py` (another repo).\n"
+                                    "`lib/old.py` was removed last month.\n"})
+    assert found(cli, root) == []
+
+
+def test_a_deletion_merged_from_a_branch_names_the_branch_commit(git_repo, cli):
+    root = git_repo({"docs/setup.md": "setup\n", "app.py": "a = 1\n"})
+    git(root, "checkout", "-q", "-b", "cleanup")
+    git(root, "rm", "-q", "docs/setup.md")
+    sha = commit_all(root, "Fold setup into README")
+    git(root, "checkout", "-q", "main")
+    write_files(root, {"app.py": "a = 2\n"})
+    commit_all(root, "Touch app")
+    git(root, "merge", "-q", "--no-ff", "-m", "Merge cleanup", "cleanup")
+    write_files(root, {"AGENTS.md": "Setup steps: `docs/setup.md`.\n"})
+    assert [message for _, _, message in found(cli, root)] == [
+        f"'docs/setup.md' is no longer in the repository: commit {sha} (Fold setup into README) deleted it; "
+        "the note may be out of date"]
+
+
+def test_a_shallow_clone_or_no_history_is_nothing_to_compare_against(git_repo, cli, tmp_path):
+    origin = git_repo({"src/ui/a.tsx": "a\n"}, name="origin")
+    git(origin, "mv", "src/ui", "src/web")
+    commit_all(origin, "Move")
+    write_files(origin, {"CLAUDE.md": "UI: `src/ui/`.\n"})
+    commit_all(origin, "Memory")
+    assert len(found(cli, origin)) == 1  # the full history shows it
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{origin}", "shallow")
+    assert found(cli, tmp_path / "shallow") == []
+    plain = write_files(tmp_path / "plain", {"CLAUDE.md": "UI: `src/ui/`.\n"})
+    assert found(cli, plain) == []
+    empty = git_repo(None, name="empty")
+    write_files(empty, {"CLAUDE.md": "UI: `src/ui/`.\n"})
+    assert found(cli, empty) == []
+
+
+def test_the_cache_sees_a_new_commit(git_repo, cli):
+    # The workspace is a folder of the repository: deleting tools/gen.py changes none of its files, only the history.
+    root = git_repo({"tools/gen.py": "g\n", "agent/.memwarden.toml": "", "agent/CLAUDE.md": "Generate with `tools/gen.py`.\n"})
+    args = ("check", str(root / "agent"), "--select", "MW412", "--format", "json")
+    assert cli(*args, cwd=root).json()["findings"] == []
+    assert cli(*args, cwd=root).json()["findings"] == []  # the second run is answered by the cache
+    git(root, "rm", "-q", "tools/gen.py")
+    commit_all(root, "Drop the generator")
+    assert len(cli(*args, cwd=root).json()["findings"]) == 1
