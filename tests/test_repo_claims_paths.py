@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 from conftest import git, write_files
+from repo_claims_support import commit_all, findings
 
 from memwarden.git import Repo
 
 
 def found(cli, root, select="MW412"):
-    result = cli("check", str(root), "--select", select, "--format", "json", "--no-cache", cwd=root)
-    assert result.exit_code in (0, 1), result
-    return sorted((f["path"], f["line"], f["message"]) for f in result.json()["findings"])
-
-
-def commit_all(root, message):
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", message)
-    return git(root, "rev-parse", "HEAD").strip()[:7]
+    return sorted((f["path"], f["line"], f["message"]) for f in findings(cli, root, select))
 
 
 def test_history_reader_indexes_renames_and_deletions_in_one_call(git_repo):

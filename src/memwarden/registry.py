@@ -54,6 +54,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "broken-note-link": ("MW410", "memwarden.rules.note_links"),
     "missing-machine-path": ("MW411", "memwarden.rules.note_targets"),
     "deleted-repo-path": ("MW412", "memwarden.rules.repo_claims"),
+    "undefined-script": ("MW413", "memwarden.rules.repo_claims"),
     "index-over-budget": ("MW501", "memwarden.rules.budget"),
     "index-past-truncation": ("MW502", "memwarden.rules.budget"),
     "index-missing": ("MW503", "memwarden.rules.budget"),

@@ -1,6 +1,7 @@
 """What memory says about its repository, checked against the repository and its history.
 
-deleted-repo-path (MW412). Every finding carries its proof: the commit that removed what the memory names.
+deleted-repo-path (MW412) and undefined-script (MW413). Every finding carries its proof: the commit that
+removed what the memory names, the manifest that does not define it.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-from memwarden.analysis.repo_claims import mentions
+from memwarden.analysis.repo_claims import manifests, mentions
 from memwarden.analysis.repo_claims.history import facts
 from memwarden.git import Removal
 from memwarden.model import Applicability, Edit, Fix, Problem, Severity
@@ -106,3 +107,64 @@ def deleted_repo_path(doc, ctx):
             fix = Fix(Applicability.SAFE, violation.fix_title, (edit,))
         reported.add(mention.offset)
         yield _problem(doc, mention.offset, violation.message, fix)
+
+
+# -- undefined-script ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UndefinedScript:
+    command: str
+    manifests: tuple[str, ...]
+    removal: Removal | None
+
+    @property
+    def message(self) -> str:
+        where = ", ".join(self.manifests[:3]) + (" ..." if len(self.manifests) > 3 else "")
+        proof = f"; {_commit(self.removal)} removed it" if self.removal else ""
+        return f"'{excerpt(self.command, 60)}' runs something {where} does not define{proof}"
+
+
+@rule(code="MW413", name="undefined-script", severity=Severity.WARNING, kinds=MARKDOWN_KINDS, reads_history=True)
+def undefined_script(doc, ctx):
+    """A command the memory gives (`npm run x`, `pnpm x`, `make x`, `just x`, `task x`) whose script or target no manifest defines.
+
+    ## What it does
+    Reads commands in inline code and code blocks, and for those that run a script or a target
+    (`npm run build`, `npm test`, `pnpm lint`, `yarn dev`, `make deploy`, `just fmt`, `task ci`) reads
+    what the repository's tracked manifests define: every `package.json`'s `scripts`, every Makefile's
+    targets, justfile recipes and aliases, Taskfile tasks and aliases. A name none of them defines is
+    reported with the manifests read and, when the history shows it, the commit after which none
+    defined it. Nothing is run. Not decided (no finding): a runner with no manifest in the repository,
+    a Makefile with `include`, variables in targets or pattern rules, a justfile with `import` or `mod`,
+    a Taskfile with `includes`, a command aimed elsewhere (`--filter`, `-C`, `--prefix`), a package
+    manager's own commands (`pnpm install`), and a line that tells of a removal.
+
+    ## Why
+    An instruction to run a script that is gone fails every session, or worse, the agent "fixes" it
+    by inventing one.
+
+    ## Example
+    ```markdown
+    Before a commit, run `npm run lint:fix`.
+    ```
+    `MW413 undefined-script 'npm run lint:fix' runs something package.json does not define; commit
+    9f8e7d6 (Replace eslint with biome) removed it`
+
+    ## Fix safety
+    No fix: which script replaces it is the author's call.
+    """
+    repo = facts(ctx)
+    if not repo.usable:
+        return
+    scan = _scan(doc)
+    for command in mentions.commands(scan):
+        call = manifests.script_call(command.words)
+        if call is None or scan.history_context(command.offset):
+            continue
+        paths = repo.manifests_of(call.runner)
+        names = repo.definitions(call.runner) if paths else manifests.ANYTHING
+        if names is manifests.ANYTHING or call.name in names:
+            continue
+        violation = UndefinedScript(command.text, tuple(paths), repo.script_removal(call.runner, call.name))
+        yield _problem(doc, command.offset, violation.message)
