@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import git, write_files
+from conftest import write_files
 from repo_claims_support import commit_all, findings
 
 from memwarden.analysis.repo_claims import manifests

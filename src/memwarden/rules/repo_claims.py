@@ -1,7 +1,8 @@
 """What memory says about its repository, checked against the repository and its history.
 
-deleted-repo-path (MW412) and undefined-script (MW413). Every finding carries its proof: the commit that
-removed what the memory names, the manifest that does not define it.
+deleted-repo-path (MW412), undefined-script (MW413) and wrong-package-manager (MW414). Every finding carries
+its proof: the commit that removed what the memory names, the manifest that does not define it, the lockfile
+that says otherwise.
 """
 
 from __future__ import annotations
@@ -168,3 +169,63 @@ def undefined_script(doc, ctx):
             continue
         violation = UndefinedScript(command.text, tuple(paths), repo.script_removal(call.runner, call.name))
         yield _problem(doc, command.offset, violation.message)
+
+
+# -- wrong-package-manager -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WrongManager:
+    command: str
+    used: str
+    expected: str
+    lockfile: str
+
+    @property
+    def message(self) -> str:
+        return (f"'{excerpt(self.command, 60)}' uses {self.used}, but the repository's lockfile {self.lockfile} "
+                f"is {self.expected}'s: the agent would run the wrong tool")
+
+
+@rule(code="MW414", name="wrong-package-manager", severity=Severity.WARNING, kinds=MARKDOWN_KINDS, reads_history=True)
+def wrong_package_manager(doc, ctx):
+    """A command that manages the project with another package manager than the one its lockfile shows.
+
+    ## What it does
+    Reads commands in inline code and code blocks that manage the project: for JavaScript those that
+    write the lockfile (`npm install`, `npm ci`, `yarn`, `yarn add`, `pnpm install`, `bun add`), for
+    Python those and running through the tool (`poetry install`, `uv sync`, `pipenv install`,
+    `pdm run x`, `uv run x`). It compares the tool with the lockfiles tracked at the repository's
+    root: `pnpm-lock.yaml`, `package-lock.json`, `yarn.lock`, `bun.lock(b)` for JavaScript; `uv.lock`, `poetry.lock`, `Pipfile.lock`, `pdm.lock` for
+    Python. It reports a command whose tool is not the one lockfile's. Not reported: an ecosystem with
+    no lockfile or with two, `npx`, global installs (`-g`), `pip` (it works beside any of them), and a
+    line that tells of a migration ("we moved from yarn to pnpm").
+
+    ## Why
+    `npm install` in a pnpm repository writes a second lockfile and resolves other versions; the
+    memory that says so is out of date or was never right.
+
+    ## Example
+    ```markdown
+    Install with `yarn install`.
+    ```
+    `MW414 wrong-package-manager 'yarn install' uses yarn, but the repository's lockfile pnpm-lock.yaml is pnpm's`
+
+    ## Fix safety
+    No fix: the command's words differ between tools.
+    """
+    repo = facts(ctx)
+    if not repo.usable:
+        return
+    root_files = [path for path in repo.tracked if "/" not in path]
+    expected = manifests.managers_in(root_files)
+    if not expected:
+        return
+    scan = _scan(doc)
+    for command in mentions.commands(scan):
+        used = manifests.manager_used(command.words)
+        wanted = expected.get(manifests.ECOSYSTEM.get(used or "", ""))
+        if used is None or wanted is None or used == wanted or scan.history_context(command.offset):
+            continue
+        lockfile = next(path for path in sorted(root_files) if manifests.LOCKFILES.get(path) == wanted)
+        yield _problem(doc, command.offset, WrongManager(command.text, used, wanted, lockfile).message)
