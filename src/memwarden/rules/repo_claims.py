@@ -1,8 +1,8 @@
 """What memory says about its repository, checked against the repository and its history.
 
-deleted-repo-path (MW412), undefined-script (MW413) and wrong-package-manager (MW414). Every finding carries
-its proof: the commit that removed what the memory names, the manifest that does not define it, the lockfile
-that says otherwise.
+deleted-repo-path (MW412), undefined-script (MW413), wrong-package-manager (MW414) and removed-symbol (MW415).
+Every finding carries its proof: the commit that removed what the memory names, the manifest that does not
+define it, the lockfile that says otherwise.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import posixpath
 from dataclasses import dataclass
 
 from memwarden.analysis.repo_claims import manifests, mentions
-from memwarden.analysis.repo_claims.history import facts
+from memwarden.analysis.repo_claims.history import facts, is_code
 from memwarden.git import Removal
 from memwarden.model import Applicability, Edit, Fix, Problem, Severity
 from memwarden.registry import rule
@@ -229,3 +229,59 @@ def wrong_package_manager(doc, ctx):
             continue
         lockfile = next(path for path in sorted(root_files) if manifests.LOCKFILES.get(path) == wanted)
         yield _problem(doc, command.offset, WrongManager(command.text, used, wanted, lockfile).message)
+
+
+# -- removed-symbol --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RemovedSymbol:
+    name: str
+    removal: Removal
+
+    @property
+    def message(self) -> str:
+        return (f"'{excerpt(self.name, 60)}' is in no tracked code file any more: {_commit(self.removal)} was the "
+                "last to change it; the note may describe code that is gone")
+
+
+@rule(code="MW415", name="removed-symbol", severity=Severity.WARNING, kinds=MARKDOWN_KINDS, reads_history=True)
+def removed_symbol(doc, ctx):
+    """A function or class the memory names in inline code that no tracked code file holds any more.
+
+    ## What it does
+    Takes the symbols named specifically enough to decide: a whole inline code span that is a call
+    (`validateSession()`, `auth.check_token()`) of a name of six characters or more with a capital
+    inside or an underscore, or a CamelCase name of three parts (`AuthSessionManager`). When no
+    tracked file other than documentation (Markdown, text, JSON, YAML ...) holds the name as a whole
+    word (one `git grep` for all of them), the history is asked which commit last changed how often it
+    occurs in a code file (`git log -S`, for at most 20 names a run); with such a commit, it is
+    reported. A name the code never held is not reported (it may be a library's).
+
+    ## Why
+    "Auth goes through `validateSession()`" after the function was replaced sends the agent looking
+    for code that does not exist, or re-creating it.
+
+    ## Example
+    ```markdown
+    Auth goes through `validateSession()`.
+    ```
+    `MW415 removed-symbol 'validateSession' is in no tracked code file any more: commit 4d5e6f7
+    (Replace sessions with tokens) was the last to change it`
+
+    ## Fix safety
+    No fix: what replaced it is the author's call.
+    """
+    repo = facts(ctx)
+    if not repo.usable:
+        return
+    found = [m for m in mentions.symbol_mentions(_scan(doc)) if not m.history_context]
+    if not found:
+        return
+    holders = repo.holders([mention.value for mention in found])
+    for mention in found:
+        if any(is_code(path) for path in holders[mention.value]):
+            continue
+        removal = repo.symbol_removal(mention.value)
+        if removal is not None:
+            yield _problem(doc, mention.offset, RemovedSymbol(mention.value, removal).message)
