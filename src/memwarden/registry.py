@@ -57,6 +57,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "undefined-script": ("MW413", "memwarden.rules.repo_claims"),
     "wrong-package-manager": ("MW414", "memwarden.rules.repo_claims"),
     "removed-symbol": ("MW415", "memwarden.rules.repo_claims"),
+    "changed-since-note": ("MW416", "memwarden.rules.repo_claims"),
     "index-over-budget": ("MW501", "memwarden.rules.budget"),
     "index-past-truncation": ("MW502", "memwarden.rules.budget"),
     "index-missing": ("MW503", "memwarden.rules.budget"),

@@ -1,6 +1,7 @@
 """What memory says about its repository, checked against the repository and its history.
 
-deleted-repo-path (MW412), undefined-script (MW413), wrong-package-manager (MW414) and removed-symbol (MW415).
+deleted-repo-path (MW412), undefined-script (MW413), wrong-package-manager (MW414), removed-symbol (MW415)
+and changed-since-note (MW416).
 Every finding carries its proof: the commit that removed what the memory names, the manifest that does not
 define it, the lockfile that says otherwise.
 """
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 from memwarden.analysis.repo_claims import manifests, mentions
 from memwarden.analysis.repo_claims.history import facts, is_code
+from memwarden.analysis.repo_claims.staleness import due_touches, scope_patterns
 from memwarden.git import Removal
 from memwarden.model import Applicability, Edit, Fix, Problem, Severity
 from memwarden.registry import rule
@@ -285,3 +287,67 @@ def removed_symbol(doc, ctx):
         removal = repo.symbol_removal(mention.value)
         if removal is not None:
             yield _problem(doc, mention.offset, RemovedSymbol(mention.value, removal).message)
+
+
+# -- changed-since-note ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChangedSince:
+    paths: tuple[str, ...]
+    commits: tuple[str, ...]
+    count: int
+
+    @property
+    def message(self) -> str:
+        named = ", ".join(f"'{excerpt(path, 50)}'" for path in self.paths[:3]) + (" ..." if len(self.paths) > 3 else "")
+        shown = ", ".join(self.commits[:5]) + (f" and {self.count - 5} more" if self.count > 5 else "")
+        return (f"{self.count} commit{'s' if self.count != 1 else ''} since this note last changed touched {named} "
+                f"({shown}): check that it still holds, then touch the note")
+
+
+@rule(code="MW416", name="changed-since-note", severity=Severity.WARNING, kinds=("note",), reads_history=True)
+def changed_since_note(doc, ctx):
+    """A note whose repository paths (or `scope`) changed in commits after the note's own last change.
+
+    ## What it does
+    Takes the paths a note is about: its front matter's `scope` (a path or glob, or a list of them,
+    at the top or under `metadata:`), or else the repository paths it names that exist now (as
+    `deleted-repo-path` finds them). It finds the note's last first-parent commit and reports the
+    first-parent commits after it (a merge with what it brought in) that changed any of those paths,
+    naming them. A note with changes not yet committed, or not committed at all, is not reported:
+    it is being written now. Nothing is reported outside a repository or in a shallow clone.
+
+    ## Why
+    `expires` says when to look at a note again by time; this says when by change. A note about
+    `src/auth/` written before the last three commits to `src/auth/` deserves a look.
+
+    ## Example
+    ```markdown
+    ---
+    scope: src/auth/**
+    ---
+    Sessions are refreshed by the middleware.
+    ```
+    `MW416 changed-since-note 2 commits since this note last changed touched 'src/auth/**' (1a2b3c4 Replace
+    sessions, 5d6e7f8 Add tokens): check that it still holds`
+
+    ## Fix safety
+    No fix: only reading the change can tell whether the note still holds.
+    """
+    repo = facts(ctx)
+    if not repo.usable:
+        return
+    ws = ctx.workspace
+    note_path = repo.relative(ws.root, doc.relpath)
+    patterns = scope_patterns(doc.front_matter)
+    if not patterns:
+        named = mentions.path_mentions(_scan(doc), posixpath.dirname(note_path))
+        patterns = tuple(dict.fromkeys(m.value for m in named if not m.history_context and repo.exists(m.value)
+                                       and not m.value.endswith(".md")))
+    if not patterns:
+        return
+    touched = due_touches(repo, note_path, patterns)
+    if touched:
+        commits = tuple(f"{touch.short} {excerpt(touch.subject, 40)}" for touch in touched)
+        yield Problem(1, 1, ChangedSince(patterns, commits, len(touched)).message)
