@@ -58,6 +58,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "wrong-package-manager": ("MW414", "memwarden.rules.repo_claims"),
     "removed-symbol": ("MW415", "memwarden.rules.repo_claims"),
     "changed-since-note": ("MW416", "memwarden.rules.repo_claims"),
+    "conflicting-instructions": ("MW417", "memwarden.rules.repo_claims"),
     "index-over-budget": ("MW501", "memwarden.rules.budget"),
     "index-past-truncation": ("MW502", "memwarden.rules.budget"),
     "index-missing": ("MW503", "memwarden.rules.budget"),

@@ -1,9 +1,9 @@
 """What memory says about its repository, checked against the repository and its history.
 
-deleted-repo-path (MW412), undefined-script (MW413), wrong-package-manager (MW414), removed-symbol (MW415)
-and changed-since-note (MW416).
-Every finding carries its proof: the commit that removed what the memory names, the manifest that does not
-define it, the lockfile that says otherwise.
+deleted-repo-path (MW412), undefined-script (MW413), wrong-package-manager (MW414), removed-symbol (MW415),
+changed-since-note (MW416) and conflicting-instructions (MW417). Every finding carries its proof: the commit
+that removed what the memory names, the manifest that does not define it, the lockfile that says otherwise,
+the other file that says something else.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from memwarden.analysis.repo_claims import manifests, mentions
 from memwarden.analysis.repo_claims.history import facts, is_code
 from memwarden.analysis.repo_claims.staleness import due_touches, scope_patterns
+from memwarden.analysis.repo_claims.topics import disagreements, topics_of
 from memwarden.git import Removal
-from memwarden.model import Applicability, Edit, Fix, Problem, Severity
+from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
 from memwarden.registry import rule
 from memwarden.text import excerpt
 
@@ -351,3 +352,57 @@ def changed_since_note(doc, ctx):
     if touched:
         commits = tuple(f"{touch.short} {excerpt(touch.subject, 40)}" for touch in touched)
         yield Problem(1, 1, ChangedSince(patterns, commits, len(touched)).message)
+
+
+# -- conflicting-instructions ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Conflict:
+    topic: str
+    value: str
+    other_value: str
+    other_place: str
+
+    @property
+    def message(self) -> str:
+        return (f"{self.topic}: this file says '{excerpt(self.value, 40)}', {self.other_place} says "
+                f"'{excerpt(self.other_value, 40)}'; the agent gets both, settle on one")
+
+
+@rule(code="MW417", name="conflicting-instructions", severity=Severity.WARNING, scope=Scope.WORKSPACE)
+def conflicting_instructions(ctx):
+    """Two memory or instruction files that give different values for the same topic.
+
+    ## What it does
+    Reads every Markdown memory and instruction file for three topics: the JavaScript package manager
+    and the Python one its commands use (`pnpm install`, `uv sync`), and the test command (a command
+    in inline code or a code block on a line that speaks of tests: `pnpm test`, `pytest`, `make test`).
+    When two files give different values for one topic, it reports one finding, at the first file
+    (by path), naming the other file and line. A file that gives two values itself is not counted
+    (it may be comparing them), nor a line that tells of a migration.
+
+    ## Why
+    CLAUDE.md says `npm test`, a note says `pnpm test`: the agent follows whichever it read last, and
+    one of them is stale.
+
+    ## Example
+    `CLAUDE.md`: "Run the tests with `npm test`." and `notes/testing.md`: "Tests: `pnpm test`."
+    `MW417 conflicting-instructions test command: this file says 'npm test', notes/testing.md:1 says
+    'pnpm test'`
+
+    ## Fix safety
+    No fix: which file is right is the author's call.
+    """
+    ws = ctx.workspace
+    by_file = {}
+    for doc in ctx.documents(*MARKDOWN_KINDS):
+        if doc.ok:
+            by_file[doc.relpath] = (doc, topics_of(_scan(doc)))
+    for first, second in disagreements({path: found for path, (_, found) in by_file.items()}):
+        doc = by_file[first.path][0]
+        other = by_file[second.path][0]
+        other_line = other.line_col(second.offset)[0]
+        place = f"{ws.display_path(second.path, ws.root)}:{other_line}"
+        line, column = doc.line_col(first.offset)
+        yield Problem(line, column, Conflict(first.topic, first.value, second.value, place).message, path=first.path)
