@@ -316,15 +316,15 @@ class Repo:
                 position += 3 if renamed else 2
         return found
 
-    def touches(self, since: str | None = None, limit: int | None = None) -> "list[Touch]":
-        """The first-parent commits after since (all of HEAD's when None), newest first, with the paths each changed.
+    def touches(self, skip: int = 0, limit: int | None = None) -> "list[Touch]":
+        """HEAD's first-parent commits, newest first (past the newest skip, at most limit), with the paths each changed.
 
         One `git log --first-parent --name-only`: a merge counts with what it brought in against its
         first parent, as the branch saw it; a rename lists both of its names.
         """
         out = self.git("log", "-z", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-only",
-                       "--format=%x1e%H%x1f%ct%x1f%s", *([f"-{limit}"] if limit else []), "--end-of-options",
-                       f"{since}..HEAD" if since else "HEAD").stdout
+                       "--format=%x1e%H%x1f%ct%x1f%s", f"--skip={skip}", *([f"-{limit}"] if limit else []),
+                       "--end-of-options", "HEAD").stdout
         touches = []
         for chunk in out.split(b"\x1e")[1:]:
             header, _, body = chunk.partition(b"\0")

@@ -31,6 +31,8 @@ class RepoFacts:
         self.why = why  # why there is nothing to compare against, when repo is None
         self._symbol_removals: dict[str, Removal | None] = {}
         self._holders: dict[str, set[str]] = {}
+        self._touches: list[Touch] = []  # the first-parent commits read so far, newest first
+        self._touches_done = False
 
     @classmethod
     def open(cls, root: Path) -> "RepoFacts":
@@ -178,11 +180,21 @@ class RepoFacts:
         return self._symbol_removals[name]
 
     # -- change since a note --------------------------------------------------------------------
-    @cached_property
-    def recent_touches(self) -> list[Touch]:
-        """The newest TOUCH_WINDOW first-parent commits with the paths each changed (one `git log`)."""
+    def touches(self):
+        """HEAD's first-parent commits with the paths each changed, newest first, up to TOUCH_WINDOW of them:
+        read a page at a time (100, then 4 times more each page), so a note changed lately costs one short `git log`."""
         assert self.repo is not None
-        return self.repo.touches(limit=TOUCH_WINDOW)
+        position = 0
+        while position < TOUCH_WINDOW:
+            if position == len(self._touches) and not self._touches_done:
+                page = min(max(100, 3 * len(self._touches)), TOUCH_WINDOW - position)
+                read = self.repo.touches(skip=position, limit=page)
+                self._touches.extend(read)
+                self._touches_done = len(read) < page
+            if position >= len(self._touches):
+                return
+            yield self._touches[position]
+            position += 1
 
     @cached_property
     def modified(self) -> frozenset[str]:

@@ -38,7 +38,7 @@ def due_touches(repo, note_path: str, patterns: tuple[str, ...]) -> list[Touch]:
     if note_path in repo.modified or note_path not in repo.tracked:
         return []
     due = []
-    for touch in repo.recent_touches:  # newest first
+    for touch in repo.touches():  # newest first
         if note_path in touch.paths:
             return due
         if any(covers(pattern, path) for path in touch.paths for pattern in patterns):
