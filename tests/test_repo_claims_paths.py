@@ -98,3 +98,21 @@ def test_the_cache_sees_a_new_commit(git_repo, cli):
     git(root, "rm", "-q", "tools/gen.py")
     commit_all(root, "Drop the generator")
     assert len(cli(*args, cwd=root).json()["findings"]) == 1
+
+
+def test_a_damaged_history_or_a_manifest_that_is_no_file_is_nothing_to_compare_against(git_repo, tmp_path):
+    import os
+
+    from conftest import run_memwarden
+
+    root = git_repo({"src/ui/a.tsx": "a\n", "package.json": '{"scripts": {"build": "tsc"}}\n'})
+    git(root, "mv", "src/ui", "src/web")
+    commit_all(root, "Move")
+    tree = git(root, "rev-parse", "HEAD~1^{tree}").strip()
+    os.remove(root / ".git" / "objects" / tree[:2] / tree[2:])  # the first commit's tree is gone
+    os.remove(root / "package.json")
+    os.symlink("/dev/zero", root / "package.json")  # reading it would never end
+    write_files(root, {"CLAUDE.md": "UI: `src/ui/`. Build: `npm run lint`.\n"})
+    done = run_memwarden("check", ".", "--select", "MW412,MW413", "--no-cache", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr

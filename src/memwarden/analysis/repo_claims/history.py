@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 
 from memwarden.analysis.repo_claims import manifests
+from memwarden.fileio import read_regular
 from memwarden.git import GitError, Removal, Repo, Touch
 
 MEMO_KEY = "repo-claims:facts"
@@ -22,6 +23,7 @@ MEMO_KEY = "repo-claims:facts"
 _DOC_EXTENSIONS = (".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".jsonl", ".json", ".yml", ".yaml", ".lock",
                    ".csv", ".html", ".svg", ".ipynb")
 TOUCH_WINDOW = 5000  # first-parent commits read for change-based staleness
+MAX_MANIFEST_BYTES = 5_000_000  # a bigger manifest is read cut short, as invalid: it decides nothing
 MAX_SYMBOL_SEARCHES = 20  # `git log -S` per symbol the tree no longer holds: the rest are left undecided
 
 
@@ -65,7 +67,7 @@ class RepoFacts:
     @cached_property
     def tracked(self) -> frozenset[str]:
         assert self.repo is not None
-        out = self.repo.git("ls-files", "-z", "--full-name", "--cached").stdout
+        out = _quietly(lambda: self.repo.git("ls-files", "-z", "--full-name", "--cached").stdout, b"")
         return frozenset(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
 
     @cached_property
@@ -90,7 +92,7 @@ class RepoFacts:
     @cached_property
     def removals(self) -> dict[str, Removal]:
         assert self.repo is not None
-        return self.repo.removals()
+        return _quietly(self.repo.removals, {})
 
     @cached_property
     def _removed_folders(self) -> dict[str, list[Removal]]:
@@ -131,7 +133,7 @@ class RepoFacts:
         names: set[str] = set()
         for path in self.manifests_of(runner):
             try:
-                content = (self.repo.toplevel / path).read_bytes()
+                content = read_regular(self.repo.toplevel / path, limit=MAX_MANIFEST_BYTES)
             except OSError:
                 return manifests.ANYTHING
             defined = manifests.defined(runner, content)
@@ -141,6 +143,9 @@ class RepoFacts:
         return frozenset(names)
 
     def script_removal(self, runner: str, name: str) -> Removal | None:
+        return _quietly(lambda: self._script_removal(runner, name), None)
+
+    def _script_removal(self, runner: str, name: str) -> Removal | None:
         """The newest first-parent commit after which no version of the runner's manifests defines name."""
         assert self.repo is not None
         paths = self.manifests_of(runner)
@@ -165,7 +170,9 @@ class RepoFacts:
         assert self.repo is not None
         wanted = [name for name in dict.fromkeys(names) if name not in self._holders]
         if wanted:
-            found = self.repo.grep_words(wanted)
+            found = _quietly(lambda: self.repo.grep_words(wanted), None)
+            if found is None:  # git could not say: every name counts as held, so none is reported
+                return {name: {"?"} for name in names}
             for name in wanted:
                 self._holders[name] = found.get(name, set())
         return {name: self._holders[name] for name in names}
@@ -176,7 +183,7 @@ class RepoFacts:
         if name not in self._symbol_removals:
             if len(self._symbol_removals) >= MAX_SYMBOL_SEARCHES:
                 return None
-            self._symbol_removals[name] = self.repo.last_pickaxe(name, is_code)
+            self._symbol_removals[name] = _quietly(lambda: self.repo.last_pickaxe(name, is_code), None)
         return self._symbol_removals[name]
 
     # -- change since a note --------------------------------------------------------------------
@@ -188,7 +195,7 @@ class RepoFacts:
         while position < TOUCH_WINDOW:
             if position == len(self._touches) and not self._touches_done:
                 page = min(max(100, 3 * len(self._touches)), TOUCH_WINDOW - position)
-                read = self.repo.touches(skip=position, limit=page)
+                read = _quietly(lambda: self.repo.touches(skip=position, limit=page), [])
                 self._touches.extend(read)
                 self._touches_done = len(read) < page
             if position >= len(self._touches):
@@ -212,6 +219,14 @@ class RepoFacts:
                     index += 1  # the rename's source follows
             index += 1
         return frozenset(paths)
+
+
+def _quietly(read, default):
+    """What read() gives, or default when git refuses (a damaged repository): nothing to compare against."""
+    try:
+        return read()
+    except GitError:
+        return default
 
 
 def is_code(path: str) -> bool:
