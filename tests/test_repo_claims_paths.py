@@ -116,3 +116,12 @@ def test_a_damaged_history_or_a_manifest_that_is_no_file_is_nothing_to_compare_a
     done = run_memwarden("check", ".", "--select", "MW412,MW413", "--no-cache", cwd=root)
     assert done.returncode == 0, done.stderr
     assert b"Traceback" not in done.stderr
+
+
+def test_a_path_that_exists_from_the_notes_own_folder_is_not_a_finding(git_repo, cli):
+    # A package's CLAUDE.md names its own src/ui/; the repository's top-level src/ui/ was removed long ago.
+    root = git_repo({"src/ui/old.tsx": "o\n", "packages/web/src/ui/button.tsx": "b\n"})
+    git(root, "rm", "-q", "-r", "src/ui")
+    commit_all(root, "Drop the old UI")
+    write_files(root, {"packages/web/CLAUDE.md": "Components live in `src/ui/`.\n", "CLAUDE.md": "UI: `src/ui/`.\n"})
+    assert [(path, line) for path, line, _ in found(cli, root)] == [("CLAUDE.md", 1)]

@@ -67,7 +67,8 @@ def deleted_repo_path(doc, ctx):
     Finds repository paths in a memory or instruction file: a whole inline code span that is a path
     (`src/ui/`, `scripts/deploy.sh`, `app/models.py:12`), a local link's target (from the file's folder)
     and a path of two or more names in prose. A path that exists neither in the index nor in the working
-    tree is looked up in the history of HEAD (one `git log --diff-filter=DR -M` for all of them); when a
+    tree (from the top level, or from the file's folder or one above it: a package's CLAUDE.md names
+    its own `src/`) is looked up in the history of HEAD (one `git log --diff-filter=DR -M` for all of them); when a
     commit deleted it, or renamed it (for a folder: the newest commit that removed a file of it), the
     finding names that commit. A path the history never had is not reported (it may live elsewhere),
     nor one on a line that tells of a removal or move ("`old/x.py` was removed"), nor a memory file of
@@ -96,7 +97,7 @@ def deleted_repo_path(doc, ctx):
     note_path = repo.relative(ws.root, doc.relpath)
     reported: set[int] = set()
     for mention in mentions.path_mentions(_scan(doc), posixpath.dirname(note_path)):
-        if mention.history_context or mention.offset in reported or repo.exists(mention.value):
+        if mention.history_context or mention.offset in reported or repo.existing(mention.value, note_path) is not None:
             continue
         if mention.value.endswith(".md") and ws.kind_of(posixpath.relpath(mention.value, repo.relative(ws.root, "."))):
             continue  # a memory file of this workspace: broken-note-link's question
@@ -344,8 +345,8 @@ def changed_since_note(doc, ctx):
     patterns = scope_patterns(doc.front_matter)
     if not patterns:
         named = mentions.path_mentions(_scan(doc), posixpath.dirname(note_path))
-        patterns = tuple(dict.fromkeys(m.value for m in named if not m.history_context and repo.exists(m.value)
-                                       and not m.value.endswith(".md")))
+        existing = (repo.existing(m.value, note_path) for m in named if not m.history_context)
+        patterns = tuple(dict.fromkeys(path for path in existing if path is not None and not path.endswith(".md")))
     if not patterns:
         return
     touched = due_touches(repo, note_path, patterns)

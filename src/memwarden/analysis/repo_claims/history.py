@@ -88,6 +88,18 @@ class RepoFacts:
         assert self.repo is not None
         return os.path.lexists(self.repo.toplevel / bare)
 
+    def existing(self, path: str, note_path: str) -> str | None:
+        """The repository path a written path names that exists: from the top level, or from the note's folder or
+        any folder above it (a monorepo package's CLAUDE.md writes `src/ui/` for its own); None if none exists."""
+        folder = posixpath.dirname(note_path)
+        while True:
+            candidate = f"{folder}/{path}" if folder else path
+            if self.exists(candidate):
+                return candidate
+            if not folder:
+                return None
+            folder = posixpath.dirname(folder)
+
     # -- paths the history removed --------------------------------------------------------------
     @cached_property
     def removals(self) -> dict[str, Removal]:
