@@ -125,3 +125,16 @@ def test_a_path_that_exists_from_the_notes_own_folder_is_not_a_finding(git_repo,
     commit_all(root, "Drop the old UI")
     write_files(root, {"packages/web/CLAUDE.md": "Components live in `src/ui/`.\n", "CLAUDE.md": "UI: `src/ui/`.\n"})
     assert [(path, line) for path, line, _ in found(cli, root)] == [("CLAUDE.md", 1)]
+
+
+def test_a_rename_whose_new_path_is_gone_too_says_so_and_has_no_fix(git_repo, cli):
+    root = git_repo({"tools/gen.py": "g\n", "app.py": "a\n"})
+    git(root, "mv", "tools/gen.py", "tools/generate.py")
+    sha = commit_all(root, "Rename the generator")
+    git(root, "rm", "-q", "tools/generate.py")
+    commit_all(root, "Drop the generator")
+    write_files(root, {"CLAUDE.md": "Generate with `tools/gen.py`.\n"})
+    result = findings(cli, root, "MW412")
+    assert [(f["message"], f.get("fix")) for f in result] == [
+        (f"'tools/gen.py' is no longer in the repository: commit {sha} (Rename the generator) renamed it to "
+         "'tools/generate.py', which is gone too; the note may be out of date", None)]

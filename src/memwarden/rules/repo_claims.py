@@ -50,6 +50,9 @@ class DeletedPath:
         if self.moved_to:
             return (f"'{excerpt(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} renamed it "
                     f"to '{excerpt(self.moved_to, 80)}'")
+        if self.removal.renamed_to:
+            return (f"'{excerpt(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} renamed it "
+                    f"to '{excerpt(self.removal.renamed_to, 80)}', which is gone too; the note may be out of date")
         return (f"'{excerpt(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} deleted it; "
                 "the note may be out of date")
 
