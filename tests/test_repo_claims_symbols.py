@@ -18,7 +18,7 @@ def test_a_function_a_commit_removed_is_reported_with_that_commit(git_repo, cli)
     commit_all(root, "Memory")
     assert [(f["line"], f["column"], f["message"]) for f in findings(cli, root, "MW415")] == [
         (1, 20, f"'validateSession' is in no tracked code file any more: commit {sha} (Replace sessions with tokens) "
-                "was the last to change it; the note may describe code that is gone")]
+                "removed it; the note may describe code that is gone")]
 
 
 def test_names_the_code_never_held_or_too_common_to_decide_are_not_findings(git_repo, cli):
@@ -30,3 +30,21 @@ def test_names_the_code_never_held_or_too_common_to_decide_are_not_findings(git_
 def test_which_inline_code_names_a_symbol_specifically():
     text = "`validateSession()` `auth.check_token()` `AuthSessionManager` `run()` `Config` `getX()` `a b()`\n"
     assert [m.value for m in symbol_mentions(Scan(text, 0))] == ["validateSession", "check_token", "AuthSessionManager"]
+
+
+def test_the_history_is_read_once_for_every_file_and_workspace_of_a_run(git_repo, cli):
+    from memwarden.analysis.repo_claims import history
+
+    root = git_repo({"lib/a.py": "def load_user_profile():\n    pass\n\ndef save_user_profile():\n    pass\n"})
+    write_files(root, {"lib/a.py": "x = 1\n"})
+    sha = commit_all(root, "Drop profiles")
+    write_files(root, {"AGENTS.md": "Load with `load_user_profile()`.\n", "CLAUDE.md": "Save with `save_user_profile()`.\n"})
+    calls = []
+    original = history.Repo.line_removals
+    history.Repo.line_removals = lambda self, words, counts: calls.append(sorted(words)) or original(self, words, counts)
+    try:
+        result = findings(cli, root, "MW415")
+    finally:
+        history.Repo.line_removals = original
+    assert sorted(f["path"] for f in result) == ["AGENTS.md", "CLAUDE.md"] and sha in result[0]["message"]
+    assert calls == [["load_user_profile", "save_user_profile"]]

@@ -333,18 +333,32 @@ class Repo:
             touches.append(Touch(sha, int(timestamp), subject, paths))
         return touches
 
-    def last_pickaxe(self, word: str, counts=lambda path: True, limit: int = 50) -> "Removal | None":
-        """The newest commit of HEAD's history that changed how often word occurs in a file counts(path)
-        accepts (`git log -S`, which lists only the files whose count changed), or None."""
-        out = self.git("log", f"-{limit}", "-z", "-S", word, "--name-only", "--format=%x1e%H%x1f%ct%x1f%s",
-                       "--end-of-options", "HEAD", check=False).stdout
+    def line_removals(self, words: list[str], counts=lambda path: True) -> "dict[str, Removal]":
+        """For each word, the newest commit of HEAD's history that removed a line holding it (as a whole word)
+        from a file counts(path) accepts. One `git log -G -p --unified=0` for all the words: only the files
+        whose changed lines match are shown, and only those lines."""
+        if not words:
+            return {}
+        pattern = "(^|[^A-Za-z0-9_])(" + "|".join(words) + ")([^A-Za-z0-9_]|$)"
+        out = self.git("log", "-G", pattern, "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames",
+                       "--format=%x1e%H%x1f%ct%x1f%s", "--end-of-options", "HEAD").stdout
+        whole = {word: re.compile(rf"(?<![A-Za-z0-9_]){word}(?![A-Za-z0-9_])".encode()) for word in words}
+        found: dict[str, Removal] = {}
         for chunk in out.split(b"\x1e")[1:]:
-            header, _, body = chunk.partition(b"\0")
+            header, _, body = chunk.partition(b"\n")
             sha, timestamp, subject = (header.decode("utf-8", "replace").split("\x1f") + ["", ""])[:3]
-            paths = [p.decode("utf-8", "surrogateescape") for p in body.lstrip(b"\n").split(b"\0") if p]
-            if any(counts(path) for path in paths):
-                return Removal(word, sha, int(timestamp or 0), subject, None)
-        return None
+            counted = False
+            for line in body.split(b"\n"):
+                if line.startswith(b"--- "):
+                    path = line[4:].decode("utf-8", "surrogateescape")
+                    counted = path.startswith("a/") and counts(path[2:])
+                elif counted and line.startswith(b"-"):
+                    for word, regex in whole.items():
+                        if word not in found and regex.search(line):
+                            found[word] = Removal(word, sha, int(timestamp or 0), subject, None)
+            if len(found) == len(words):
+                break
+        return found
 
     def subject(self, sha: str) -> str:
         done = self.git("log", "-1", "--format=%s", "--end-of-options", sha, check=False)

@@ -248,8 +248,8 @@ class RemovedSymbol:
 
     @property
     def message(self) -> str:
-        return (f"'{excerpt(self.name, 60)}' is in no tracked code file any more: {_commit(self.removal)} was the "
-                "last to change it; the note may describe code that is gone")
+        return (f"'{excerpt(self.name, 60)}' is in no tracked code file any more: {_commit(self.removal)} removed "
+                "it; the note may describe code that is gone")
 
 
 @rule(code="MW415", name="removed-symbol", severity=Severity.WARNING, kinds=MARKDOWN_KINDS, reads_history=True)
@@ -261,9 +261,9 @@ def removed_symbol(doc, ctx):
     (`validateSession()`, `auth.check_token()`) of a name of six characters or more with a capital
     inside or an underscore, or a CamelCase name of three parts (`AuthSessionManager`). When no
     tracked file other than documentation (Markdown, text, JSON, YAML ...) holds the name as a whole
-    word (one `git grep` for all of them), the history is asked which commit last changed how often it
-    occurs in a code file (`git log -S`, for at most 20 names a run); with such a commit, it is
-    reported. A name the code never held is not reported (it may be a library's).
+    word (one `git grep` for all of them), the history is asked for the newest commit that removed a line of a code file holding it (one `git log -G` for the names of
+    every file, at most 300 a run); with such a commit, it is reported. A name the code never held is
+    not reported (it may be a library's).
 
     ## Why
     "Auth goes through `validateSession()`" after the function was replaced sends the agent looking
@@ -274,7 +274,7 @@ def removed_symbol(doc, ctx):
     Auth goes through `validateSession()`.
     ```
     `MW415 removed-symbol 'validateSession' is in no tracked code file any more: commit 4d5e6f7
-    (Replace sessions with tokens) was the last to change it`
+    (Replace sessions with tokens) removed it`
 
     ## Fix safety
     No fix: what replaced it is the author's call.
@@ -285,13 +285,20 @@ def removed_symbol(doc, ctx):
     found = [m for m in mentions.symbol_mentions(_scan(doc)) if not m.history_context]
     if not found:
         return
-    holders = repo.holders([mention.value for mention in found])
+    # Every file's names are looked up together: one git grep and one git log -G for the workspace.
+    names = sorted({name for listed in ctx.summaries(symbol_names, *MARKDOWN_KINDS).values() for name in listed or ()}
+                   | {mention.value for mention in found})
+    holders = repo.holders(names)
+    removals = repo.symbol_removals([name for name in names if not any(is_code(path) for path in holders[name])])
     for mention in found:
-        if any(is_code(path) for path in holders[mention.value]):
-            continue
-        removal = repo.symbol_removal(mention.value)
+        removal = removals.get(mention.value)
         if removal is not None:
             yield _problem(doc, mention.offset, RemovedSymbol(mention.value, removal).message)
+
+
+def symbol_names(doc) -> list[str]:
+    """The symbols a file names that removed-symbol would look up (a summary kept per file by the cache)."""
+    return sorted({m.value for m in mentions.symbol_mentions(_scan(doc)) if not m.history_context})
 
 
 # -- changed-since-note ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from memwarden.analysis.repo_claims import manifests
 from memwarden.fileio import read_regular
-from memwarden.git import GitError, Removal, Repo, Touch
+from memwarden.git import GitError, Removal, Repo, Touch, repository_state
 
 MEMO_KEY = "repo-claims:facts"
 # Files whose text is documentation, not code: a symbol named there is not defined there.
@@ -24,17 +24,30 @@ _DOC_EXTENSIONS = (".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".jsonl"
                    ".csv", ".html", ".svg", ".ipynb")
 TOUCH_WINDOW = 5000  # first-parent commits read for change-based staleness
 MAX_MANIFEST_BYTES = 5_000_000  # a bigger manifest is read cut short, as invalid: it decides nothing
-MAX_SYMBOL_SEARCHES = 20  # `git log -S` per symbol the tree no longer holds: the rest are left undecided
+MAX_SYMBOLS_SEARCHED = 300  # symbols no code holds, looked for in the history (one `git log -G`); the rest undecided
+
+
+# What git answered about one repository in one state (its top level, HEAD and the index's stat), shared by
+# the workspaces of one run: a repository holding many memory folders reads its history once. Keyed by the
+# state, so a commit, a checkout or staging starts afresh; the working tree is always asked live.
+_ANSWERS: dict[tuple[str, str], dict] = {}
+_ANSWERS_KEPT = 4
+
+
+def _answers_for(repo: Repo) -> dict:
+    key = (str(repo.toplevel), repository_state(repo.toplevel))
+    if key not in _ANSWERS:
+        while len(_ANSWERS) >= _ANSWERS_KEPT:
+            _ANSWERS.pop(next(iter(_ANSWERS)))
+        _ANSWERS[key] = {"symbol_removals": {}, "holders": {}, "touches": [], "touches_done": False}
+    return _ANSWERS[key]
 
 
 class RepoFacts:
     def __init__(self, repo: Repo | None, why: str = ""):
         self.repo = repo
         self.why = why  # why there is nothing to compare against, when repo is None
-        self._symbol_removals: dict[str, Removal | None] = {}
-        self._holders: dict[str, set[str]] = {}
-        self._touches: list[Touch] = []  # the first-parent commits read so far, newest first
-        self._touches_done = False
+        self._answers = _answers_for(repo) if repo is not None else {}
 
     @classmethod
     def open(cls, root: Path) -> "RepoFacts":
@@ -64,14 +77,24 @@ class RepoFacts:
             return relpath
 
     # -- the tree now ---------------------------------------------------------------------------
-    @cached_property
-    def tracked(self) -> frozenset[str]:
-        assert self.repo is not None
-        out = _quietly(lambda: self.repo.git("ls-files", "-z", "--full-name", "--cached").stdout, b"")
-        return frozenset(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
+    def _once(self, name: str, read):
+        if name not in self._answers:
+            self._answers[name] = read()
+        return self._answers[name]
 
-    @cached_property
+    @property
+    def tracked(self) -> frozenset[str]:
+        def read():
+            out = _quietly(lambda: self.repo.git("ls-files", "-z", "--full-name", "--cached").stdout, b"")
+            return frozenset(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
+
+        return self._once("tracked", read)
+
+    @property
     def tracked_folders(self) -> frozenset[str]:
+        return self._once("tracked_folders", self._folders_of_tracked)
+
+    def _folders_of_tracked(self) -> frozenset[str]:
         folders = set()
         for path in self.tracked:
             folder = posixpath.dirname(path)
@@ -101,13 +124,16 @@ class RepoFacts:
             folder = posixpath.dirname(folder)
 
     # -- paths the history removed --------------------------------------------------------------
-    @cached_property
+    @property
     def removals(self) -> dict[str, Removal]:
         assert self.repo is not None
-        return _quietly(self.repo.removals, {})
+        return self._once("removals", lambda: _quietly(self.repo.removals, {}))
 
-    @cached_property
+    @property
     def _removed_folders(self) -> dict[str, list[Removal]]:
+        return self._once("removed_folders", self._folders_of_removals)
+
+    def _folders_of_removals(self) -> dict[str, list[Removal]]:
         folders: dict[str, list[Removal]] = {}
         for removal in self.removals.values():
             folder = posixpath.dirname(removal.path)
@@ -180,39 +206,45 @@ class RepoFacts:
     def holders(self, names: list[str]) -> dict[str, set[str]]:
         """Which tracked files hold each name as a whole word (one `git grep` for the names not asked yet)."""
         assert self.repo is not None
-        wanted = [name for name in dict.fromkeys(names) if name not in self._holders]
+        known = self._answers["holders"]
+        wanted = [name for name in dict.fromkeys(names) if name not in known]
         if wanted:
             found = _quietly(lambda: self.repo.grep_words(wanted), None)
             if found is None:  # git could not say: every name counts as held, so none is reported
-                return {name: {"?"} for name in names}
+                return {name: known.get(name, {"?"}) for name in names}
             for name in wanted:
-                self._holders[name] = found.get(name, set())
-        return {name: self._holders[name] for name in names}
+                known[name] = found.get(name, set())
+        return {name: known[name] for name in names}
 
-    def symbol_removal(self, name: str) -> Removal | None:
-        """The newest commit that changed how often name occurs in a code file (None if none, or past the limit)."""
+    def symbol_removals(self, names: list[str]) -> dict[str, Removal]:
+        """For the names asked, the newest commit that removed a line of code holding each (one `git log -G`
+        for the names not asked yet, at most MAX_SYMBOLS_SEARCHED of them in all: the rest stay undecided)."""
         assert self.repo is not None
-        if name not in self._symbol_removals:
-            if len(self._symbol_removals) >= MAX_SYMBOL_SEARCHES:
-                return None
-            self._symbol_removals[name] = _quietly(lambda: self.repo.last_pickaxe(name, is_code), None)
-        return self._symbol_removals[name]
+        known = self._answers["symbol_removals"]
+        wanted = [name for name in dict.fromkeys(names) if name not in known]
+        wanted = wanted[: max(0, MAX_SYMBOLS_SEARCHED - len(known))]
+        if wanted:
+            found = _quietly(lambda: self.repo.line_removals(wanted, is_code), {})
+            for name in wanted:
+                known[name] = found.get(name)
+        return {name: known[name] for name in names if known.get(name) is not None}
 
     # -- change since a note --------------------------------------------------------------------
     def touches(self):
         """HEAD's first-parent commits with the paths each changed, newest first, up to TOUCH_WINDOW of them:
         read a page at a time (100, then 4 times more each page), so a note changed lately costs one short `git log`."""
         assert self.repo is not None
+        read_so_far: list[Touch] = self._answers["touches"]
         position = 0
         while position < TOUCH_WINDOW:
-            if position == len(self._touches) and not self._touches_done:
-                page = min(max(100, 3 * len(self._touches)), TOUCH_WINDOW - position)
+            if position == len(read_so_far) and not self._answers["touches_done"]:
+                page = min(max(100, 3 * len(read_so_far)), TOUCH_WINDOW - position)
                 read = _quietly(lambda: self.repo.touches(skip=position, limit=page), [])
-                self._touches.extend(read)
-                self._touches_done = len(read) < page
-            if position >= len(self._touches):
+                read_so_far.extend(read)
+                self._answers["touches_done"] = len(read) < page
+            if position >= len(read_so_far):
                 return
-            yield self._touches[position]
+            yield read_so_far[position]
             position += 1
 
     @cached_property
