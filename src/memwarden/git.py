@@ -292,3 +292,138 @@ class Repo:
         """One file at a commit (`git show REF:path`), or None if it is not there."""
         done = self.git("cat-file", "blob", f"{treeish}:{path}", check=False)
         return done.stdout if done.returncode == 0 else None
+
+    # -- history of the whole tree (the repository-claim rules) ---------------------
+    def removals(self) -> "dict[str, Removal]":
+        """Every path the history of HEAD deleted or renamed away, with the newest commit that did it.
+
+        One `git log --diff-filter=DR -M --name-status` over all of HEAD's ancestors (merges add
+        nothing: a side branch's own commits carry its deletions). A path deleted and added again
+        keeps its newest removal; whether it exists now is the caller's question.
+        """
+        out = self.git("log", "-z", "--diff-filter=DR", "-M", "--name-status", "--format=%x1e%H%x1f%ct%x1f%s",
+                       "--end-of-options", "HEAD").stdout
+        found: dict[str, Removal] = {}
+        for chunk in out.split(b"\x1e")[1:]:
+            header, _, body = chunk.partition(b"\0")
+            sha, timestamp, subject = (header.decode("utf-8", "replace").split("\x1f") + ["", ""])[:3]
+            fields = [f.decode("utf-8", "surrogateescape") for f in body.lstrip(b"\n").split(b"\0")]
+            position = 0
+            while position + 1 < len(fields) and fields[position]:
+                renamed = fields[position].startswith("R") and position + 2 < len(fields)
+                old = fields[position + 1]
+                found.setdefault(old, Removal(old, sha, int(timestamp), subject, fields[position + 2] if renamed else None))
+                position += 3 if renamed else 2
+        return found
+
+    def touches(self, skip: int = 0, limit: int | None = None) -> "list[Touch]":
+        """HEAD's first-parent commits, newest first (past the newest skip, at most limit), with the paths each changed.
+
+        One `git log --first-parent --name-only`: a merge counts with what it brought in against its
+        first parent, as the branch saw it; a rename lists both of its names.
+        """
+        out = self.git("log", "-z", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-only",
+                       "--format=%x1e%H%x1f%ct%x1f%s", f"--skip={skip}", *([f"-{limit}"] if limit else []),
+                       "--end-of-options", "HEAD").stdout
+        touches = []
+        for chunk in out.split(b"\x1e")[1:]:
+            header, _, body = chunk.partition(b"\0")
+            sha, timestamp, subject = (header.decode("utf-8", "replace").split("\x1f") + ["", ""])[:3]
+            paths = tuple(p.decode("utf-8", "surrogateescape") for p in body.lstrip(b"\n").split(b"\0") if p)
+            touches.append(Touch(sha, int(timestamp), subject, paths))
+        return touches
+
+    def line_removals(self, words: list[str], counts=lambda path: True) -> "dict[str, Removal]":
+        """For each word, the newest commit of HEAD's history that removed a line holding it (as a whole word)
+        from a file counts(path) accepts. One `git log -G -p --unified=0` for all the words: only the files
+        whose changed lines match are shown, and only those lines."""
+        if not words:
+            return {}
+        pattern = "(^|[^A-Za-z0-9_])(" + "|".join(words) + ")([^A-Za-z0-9_]|$)"
+        out = self.git("log", "-G", pattern, "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames",
+                       "--format=%x1e%H%x1f%ct%x1f%s", "--end-of-options", "HEAD").stdout
+        whole = {word: re.compile(rf"(?<![A-Za-z0-9_]){word}(?![A-Za-z0-9_])".encode()) for word in words}
+        found: dict[str, Removal] = {}
+        for chunk in out.split(b"\x1e")[1:]:
+            header, _, body = chunk.partition(b"\n")
+            sha, timestamp, subject = (header.decode("utf-8", "replace").split("\x1f") + ["", ""])[:3]
+            counted = False
+            for line in body.split(b"\n"):
+                if line.startswith(b"--- "):
+                    path = line[4:].decode("utf-8", "surrogateescape")
+                    counted = path.startswith("a/") and counts(path[2:])
+                elif counted and line.startswith(b"-"):
+                    for word, regex in whole.items():
+                        if word not in found and regex.search(line):
+                            found[word] = Removal(word, sha, int(timestamp or 0), subject, None)
+            if len(found) == len(words):
+                break
+        return found
+
+    def subject(self, sha: str) -> str:
+        done = self.git("log", "-1", "--format=%s", "--end-of-options", sha, check=False)
+        return done.stdout.decode("utf-8", "replace").strip()
+
+    def grep_words(self, words: list[str]) -> dict[str, set[str]]:
+        """Which tracked files of the index hold each word, as a whole word (one `git grep -w -F -o`)."""
+        if not words:
+            return {}
+        args = ["grep", "-z", "-I", "-w", "-F", "-o", "--cached", "--full-name"]
+        for word in words:
+            args += ["-e", word]
+        out = self.git(*args, check=False).stdout
+        holders: dict[str, set[str]] = {}
+        for line in out.split(b"\n"):
+            path, _, match = line.partition(b"\0")
+            if match:
+                holders.setdefault(match.decode("utf-8", "replace"), set()).add(path.decode("utf-8", "surrogateescape"))
+        return holders
+
+
+@dataclass(frozen=True)
+class Removal:
+    """The newest commit that deleted a path (renamed_to None) or renamed it away, or removed a word."""
+
+    path: str
+    sha: str
+    timestamp: int
+    subject: str
+    renamed_to: str | None
+
+    @property
+    def short(self) -> str:
+        return self.sha[:7]
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A first-parent commit and the paths it changed."""
+
+    sha: str
+    timestamp: int
+    subject: str
+    paths: tuple[str, ...]
+
+    @property
+    def short(self) -> str:
+        return self.sha[:7]
+
+
+def repository_state(folder: Path) -> str:
+    """What a commit, a checkout or staging changes: HEAD's commit and the index file's size and times.
+
+    One `git rev-parse`, for a cache to tell whether what it kept about the history still holds.
+    """
+    try:
+        done = run_git(["rev-parse", "HEAD", "--git-path", "index", "--is-shallow-repository"], cwd=folder, check=False)
+    except GitError:
+        return "no git"
+    lines = done.stdout.decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) < 3:
+        return "no repository"
+    try:
+        info = os.stat(folder / lines[1])
+        index = f"{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}:{info.st_ino}"
+    except OSError:
+        index = "no index"
+    return f"{lines[0]}|{lines[2]}|{index}"

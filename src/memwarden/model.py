@@ -93,6 +93,7 @@ class Rule:
     options: Mapping[str, Option]
     check: Callable[..., Iterable[Problem]]
     needs_git: bool = False
+    reads_history: bool = False  # its findings depend on HEAD and the index (the caches key them by both)
     reads_unparsed: bool = False  # also runs on files that failed to parse (fixes still skip them)
     any_text: bool = False  # also runs on text files no kind claims (the `other-text` kind)
     # Its findings on a JSONL log are those on each record alone: the cache re-checks only new or changed lines.

@@ -198,6 +198,10 @@ class RunCache:
         parts = self._settings(workspace, rules, run)
         parts["targets"] = sorted(workspace.targets) if workspace.targets is not None else None
         parts["files"] = sorted(self.file_hashes().items())
+        if any(rule.reads_history for rule in rules):
+            from memwarden.git import repository_state
+
+            parts["git"] = repository_state(workspace.root)
         return hashlib.sha256(json.dumps(parts, sort_keys=True, default=_plain).encode()).hexdigest()
 
     def settings_key(self, workspace, rules, run) -> str:

@@ -205,6 +205,10 @@ class Incremental:
             value = digest(sorted(ws.targets) if ws.targets is not None else None)
         elif kind == "file" and len(dep) == 2:
             value = self.content_hash(dep[1]) or "missing"
+        elif kind == "git":
+            from memwarden.git import repository_state
+
+            value = digest(repository_state(ws.root))
         elif kind == "tree":
             value = digest(sorted({*self._file_hashes(), *ws.overlay}))
         elif kind == "files":

@@ -97,6 +97,12 @@ class Context:
         return a fix with none, when telling that it could be fixed is cheaper than building it)."""
         return self.run.fix or self.run.diff
 
+    def reads_history(self) -> None:
+        """Say that what this check finds depends on the repository's HEAD and index (under the cache, a
+        dependency: a commit, a checkout or staging makes it check again)."""
+        if self._recorder is not None:
+            self._recorder.add("git")
+
     def documents(self, *kinds: str) -> list[Document]:
         return self.workspace.documents(*kinds)
 

@@ -1,0 +1,183 @@
+"""What a Markdown memory file says about its repository: the paths, commands and symbols it names.
+
+Read from inline code, fenced code blocks (commands only), link targets and, for paths, prose.
+HTML comments are skipped. Every mention keeps its offset in the file's text, so a finding points
+at the line and column where it is written.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+from memwarden.documents.scan import code_spans, comment_spans, fence_spans, has_scheme, inside, markdown_links
+
+# A path's characters; a path in prose needs a '/' between two names (`src/ui/`, `scripts/deploy.sh`).
+_PROSE_PATH = re.compile(r"(?<![\w./@:~$-])(?:\./)?[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)+/?(?![\w/@])")
+_SEGMENT = re.compile(r"^[\w.+-]+$")
+# A line that tells of a removal or a move is history, not a claim that the path is there.
+_HISTORY_WORDS = re.compile(
+    r"\b(?:delet|remov|renam|mov|replac|migrat|deprecat|legacy|former|old|used to|no longer|was |were |gone|drop"
+    r"|archiv|obsolete|instead of|not exist|doesn't exist|does not exist|never)", re.IGNORECASE)
+# A specific symbol: a call written as one (`validateSession()`, `auth.check_token()`), or a CamelCase name.
+_CALL = re.compile(r"^(?:[A-Za-z_]\w*\.)*(?P<name>[A-Za-z_]\w*)\(\)$")
+_CAMEL = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}$")
+_COMMAND_SPLIT = re.compile(r"&&|\|\||[;|]")
+_PROMPT = re.compile(r"^\s*(?:\$|>|#)\s+")
+
+
+@dataclass(frozen=True)
+class Mention:
+    offset: int  # in the file's text
+    value: str  # the path, the symbol, or the command's words joined by spaces
+    history_context: bool = False  # the line tells of a removal or move
+
+
+@dataclass(frozen=True)
+class Command:
+    offset: int
+    words: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+
+def _blank(text: str, spans) -> str:
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def _line_at(text: str, offset: int) -> str:
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    return text[start : end if end >= 0 else len(text)]
+
+
+class Scan:
+    """A body's code spans, fences and links, found once and shared by every kind of mention."""
+
+    def __init__(self, text: str, body_start: int):
+        self.text = _blank(text, [(s, e) for s, e in comment_spans(text) if s >= body_start])
+        self.body_start = body_start
+        self.fences = fence_spans(self.text, body_start)
+        self.inline = [(s, e) for s, e in code_spans(self.text, body_start) if not inside(self.fences, s)]
+
+    def inline_code(self):
+        """(offset, content) of each inline code span, backticks dropped."""
+        for start, end in self.inline:
+            raw = self.text[start:end]
+            ticks = len(raw) - len(raw.lstrip("`"))
+            content = raw[ticks : len(raw) - ticks] if len(raw) > 2 * ticks else ""
+            lead = len(content) - len(content.lstrip())
+            yield start + ticks + lead, content.strip()
+
+    def fence_lines(self):
+        """(offset, line) of every line inside a fenced code block (the fence lines left out)."""
+        for start, end in self.fences:
+            lines = self.text[start:end].split("\n")
+            offset = start + len(lines[0]) + 1
+            for line in lines[1:]:
+                if line.lstrip().startswith(("```", "~~~")):
+                    break
+                yield offset, line
+                offset += len(line) + 1
+
+    def history_context(self, offset: int) -> bool:
+        return bool(_HISTORY_WORDS.search(_line_at(self.text, offset)))
+
+
+def _clean_path(candidate: str) -> str | None:
+    """The repository path a written path means ('./a/b' -> 'a/b', 'a/b:12' -> 'a/b'), or None if it is not one."""
+    value = candidate.strip().strip("'\"").rstrip(".,;:)")
+    value = re.sub(r"(?::\d+){1,2}$", "", value)  # file.py:12 or file.py:12:3
+    value = value.split("#", 1)[0]
+    if value.startswith("./"):
+        value = value[2:]
+    if not value or value.startswith(("/", "~", "-", "..", "$", "%", "@")) or has_scheme(value) or "//" in value:
+        return None
+    parts = value.rstrip("/").split("/")
+    if any(not part or not _SEGMENT.match(part) or part in (".", "..") or set(part) <= {"."} for part in parts):
+        return None
+    if len(parts) == 1 and "." not in parts[0].strip("."):
+        return None  # a bare word: not decidable as a path
+    if any(mark in value for mark in ("...", "<", ">", "*", "{", "}", "[", "]")):
+        return None
+    return value
+
+
+def path_mentions(scan: Scan, note_dir: str) -> list[Mention]:
+    """Paths the body names: whole inline code spans, local link targets (from the note's folder), prose paths."""
+    found: list[Mention] = []
+    for offset, content in scan.inline_code():
+        if " " in content:
+            continue
+        value = _clean_path(content)
+        if value is not None:
+            found.append(Mention(offset, value, scan.history_context(offset)))
+    for link in markdown_links(scan.text, scan.body_start):
+        target = link.target.strip("<>").split("#", 1)[0].split("?", 1)[0]
+        if not target or has_scheme(target) or target.startswith("/"):
+            continue
+        joined = f"{note_dir}/{target}" if note_dir else target
+        parts: list[str] = []
+        for part in joined.split("/"):
+            if part == "..":
+                if not parts:
+                    parts = ["\0"]
+                    break
+                parts.pop()
+            elif part not in ("", "."):
+                parts.append(part)
+        value = _clean_path("/".join(parts)) if parts and "\0" not in parts else None
+        if value is not None:
+            at = link.target_start if link.target_start >= 0 else link.start
+            found.append(Mention(at, value, scan.history_context(at)))
+    skip = sorted([*scan.fences, *scan.inline])
+    for match in _PROSE_PATH.finditer(scan.text, scan.body_start):
+        if inside(skip, match.start()) or "/" not in match.group().strip("/"):
+            continue
+        value = _clean_path(match.group())
+        if value is not None:
+            found.append(Mention(match.start(), value, scan.history_context(match.start())))
+    return found
+
+
+def commands(scan: Scan) -> list[Command]:
+    """Shell commands written in inline code or code blocks, split at `&&`, `||`, `;` and `|`."""
+    found: list[Command] = []
+    pieces = [(offset, content) for offset, content in scan.inline_code()]
+    pieces += list(scan.fence_lines())
+    for offset, content in pieces:
+        stripped = _PROMPT.sub("", content)
+        offset += len(content) - len(stripped)
+        position = 0
+        for part in _COMMAND_SPLIT.split(stripped):
+            at = offset + stripped.find(part, position)
+            position += len(part)
+            try:
+                words = tuple(shlex.split(part, comments=True))
+            except ValueError:
+                continue
+            while words and "=" in words[0] and not words[0].startswith("-"):
+                words = words[1:]  # FOO=1 npm test
+            if words:
+                found.append(Command(at + len(part) - len(part.lstrip()), words))
+    return found
+
+
+def symbol_mentions(scan: Scan) -> list[Mention]:
+    """Symbols named specifically enough to decide: a whole inline code span that is a call (`validateSession()`,
+    `auth.check_token()`) of a name with a capital inside or an underscore, or a CamelCase name of three parts."""
+    found: list[Mention] = []
+    for offset, content in scan.inline_code():
+        call = _CALL.match(content)
+        name = call.group("name") if call else content if _CAMEL.match(content) else None
+        if name is None or len(name) < 6:
+            continue
+        if call and not (re.search(r"[a-z][A-Z]", name) or "_" in name.strip("_")):
+            continue
+        found.append(Mention(offset + content.rfind(name), name, scan.history_context(offset)))
+    return found

@@ -1,0 +1,419 @@
+"""What memory says about its repository, checked against the repository and its history.
+
+deleted-repo-path (MW412), undefined-script (MW413), wrong-package-manager (MW414), removed-symbol (MW415),
+changed-since-note (MW416) and conflicting-instructions (MW417). Every finding carries its proof: the commit
+that removed what the memory names, the manifest that does not define it, the lockfile that says otherwise,
+the other file that says something else.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+from memwarden.analysis.repo_claims import manifests, mentions
+from memwarden.analysis.repo_claims.history import facts, is_code
+from memwarden.analysis.repo_claims.staleness import due_touches, scope_patterns
+from memwarden.analysis.repo_claims.topics import disagreements, topics_of
+from memwarden.git import Removal
+from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
+from memwarden.registry import rule
+from memwarden.text import excerpt
+
+MARKDOWN_KINDS = ("note", "agent-instructions", "startup-index", "shelf-index", "scratchpad")
+
+
+def _commit(removal: Removal) -> str:
+    return f"commit {removal.short} ({excerpt(removal.subject, 60)})" if removal.subject else f"commit {removal.short}"
+
+
+def _scan(doc) -> mentions.Scan:
+    return mentions.Scan(doc.text, doc.body_offset)
+
+
+def _problem(doc, offset: int, message: str, fix: Fix | None = None) -> Problem:
+    line, column = doc.line_col(offset)
+    return Problem(line, column, message, fix=fix)
+
+
+# -- deleted-repo-path -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeletedPath:
+    path: str
+    removal: Removal
+    moved_to: str | None
+
+    @property
+    def message(self) -> str:
+        if self.moved_to:
+            return (f"'{excerpt(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} renamed it "
+                    f"to '{excerpt(self.moved_to, 80)}'")
+        if self.removal.renamed_to:
+            return (f"'{excerpt(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} renamed it "
+                    f"to '{excerpt(self.removal.renamed_to, 80)}', which is gone too; the note may be out of date")
+        return (f"'{excerpt(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} deleted it; "
+                "the note may be out of date")
+
+    @property
+    def fix_title(self) -> str:
+        return f"write '{self.moved_to}' instead"
+
+
+@rule(code="MW412", name="deleted-repo-path", severity=Severity.WARNING, kinds=MARKDOWN_KINDS,
+      fix=Applicability.SAFE, reads_history=True)
+def deleted_repo_path(doc, ctx):
+    """A repository path the memory names that the history deleted or renamed, with the commit that did it.
+
+    ## What it does
+    Finds repository paths in a memory or instruction file: a whole inline code span that is a path
+    (`src/ui/`, `scripts/deploy.sh`, `app/models.py:12`), a local link's target (from the file's folder)
+    and a path of two or more names in prose. A path that exists neither in the index nor in the working
+    tree (from the top level, or from the file's folder or one above it: a package's CLAUDE.md names
+    its own `src/`) is looked up in the history of HEAD (one `git log --diff-filter=DR -M` for all of them); when a
+    commit deleted it, or renamed it (for a folder: the newest commit that removed a file of it), the
+    finding names that commit. A path the history never had is not reported (it may live elsewhere),
+    nor one on a line that tells of a removal or move ("`old/x.py` was removed"), nor a memory file of
+    the workspace. Outside a repository, before the first commit and in a shallow clone it reports
+    nothing: there is no history to compare against.
+
+    ## Why
+    "Components live in `src/ui/`" keeps sending the agent to a folder that was moved months ago, every
+    session. The commit is the proof: the finding can be checked in seconds and trusted.
+
+    ## Example
+    ```markdown
+    Components live in `src/ui/`.
+    ```
+    `MW412 deleted-repo-path 'src/ui/' is no longer in the repository: commit 1a2b3c4 (Move UI into
+    src/components) renamed it to 'src/components/'`
+
+    ## Fix safety
+    Safe, for a rename whose new path exists now and whose old path is written whole as the repository
+    path (inline code or prose): the text is replaced by the new path. A deletion has no fix.
+    """
+    repo = facts(ctx)
+    if not repo.usable:
+        return
+    ws = ctx.workspace
+    note_path = repo.relative(ws.root, doc.relpath)
+    reported: set[int] = set()
+    for mention in mentions.path_mentions(_scan(doc), posixpath.dirname(note_path)):
+        if mention.history_context or mention.offset in reported or repo.existing(mention.value, note_path) is not None:
+            continue
+        if mention.value.endswith(".md") and ws.kind_of(posixpath.relpath(mention.value, repo.relative(ws.root, "."))):
+            continue  # a memory file of this workspace: broken-note-link's question
+        found = repo.removal(mention.value)
+        if found is None:
+            continue
+        removal, moved_to = found
+        violation = DeletedPath(mention.value, removal, moved_to)
+        fix = None
+        if moved_to and doc.text.startswith(mention.value, mention.offset):
+            edit = Edit(mention.offset, mention.offset + len(mention.value), moved_to)
+            fix = Fix(Applicability.SAFE, violation.fix_title, (edit,))
+        reported.add(mention.offset)
+        yield _problem(doc, mention.offset, violation.message, fix)
+
+
+# -- undefined-script ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UndefinedScript:
+    command: str
+    manifests: tuple[str, ...]
+    removal: Removal | None
+
+    @property
+    def message(self) -> str:
+        where = ", ".join(self.manifests[:3]) + (" ..." if len(self.manifests) > 3 else "")
+        proof = f"; {_commit(self.removal)} removed it" if self.removal else ""
+        return f"'{excerpt(self.command, 60)}' runs something {where} does not define{proof}"
+
+
+@rule(code="MW413", name="undefined-script", severity=Severity.WARNING, kinds=MARKDOWN_KINDS, reads_history=True)
+def undefined_script(doc, ctx):
+    """A command the memory gives (`npm run x`, `pnpm x`, `make x`, `just x`, `task x`) whose script or target no manifest defines.
+
+    ## What it does
+    Reads commands in inline code and code blocks, and for those that run a script or a target
+    (`npm run build`, `npm test`, `pnpm lint`, `yarn dev`, `make deploy`, `just fmt`, `task ci`) reads
+    what the repository's tracked manifests define: every `package.json`'s `scripts`, every Makefile's
+    targets, justfile recipes and aliases, Taskfile tasks and aliases. A name none of them defines is
+    reported with the manifests read and, when the history shows it, the commit after which none
+    defined it. Nothing is run. Not decided (no finding): a runner with no manifest in the repository,
+    a Makefile with `include`, variables in targets or pattern rules, a justfile with `import` or `mod`,
+    a Taskfile with `includes`, a command aimed elsewhere (`--filter`, `-C`, `--prefix`), a package
+    manager's own commands (`pnpm install`), and a line that tells of a removal.
+
+    ## Why
+    An instruction to run a script that is gone fails every session, or worse, the agent "fixes" it
+    by inventing one.
+
+    ## Example
+    ```markdown
+    Before a commit, run `npm run lint:fix`.
+    ```
+    `MW413 undefined-script 'npm run lint:fix' runs something package.json does not define; commit
+    9f8e7d6 (Replace eslint with biome) removed it`
+
+    ## Fix safety
+    No fix: which script replaces it is the author's call.
+    """
+    repo = facts(ctx)
+    if not repo.usable:
+        return
+    scan = _scan(doc)
+    for command in mentions.commands(scan):
+        call = manifests.script_call(command.words)
+        if call is None or scan.history_context(command.offset):
+            continue
+        paths = repo.manifests_of(call.runner)
+        names = repo.definitions(call.runner) if paths else manifests.ANYTHING
+        if names is manifests.ANYTHING or call.name in names:
+            continue
+        violation = UndefinedScript(command.text, tuple(paths), repo.script_removal(call.runner, call.name))
+        yield _problem(doc, command.offset, violation.message)
+
+
+# -- wrong-package-manager -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WrongManager:
+    command: str
+    used: str
+    expected: str
+    lockfile: str
+
+    @property
+    def message(self) -> str:
+        return (f"'{excerpt(self.command, 60)}' uses {self.used}, but the repository's lockfile {self.lockfile} "
+                f"is {self.expected}'s: the agent would run the wrong tool")
+
+
+@rule(code="MW414", name="wrong-package-manager", severity=Severity.WARNING, kinds=MARKDOWN_KINDS, reads_history=True)
+def wrong_package_manager(doc, ctx):
+    """A command that manages the project with another package manager than the one its lockfile shows.
+
+    ## What it does
+    Reads commands in inline code and code blocks that manage the project: for JavaScript those that
+    write the lockfile (`npm install`, `npm ci`, `yarn`, `yarn add`, `pnpm install`, `bun add`), for
+    Python those and running through the tool (`poetry install`, `uv sync`, `pipenv install`,
+    `pdm run x`, `uv run x`). It compares the tool with the lockfiles tracked at the repository's
+    root: `pnpm-lock.yaml`, `package-lock.json`, `yarn.lock`, `bun.lock(b)` for JavaScript; `uv.lock`, `poetry.lock`, `Pipfile.lock`, `pdm.lock` for
+    Python. It reports a command whose tool is not the one lockfile's. Not reported: an ecosystem with
+    no lockfile or with two, `npx`, global installs (`-g`), `pip` (it works beside any of them), and a
+    line that tells of a migration ("we moved from yarn to pnpm").
+
+    ## Why
+    `npm install` in a pnpm repository writes a second lockfile and resolves other versions; the
+    memory that says so is out of date or was never right.
+
+    ## Example
+    ```markdown
+    Install with `yarn install`.
+    ```
+    `MW414 wrong-package-manager 'yarn install' uses yarn, but the repository's lockfile pnpm-lock.yaml is pnpm's`
+
+    ## Fix safety
+    No fix: the command's words differ between tools.
+    """
+    repo = facts(ctx)
+    if not repo.usable:
+        return
+    root_files = [path for path in repo.tracked if "/" not in path]
+    expected = manifests.managers_in(root_files)
+    if not expected:
+        return
+    scan = _scan(doc)
+    for command in mentions.commands(scan):
+        used = manifests.manager_used(command.words)
+        wanted = expected.get(manifests.ECOSYSTEM.get(used or "", ""))
+        if used is None or wanted is None or used == wanted or scan.history_context(command.offset):
+            continue
+        lockfile = next(path for path in sorted(root_files) if manifests.LOCKFILES.get(path) == wanted)
+        yield _problem(doc, command.offset, WrongManager(command.text, used, wanted, lockfile).message)
+
+
+# -- removed-symbol --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RemovedSymbol:
+    name: str
+    removal: Removal
+
+    @property
+    def message(self) -> str:
+        return (f"'{excerpt(self.name, 60)}' is in no tracked code file any more: {_commit(self.removal)} removed "
+                "it; the note may describe code that is gone")
+
+
+@rule(code="MW415", name="removed-symbol", severity=Severity.WARNING, kinds=MARKDOWN_KINDS, reads_history=True)
+def removed_symbol(doc, ctx):
+    """A function or class the memory names in inline code that no tracked code file holds any more.
+
+    ## What it does
+    Takes the symbols named specifically enough to decide: a whole inline code span that is a call
+    (`validateSession()`, `auth.check_token()`) of a name of six characters or more with a capital
+    inside or an underscore, or a CamelCase name of three parts (`AuthSessionManager`). When no
+    tracked file other than documentation (Markdown, text, JSON, YAML ...) holds the name as a whole
+    word (one `git grep` for all of them), the history is asked for the newest commit that removed a line of a code file holding it (one `git log -G` for the names of
+    every file, at most 300 a run); with such a commit, it is reported. A name the code never held is
+    not reported (it may be a library's).
+
+    ## Why
+    "Auth goes through `validateSession()`" after the function was replaced sends the agent looking
+    for code that does not exist, or re-creating it.
+
+    ## Example
+    ```markdown
+    Auth goes through `validateSession()`.
+    ```
+    `MW415 removed-symbol 'validateSession' is in no tracked code file any more: commit 4d5e6f7
+    (Replace sessions with tokens) removed it`
+
+    ## Fix safety
+    No fix: what replaced it is the author's call.
+    """
+    repo = facts(ctx)
+    if not repo.usable:
+        return
+    found = [m for m in mentions.symbol_mentions(_scan(doc)) if not m.history_context]
+    if not found:
+        return
+    # Every file's names are looked up together: one git grep and one git log -G for the workspace.
+    names = sorted({name for listed in ctx.summaries(symbol_names, *MARKDOWN_KINDS).values() for name in listed or ()}
+                   | {mention.value for mention in found})
+    holders = repo.holders(names)
+    removals = repo.symbol_removals([name for name in names if not any(is_code(path) for path in holders[name])])
+    for mention in found:
+        removal = removals.get(mention.value)
+        if removal is not None:
+            yield _problem(doc, mention.offset, RemovedSymbol(mention.value, removal).message)
+
+
+def symbol_names(doc) -> list[str]:
+    """The symbols a file names that removed-symbol would look up (a summary kept per file by the cache)."""
+    return sorted({m.value for m in mentions.symbol_mentions(_scan(doc)) if not m.history_context})
+
+
+# -- changed-since-note ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChangedSince:
+    paths: tuple[str, ...]
+    commits: tuple[str, ...]
+    count: int
+
+    @property
+    def message(self) -> str:
+        named = ", ".join(f"'{excerpt(path, 50)}'" for path in self.paths[:3]) + (" ..." if len(self.paths) > 3 else "")
+        shown = ", ".join(self.commits[:5]) + (f" and {self.count - 5} more" if self.count > 5 else "")
+        return (f"{self.count} commit{'s' if self.count != 1 else ''} since this note last changed touched {named} "
+                f"({shown}): check that it still holds, then touch the note")
+
+
+@rule(code="MW416", name="changed-since-note", severity=Severity.WARNING, kinds=("note",), reads_history=True)
+def changed_since_note(doc, ctx):
+    """A note whose repository paths (or `scope`) changed in commits after the note's own last change.
+
+    ## What it does
+    Takes the paths a note is about: its front matter's `scope` (a path or glob, or a list of them,
+    at the top or under `metadata:`), or else the repository paths it names that exist now (as
+    `deleted-repo-path` finds them). It finds the note's last first-parent commit and reports the
+    first-parent commits after it (a merge with what it brought in) that changed any of those paths,
+    naming them. A note with changes not yet committed, or not committed at all, is not reported:
+    it is being written now. Nothing is reported outside a repository or in a shallow clone.
+
+    ## Why
+    `expires` says when to look at a note again by time; this says when by change. A note about
+    `src/auth/` written before the last three commits to `src/auth/` deserves a look.
+
+    ## Example
+    ```markdown
+    ---
+    scope: src/auth/**
+    ---
+    Sessions are refreshed by the middleware.
+    ```
+    `MW416 changed-since-note 2 commits since this note last changed touched 'src/auth/**' (1a2b3c4 Replace
+    sessions, 5d6e7f8 Add tokens): check that it still holds`
+
+    ## Fix safety
+    No fix: only reading the change can tell whether the note still holds.
+    """
+    repo = facts(ctx)
+    if not repo.usable:
+        return
+    ws = ctx.workspace
+    note_path = repo.relative(ws.root, doc.relpath)
+    patterns = scope_patterns(doc.front_matter)
+    if not patterns:
+        named = mentions.path_mentions(_scan(doc), posixpath.dirname(note_path))
+        existing = (repo.existing(m.value, note_path) for m in named if not m.history_context)
+        patterns = tuple(dict.fromkeys(path for path in existing if path is not None and not path.endswith(".md")))
+    if not patterns:
+        return
+    touched = due_touches(repo, note_path, patterns)
+    if touched:
+        commits = tuple(f"{touch.short} {excerpt(touch.subject, 40)}" for touch in touched)
+        yield Problem(1, 1, ChangedSince(patterns, commits, len(touched)).message)
+
+
+# -- conflicting-instructions ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Conflict:
+    topic: str
+    value: str
+    other_value: str
+    other_place: str
+
+    @property
+    def message(self) -> str:
+        return (f"{self.topic}: this file says '{excerpt(self.value, 40)}', {self.other_place} says "
+                f"'{excerpt(self.other_value, 40)}'; the agent gets both, settle on one")
+
+
+@rule(code="MW417", name="conflicting-instructions", severity=Severity.WARNING, scope=Scope.WORKSPACE)
+def conflicting_instructions(ctx):
+    """Two memory or instruction files that give different values for the same topic.
+
+    ## What it does
+    Reads every Markdown memory and instruction file for three topics: the JavaScript package manager
+    and the Python one its commands use (`pnpm install`, `uv sync`), and the test command (a command
+    in inline code or a code block on a line that speaks of tests: `pnpm test`, `pytest`, `make test`).
+    When two files give different values for one topic, it reports one finding, at the first file
+    (by path), naming the other file and line. A file that gives two values itself is not counted
+    (it may be comparing them), nor a line that tells of a migration.
+
+    ## Why
+    CLAUDE.md says `npm test`, a note says `pnpm test`: the agent follows whichever it read last, and
+    one of them is stale.
+
+    ## Example
+    `CLAUDE.md`: "Run the tests with `npm test`." and `notes/testing.md`: "Tests: `pnpm test`."
+    `MW417 conflicting-instructions test command: this file says 'npm test', notes/testing.md:1 says
+    'pnpm test'`
+
+    ## Fix safety
+    No fix: which file is right is the author's call.
+    """
+    ws = ctx.workspace
+    by_file = {}
+    for doc in ctx.documents(*MARKDOWN_KINDS):
+        if doc.ok:
+            by_file[doc.relpath] = (doc, topics_of(_scan(doc)))
+    for first, second in disagreements({path: found for path, (_, found) in by_file.items()}):
+        doc = by_file[first.path][0]
+        other = by_file[second.path][0]
+        other_line = other.line_col(second.offset)[0]
+        place = f"{ws.display_path(second.path, ws.root)}:{other_line}"
+        line, column = doc.line_col(first.offset)
+        yield Problem(line, column, Conflict(first.topic, first.value, second.value, place).message, path=first.path)

@@ -1,0 +1,140 @@
+"""Memory that names repository paths, checked against the history (issue 27, part 1): deleted-repo-path (MW412)."""
+
+from __future__ import annotations
+
+from conftest import git, write_files
+from repo_claims_support import commit_all, findings
+
+from memwarden.git import Repo
+
+
+def found(cli, root, select="MW412"):
+    return sorted((f["path"], f["line"], f["message"]) for f in findings(cli, root, select))
+
+
+def test_history_reader_indexes_renames_and_deletions_in_one_call(git_repo):
+    root = git_repo({"a/one.py": "one = 1\n", "a/two.py": "two = 2\n", "keep.txt": "k\n"})
+    (root / "b").mkdir()
+    git(root, "mv", "a/one.py", "b/one.py")
+    git(root, "rm", "-q", "a/two.py")
+    sha = commit_all(root, "Move one, drop two")
+    removals = Repo.discover(root).removals()
+    assert removals["a/one.py"].renamed_to == "b/one.py" and removals["a/one.py"].short == sha
+    assert removals["a/two.py"].renamed_to is None and removals["a/two.py"].subject == "Move one, drop two"
+    assert "keep.txt" not in removals
+
+
+def test_a_renamed_folder_is_reported_with_its_commit_and_fixed_to_the_new_path(git_repo, cli):
+    root = git_repo({"src/ui/button.tsx": "export const b = 1\n", "src/ui/menu.tsx": "export const m = 1\n"})
+    git(root, "mv", "src/ui", "src/components")
+    sha = commit_all(root, "Move UI into components")
+    write_files(root, {"CLAUDE.md": "# Project\n\nComponents live in `src/ui/`.\n"})
+    assert found(cli, root) == [("CLAUDE.md", 3, f"'src/ui/' is no longer in the repository: commit {sha} "
+                                 "(Move UI into components) renamed it to 'src/components/'")]
+    assert cli("check", str(root), "--select", "MW412", "--fix", "--no-cache", cwd=root).exit_code == 0
+    assert (root / "CLAUDE.md").read_text() == "# Project\n\nComponents live in `src/components/`.\n"
+    assert found(cli, root) == []
+
+
+def test_a_deleted_file_is_reported_with_the_commit_that_deleted_it_and_no_fix(git_repo, cli):
+    root = git_repo({"scripts/deploy.sh": "echo deploy\n", "README.md": "r\n"})
+    git(root, "rm", "-q", "scripts/deploy.sh")
+    sha = commit_all(root, "Deploy through CI")
+    write_files(root, {"CLAUDE.md": "Deploys go through scripts/deploy.sh, see [it](scripts/deploy.sh).\n"})
+    result = cli("check", str(root), "--select", "MW412", "--format", "json", "--no-cache", cwd=root).json()
+    messages = {(f["line"], f["column"], f["message"]) for f in result["findings"]}
+    expected = f"'scripts/deploy.sh' is no longer in the repository: commit {sha} (Deploy through CI) deleted it; " \
+               "the note may be out of date"
+    assert messages == {(1, 20, expected), (1, 48, expected)}
+    assert all(f.get("fix") is None for f in result["findings"])
+
+
+def test_paths_that_exist_or_never_existed_or_are_told_as_history_are_not_findings(git_repo, cli):
+    root = git_repo({"lib/old.py": "x = 1\n", "lib/new.py": "y = 1\n"})
+    git(root, "rm", "-q", "lib/old.py")
+    commit_all(root, "Drop old")
+    write_files(root, {"CLAUDE.md": "Code is in `lib/new.py`; the API is in `api/server.py` (another repo).\n"
+                                    "`lib/old.py` was removed last month.\n"})
+    assert found(cli, root) == []
+
+
+def test_a_deletion_merged_from_a_branch_names_the_branch_commit(git_repo, cli):
+    root = git_repo({"docs/setup.md": "setup\n", "app.py": "a = 1\n"})
+    git(root, "checkout", "-q", "-b", "cleanup")
+    git(root, "rm", "-q", "docs/setup.md")
+    sha = commit_all(root, "Fold setup into README")
+    git(root, "checkout", "-q", "main")
+    write_files(root, {"app.py": "a = 2\n"})
+    commit_all(root, "Touch app")
+    git(root, "merge", "-q", "--no-ff", "-m", "Merge cleanup", "cleanup")
+    write_files(root, {"AGENTS.md": "Setup steps: `docs/setup.md`.\n"})
+    assert [message for _, _, message in found(cli, root)] == [
+        f"'docs/setup.md' is no longer in the repository: commit {sha} (Fold setup into README) deleted it; "
+        "the note may be out of date"]
+
+
+def test_a_shallow_clone_or_no_history_is_nothing_to_compare_against(git_repo, cli, tmp_path):
+    origin = git_repo({"src/ui/a.tsx": "a\n"}, name="origin")
+    git(origin, "mv", "src/ui", "src/web")
+    commit_all(origin, "Move")
+    write_files(origin, {"CLAUDE.md": "UI: `src/ui/`.\n"})
+    commit_all(origin, "Memory")
+    assert len(found(cli, origin)) == 1  # the full history shows it
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{origin}", "shallow")
+    assert found(cli, tmp_path / "shallow") == []
+    plain = write_files(tmp_path / "plain", {"CLAUDE.md": "UI: `src/ui/`.\n"})
+    assert found(cli, plain) == []
+    empty = git_repo(None, name="empty")
+    write_files(empty, {"CLAUDE.md": "UI: `src/ui/`.\n"})
+    assert found(cli, empty) == []
+
+
+def test_the_cache_sees_a_new_commit(git_repo, cli):
+    # The workspace is a folder of the repository: deleting tools/gen.py changes none of its files, only the history.
+    root = git_repo({"tools/gen.py": "g\n", "agent/.memwarden.toml": "", "agent/CLAUDE.md": "Generate with `tools/gen.py`.\n"})
+    args = ("check", str(root / "agent"), "--select", "MW412", "--format", "json")
+    assert cli(*args, cwd=root).json()["findings"] == []
+    assert cli(*args, cwd=root).json()["findings"] == []  # the second run is answered by the cache
+    git(root, "rm", "-q", "tools/gen.py")
+    commit_all(root, "Drop the generator")
+    assert len(cli(*args, cwd=root).json()["findings"]) == 1
+
+
+def test_a_damaged_history_or_a_manifest_that_is_no_file_is_nothing_to_compare_against(git_repo, tmp_path):
+    import os
+
+    from conftest import run_memwarden
+
+    root = git_repo({"src/ui/a.tsx": "a\n", "package.json": '{"scripts": {"build": "tsc"}}\n'})
+    git(root, "mv", "src/ui", "src/web")
+    commit_all(root, "Move")
+    tree = git(root, "rev-parse", "HEAD~1^{tree}").strip()
+    os.remove(root / ".git" / "objects" / tree[:2] / tree[2:])  # the first commit's tree is gone
+    os.remove(root / "package.json")
+    os.symlink("/dev/zero", root / "package.json")  # reading it would never end
+    write_files(root, {"CLAUDE.md": "UI: `src/ui/`. Build: `npm run lint`.\n"})
+    done = run_memwarden("check", ".", "--select", "MW412,MW413", "--no-cache", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+def test_a_path_that_exists_from_the_notes_own_folder_is_not_a_finding(git_repo, cli):
+    # A package's CLAUDE.md names its own src/ui/; the repository's top-level src/ui/ was removed long ago.
+    root = git_repo({"src/ui/old.tsx": "o\n", "packages/web/src/ui/button.tsx": "b\n"})
+    git(root, "rm", "-q", "-r", "src/ui")
+    commit_all(root, "Drop the old UI")
+    write_files(root, {"packages/web/CLAUDE.md": "Components live in `src/ui/`.\n", "CLAUDE.md": "UI: `src/ui/`.\n"})
+    assert [(path, line) for path, line, _ in found(cli, root)] == [("CLAUDE.md", 1)]
+
+
+def test_a_rename_whose_new_path_is_gone_too_says_so_and_has_no_fix(git_repo, cli):
+    root = git_repo({"tools/gen.py": "g\n", "app.py": "a\n"})
+    git(root, "mv", "tools/gen.py", "tools/generate.py")
+    sha = commit_all(root, "Rename the generator")
+    git(root, "rm", "-q", "tools/generate.py")
+    commit_all(root, "Drop the generator")
+    write_files(root, {"CLAUDE.md": "Generate with `tools/gen.py`.\n"})
+    result = findings(cli, root, "MW412")
+    assert [(f["message"], f.get("fix")) for f in result] == [
+        (f"'tools/gen.py' is no longer in the repository: commit {sha} (Rename the generator) renamed it to "
+         "'tools/generate.py', which is gone too; the note may be out of date", None)]

@@ -1,0 +1,61 @@
+"""Commands memory gives, checked against the repository's manifests (issue 27, part 1): undefined-script (MW413)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import write_files
+from repo_claims_support import commit_all, findings
+
+from memwarden.analysis.repo_claims import manifests
+
+
+def found(cli, root, select="MW413"):
+    return sorted((f["line"], f["column"], f["message"]) for f in findings(cli, root, select))
+
+
+def package(**scripts):
+    return json.dumps({"name": "app", "scripts": scripts}) + "\n"
+
+
+def test_a_script_a_commit_removed_is_reported_with_the_manifest_and_the_commit(git_repo, cli):
+    root = git_repo({"package.json": package(build="tsc", lint="eslint .")})
+    write_files(root, {"package.json": package(build="tsc", check="biome check")})
+    sha = commit_all(root, "Replace eslint with biome")
+    write_files(root, {"CLAUDE.md": "Before a commit run `npm run lint`, then `npm run build`.\n\n```sh\nnpm test\n```\n"})
+    assert found(cli, root) == [
+        (1, 22, f"'npm run lint' runs something package.json does not define; commit {sha} (Replace eslint with biome) "
+                "removed it"),
+        (4, 1, "'npm test' runs something package.json does not define"),
+    ]
+
+
+@pytest.mark.parametrize("files, memory, expected", [
+    ({"Makefile": "build:\n\tcc main.c\n.PHONY: test\ntest: build\n\t./run\n"}, "Run `make lint`.", ["make lint"]),
+    ({"Makefile": "build:\n\tcc main.c\n"}, "Run `make build` and `make -j4 build`.", []),
+    ({"Makefile": "include common.mk\nbuild:\n\tcc\n"}, "Run `make lint`.", []),  # targets from elsewhere
+    ({"Makefile": "%:\n\t@echo $@\n"}, "Run `make lint`.", []),  # a pattern rule makes any target
+    ({"justfile": "alias t := test\n\ntest *args:\n    pytest {{args}}\n"}, "`just t`, `just test` and `just fmt`.",
+     ["just fmt"]),
+    ({"Taskfile.yml": "version: '3'\ntasks:\n  ci:\n    aliases: [c]\n    cmds: [echo]\n"}, "`task c`, `task deploy`.",
+     ["task deploy"]),
+    ({"package.json": package(build="tsc")}, "`pnpm install`, `pnpm build`, `yarn dev`, `pnpm --filter web dev`.",
+     ["yarn dev"]),
+    ({"package.json": package(), "packages/web/package.json": package(dev="vite")}, "`npm run dev`", []),
+    ({"README.md": "no manifest\n"}, "`npm run dev` and `make lint`", []),  # nothing defines scripts here
+    ({"package.json": package(build="tsc")}, "`npm run lint` was removed when we moved to biome.", []),
+])
+def test_manifests_decide_which_scripts_and_targets_exist(git_repo, cli, files, memory, expected):
+    root = git_repo(files)
+    write_files(root, {"CLAUDE.md": memory + "\n"})
+    assert [message.split("'")[1] for _, _, message in found(cli, root)] == expected
+
+
+def test_script_calls_read_from_commands():
+    assert manifests.script_call(("npm", "run", "build")) == manifests.ScriptCall("npm", "build")
+    assert manifests.script_call(("npm", "t")) == manifests.ScriptCall("npm", "test")
+    assert manifests.script_call(("npm", "install")) is None
+    assert manifests.script_call(("pnpm", "-C", "web", "build")) is None
+    assert manifests.script_call(("make", "CC=clang", "all")) is None
+    assert manifests.script_call(("bun", "x")) is None

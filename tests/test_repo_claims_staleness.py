@@ -1,0 +1,72 @@
+"""Change-based staleness (issue 27, part 2): changed-since-note (MW416) names the commits after a note's last
+change that touched the paths it is about."""
+
+from __future__ import annotations
+
+from conftest import git, write_files
+from repo_claims_support import commit_all, findings
+
+GISH = {".gish/config.yml": "index: {}\n"}
+NOTE = "memory/knowledge/references/auth.md"
+
+
+def note(body: str, front: str = "") -> str:
+    return (f"---\nname: auth\ndescription: how auth works\nmetadata:\n  type: reference\n  updated: 2026-10-01\n{front}"
+            f"---\n\n{body}")
+
+
+def messages(cli, root):
+    return [f["message"] for f in findings(cli, root, "MW416") if f["path"].endswith("auth.md")]
+
+
+def test_commits_after_the_note_that_touched_its_scope_are_named(git_repo, cli):
+    root = git_repo({**GISH, "src/auth/session.py": "s = 1\n", "docs/x.md": "x\n",
+                     NOTE: note("Sessions are refreshed by the middleware.\n", "scope: src/auth/**\n")})
+    assert messages(cli, root) == []
+    write_files(root, {"src/auth/session.py": "s = 2\n"})
+    first = commit_all(root, "Refresh in the handler")
+    write_files(root, {"docs/x.md": "y\n"})
+    commit_all(root, "Docs")
+    write_files(root, {"src/auth/token.py": "t = 1\n"})
+    second = commit_all(root, "Add tokens")
+    assert messages(cli, root) == [
+        f"2 commits since this note last changed touched 'src/auth/**' ({second} Add tokens, {first} Refresh in the "
+        "handler): check that it still holds, then touch the note"]
+    write_files(root, {NOTE: note("Sessions are refreshed by the handler.\n", "scope: src/auth/**\n")})
+    assert messages(cli, root) == []  # being edited: not yet
+    commit_all(root, "Re-verify the auth note")
+    assert messages(cli, root) == []
+
+
+def test_paths_the_note_names_stand_in_for_a_scope_and_merges_count_as_their_branch(git_repo, cli):
+    root = git_repo({**GISH, "src/db.py": "d = 1\n", NOTE: note("The pool lives in `src/db.py`.\n")})
+    git(root, "checkout", "-q", "-b", "pool")
+    write_files(root, {"src/db.py": "d = 2\n"})
+    commit_all(root, "Resize the pool")
+    git(root, "checkout", "-q", "main")
+    write_files(root, {"README.md": "r\n"})
+    commit_all(root, "Readme")
+    git(root, "merge", "-q", "--no-ff", "-m", "Merge pool", "pool")
+    merge = git(root, "rev-parse", "HEAD").strip()[:7]
+    assert messages(cli, root) == [
+        f"1 commit since this note last changed touched 'src/db.py' ({merge} Merge pool): check that it still holds, "
+        "then touch the note"]
+
+
+def test_a_shallow_clone_reports_nothing(git_repo, cli, tmp_path):
+    origin = git_repo({**GISH, "src/db.py": "d = 1\n", NOTE: note("Pool: `src/db.py`.\n")}, name="origin")
+    write_files(origin, {"src/db.py": "d = 2\n"})
+    commit_all(origin, "Change the pool")
+    assert len(messages(cli, origin)) == 1
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{origin}", "shallow")
+    assert messages(cli, tmp_path / "shallow") == []
+
+
+def test_scope_is_read_at_the_top_or_under_metadata_as_a_path_or_a_list():
+    from memwarden.analysis.repo_claims.staleness import covers, scope_patterns
+
+    assert scope_patterns({"scope": "./src/auth/"}) == ("src/auth/",)
+    assert scope_patterns({"metadata": {"scope": ["/lib/*.py", "", 3, "docs"]}}) == ("lib/*.py", "docs")
+    assert scope_patterns({"scope": {"paths": "x"}}) == ()
+    assert covers("src/auth/", "src/auth/a.py") and not covers("src/auth", "src/authz.py")
+    assert covers("lib/*.py", "lib/a.py") and not covers("lib/*.py", "lib/sub/a.py")

@@ -1,0 +1,50 @@
+"""Symbols memory names, checked against the tracked code and its history (issue 27, part 1): removed-symbol (MW415)."""
+
+from __future__ import annotations
+
+from conftest import write_files
+from repo_claims_support import commit_all, findings
+
+from memwarden.analysis.repo_claims.mentions import Scan, symbol_mentions
+
+
+def test_a_function_a_commit_removed_is_reported_with_that_commit(git_repo, cli):
+    root = git_repo({"src/auth.ts": "export function validateSession(t) { return t }\n",
+                     "src/db.py": "def open_pool_connection():\n    pass\n"})
+    write_files(root, {"src/auth.ts": "export function verifyToken(t) { return t }\n"})
+    sha = commit_all(root, "Replace sessions with tokens")
+    write_files(root, {"CLAUDE.md": "Auth goes through `validateSession()`; the pool is `open_pool_connection()`.\n",
+                       "docs/auth.md": "Legacy notes: validateSession is documented here.\n"})
+    commit_all(root, "Memory")
+    assert [(f["line"], f["column"], f["message"]) for f in findings(cli, root, "MW415")] == [
+        (1, 20, f"'validateSession' is in no tracked code file any more: commit {sha} (Replace sessions with tokens) "
+                "removed it; the note may describe code that is gone")]
+
+
+def test_names_the_code_never_held_or_too_common_to_decide_are_not_findings(git_repo, cli):
+    root = git_repo({"app.py": "def main():\n    run()\n"})
+    write_files(root, {"CLAUDE.md": "Use `useEffectEvent()` from React, `main()`, `run()`, `Config`, `HttpRequestHandler`.\n"})
+    assert findings(cli, root, "MW415") == []
+
+
+def test_which_inline_code_names_a_symbol_specifically():
+    text = "`validateSession()` `auth.check_token()` `AuthSessionManager` `run()` `Config` `getX()` `a b()`\n"
+    assert [m.value for m in symbol_mentions(Scan(text, 0))] == ["validateSession", "check_token", "AuthSessionManager"]
+
+
+def test_the_history_is_read_once_for_every_file_and_workspace_of_a_run(git_repo, cli):
+    from memwarden.analysis.repo_claims import history
+
+    root = git_repo({"lib/a.py": "def load_user_profile():\n    pass\n\ndef save_user_profile():\n    pass\n"})
+    write_files(root, {"lib/a.py": "x = 1\n"})
+    sha = commit_all(root, "Drop profiles")
+    write_files(root, {"AGENTS.md": "Load with `load_user_profile()`.\n", "CLAUDE.md": "Save with `save_user_profile()`.\n"})
+    calls = []
+    original = history.Repo.line_removals
+    history.Repo.line_removals = lambda self, words, counts: calls.append(sorted(words)) or original(self, words, counts)
+    try:
+        result = findings(cli, root, "MW415")
+    finally:
+        history.Repo.line_removals = original
+    assert sorted(f["path"] for f in result) == ["AGENTS.md", "CLAUDE.md"] and sha in result[0]["message"]
+    assert calls == [["load_user_profile", "save_user_profile"]]
