@@ -383,3 +383,30 @@ def test_a_log_in_git_lfs_whose_content_this_clone_lacks_is_refused_clearly(git_
     code, findings, result = staged(cli, root)
     assert code == 2 and "Git LFS" in result.stderr and "git lfs pull" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# -- 18 (cont.): dated statements are looked for only around a year ----------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([
+    "verified 2026-03-31", "as of March 2026", "review by 2026-06-01", "截至 2026-03", "2026年3月末時点",
+    "2026-04-01 기준", "as of 2026-03-01 the repo was renamed", "valid until 2027-01-01", "x" * 150, " ", "\n",
+    "tokens aB3xK9Qw7Lp2Zt5Rv8", "1234", "checked on", "  ", "the tool", "2026",
+]), max_size=30).map("".join))
+def test_dated_statements_around_years_are_those_of_the_whole_text(text):
+    from memwarden.analysis import expiry
+
+    windowed = [(d.start, d.end) for d in expiry.dated_statements(text)]
+    whole = []
+    if expiry._YEAR.search(text):
+        for pattern, deadline in ((expiry._SNAPSHOT, False), (expiry._DEADLINE, True)):
+            for match in pattern.finditer(text):
+                if not deadline and match.group().lower().startswith("as of") and expiry._CHANGE_AFTER.match(text, match.end()):
+                    continue
+                if not deadline and expiry._PINNED_AFTER.match(text, match.end()):
+                    continue
+                value = next(v for v in match.groupdict().values() if v is not None)
+                if expiry._text_date(value, deadline) is not None:
+                    whole.append((match.start(), match.end()))
+    assert windowed == sorted(whole)

@@ -460,13 +460,34 @@ def _text_date(value: str, deadline: bool) -> dt.date | None:
         return None
 
 
+# A dated statement holds its year: its words stand a short way before it, its date's tail a short way after.
+_BEFORE_YEAR, _AFTER_YEAR = 400, 200
+
+
+def _around_years(text: str) -> list[tuple[int, int]]:
+    """Disjoint spans of the text around each run of four digits: where a dated statement can be.
+
+    The date patterns are long alternations, about a microsecond a character; on a long line of
+    tokens or a big note they ran over all of it, though a date can only be where a year is.
+    """
+    spans: list[list[int]] = []
+    for year in _YEAR.finditer(text):
+        start, end = max(0, year.start() - _BEFORE_YEAR), min(len(text), year.end() + _AFTER_YEAR)
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], end)
+        else:
+            spans.append([start, end])
+    return [(start, end) for start, end in spans]
+
+
 def dated_statements(text: str) -> list[DatedStatement]:
     """The snapshots and deadlines a piece of prose dates itself with, in order."""
     if not _YEAR.search(text):
         return []  # every date _date_text reads holds a year of four digits: most prose has none
     found = []
+    windows = _around_years(text)
     for pattern, deadline in ((_SNAPSHOT, False), (_DEADLINE, True)):
-        for match in pattern.finditer(text):
+        for match in (m for start, end in windows for m in pattern.finditer(text, start, end)):
             if not deadline and match.group().lower().startswith("as of") and _CHANGE_AFTER.match(text, match.end()):
                 continue  # "as of 2026-03-01 the repo was renamed": when it changed, not a snapshot
             if not deadline and _PINNED_AFTER.match(text, match.end()):
