@@ -47,6 +47,8 @@ class RunOptions:
     # progress(total) -> context manager yielding advance(n); None = no progress display
     progress: Callable | None = None
     use_cache: bool = False
+    # Build every fix's edits without applying any: the language server offers them as code actions.
+    build_fixes: bool = False
 
     @property
     def cacheable(self) -> bool:
@@ -92,7 +94,7 @@ class Context:
     def builds_fixes(self) -> bool:
         """Whether this run applies or shows fixes: only then must a fix carry its edits (else a rule may
         return a fix with none, when telling that it could be fixed is cheaper than building it)."""
-        return self.run.fix or self.run.diff
+        return self.run.fix or self.run.diff or self.run.build_fixes
 
     def documents(self, *kinds: str) -> list[Document]:
         return self.workspace.documents(*kinds)
