@@ -27,9 +27,12 @@ def root(tmp_path):
     return tmp_path / "ws"
 
 
-async def call_tools(root: Path, calls: list[tuple[str, dict]], env: dict | None = None) -> tuple[list, list[dict]]:
-    """Start `memwarden mcp` in root, list its tools and make the calls; (tools, answers as JSON)."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "mcp"], cwd=str(root),
+async def call_tools(root: Path, calls: list[tuple[str, dict]], env: dict | None = None,
+                     started_in: Path | None = None) -> tuple[list, list[dict]]:
+    """Start `memwarden mcp` (in root, or in started_in with --root), list its tools and make the calls;
+    (tools, answers as JSON)."""
+    args = ["-m", "memwarden", "mcp"] + ([] if started_in is None else ["--root", str(root)])
+    params = StdioServerParameters(command=sys.executable, args=args, cwd=str(started_in or root),
                                    env=env if env is not None else dict(os.environ))
     answers = []
     async with stdio_client(params) as (read, write):
@@ -78,7 +81,7 @@ async def test_a_secret_in_proposed_content_is_never_echoed(root):
         ("check_memory", {"path": "project_deploy.md", "content": content}),
         ("related_records", {"path": "project_deploy.md", "content": content}),
         ("check_memory", {"path": "no/such/" + TOKEN + ".md"}),
-    ])
+    ], started_in=root.parent)
     assert "MW701" in {f["code"] for f in answers[0]["findings"]}
     assert "fixed_content" not in answers[0]
     text = json.dumps(answers)

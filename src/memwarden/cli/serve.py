@@ -34,7 +34,13 @@ def server(stdio):
 
 
 @click.command(name="mcp")
+@click.option("--root", type=click.Path(file_okay=False, exists=True), metavar="DIR",
+              help="The folder relative paths in tool calls start from [default: the folder it is started in].")
 @guarded
-def mcp():
+def mcp(root):
     """Run the MCP server over stdio: tools an agent calls to check memory before or after it writes it."""
+    if root is not None:
+        import os
+
+        os.chdir(root)
     _load("memwarden.server.mcp", "mcp").start()
