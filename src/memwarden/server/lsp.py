@@ -40,6 +40,7 @@ class MemoryServer(LanguageServer):
         self.document_findings: dict[str, list[Finding]] = {}  # uri -> what the last check of its text found
         self.workspace_findings: dict[str, list[Finding]] = {}  # uri -> the workspace rules' findings of the last save
         self.texts: dict[str, str] = {}  # uri -> the text those findings' positions are in
+        self.listings = checking.Listings()  # each workspace's files, walked again after a save
 
     async def in_worker(self, function, *args, **kwargs):
         return await asyncio.get_running_loop().run_in_executor(self.worker, lambda: function(*args, **kwargs))
@@ -63,7 +64,8 @@ class MemoryServer(LanguageServer):
             return
         try:
             checked = await self.in_worker(
-                checking.check_content, Path(to_fs_path(uri)), content, document_rules_only=document_rules_only
+                checking.check_content, Path(to_fs_path(uri)), content, document_rules_only=document_rules_only,
+                listings=self.listings,
             )
         except Exception as error:  # a bad config or input memwarden did not foresee: say so where the user looks
             self.document_findings[uri] = []
@@ -127,6 +129,7 @@ async def did_change(ls: MemoryServer, params: types.DidChangeTextDocumentParams
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 async def did_save(ls: MemoryServer, params: types.DidSaveTextDocumentParams):
+    ls.listings.forget()  # a file may have been added, renamed or deleted meanwhile
     await ls.check_buffer(params.text_document.uri, from_disk=True)
     await ls.check_whole_workspace(params.text_document.uri)
 
@@ -147,8 +150,8 @@ async def code_action(ls: MemoryServer, params: types.CodeActionParams):
     content = content_to_check(uri, document.source, from_disk=False)
     path = Path(to_fs_path(uri))
     try:
-        checked = await ls.in_worker(checking.check_content, path, content, build_fixes=True)
-        fixed = await ls.in_worker(checking.check_content, path, content, apply_safe_fixes=True)
+        checked = await ls.in_worker(checking.check_content, path, content, build_fixes=True, listings=ls.listings)
+        fixed = await ls.in_worker(checking.check_content, path, content, apply_safe_fixes=True, listings=ls.listings)
     except Exception:
         return []
     first, last = params.range.start.line, params.range.end.line
@@ -180,7 +183,7 @@ async def hover(ls: MemoryServer, params: types.HoverParams):
     rules = {f.rule.name: f.rule for f in ls.findings_at(uri, line)}
     parts = [rule_doc(rule) for rule in rules.values()]
     try:
-        parts += await ls.in_worker(hover_on_links_and_budget, uri, text, params.position)
+        parts += await ls.in_worker(hover_on_links_and_budget, uri, text, params.position, ls.listings)
     except Exception:
         pass
     if not parts:
@@ -193,7 +196,7 @@ async def definition(ls: MemoryServer, params: types.DefinitionParams):
     uri = params.text_document.uri
     text = ls.workspace.get_text_document(uri).source
     try:
-        target = await ls.in_worker(target_under, uri, text, params.position)
+        target = await ls.in_worker(target_under, uri, text, params.position, ls.listings)
     except Exception:
         return None
     if target is None:
@@ -207,7 +210,7 @@ async def inlay_hint(ls: MemoryServer, params: types.InlayHintParams):
     uri = params.text_document.uri
     text = ls.workspace.get_text_document(uri).source
     try:
-        cut = await ls.in_worker(truncation_line, uri, text)
+        cut = await ls.in_worker(truncation_line, uri, text, ls.listings)
     except Exception:
         return []
     if cut is None:
@@ -328,15 +331,12 @@ def changes_as_workspace_edit(fixed, uri: str, buffer: str, version: int | None)
     return types.WorkspaceEdit(document_changes=changes)
 
 
-def _proposed(uri: str, text: str):
-    from memwarden.discover.workspace import open_proposed
-
-    ws = open_proposed(Path(to_fs_path(uri)), text.encode("utf-8", "replace"))
-    return ws, next(iter(ws.targets), None) if ws.targets else None
+def _proposed(uri: str, text: str, listings):
+    return checking.propose(Path(to_fs_path(uri)), text.encode("utf-8", "replace"), listings)
 
 
-def target_under(uri: str, text: str, position: types.Position) -> Path | None:
-    ws, relpath = _proposed(uri, text)
+def target_under(uri: str, text: str, position: types.Position, listings=None) -> Path | None:
+    ws, relpath = _proposed(uri, text, listings)
     if relpath is None:
         return None
     found = link_at(text, Lines(text).offset(position.line, position.character))
@@ -344,8 +344,8 @@ def target_under(uri: str, text: str, position: types.Position) -> Path | None:
     return ws.root / target if target is not None else None
 
 
-def hover_on_links_and_budget(uri: str, text: str, position: types.Position) -> list[str]:
-    ws, relpath = _proposed(uri, text)
+def hover_on_links_and_budget(uri: str, text: str, position: types.Position, listings=None) -> list[str]:
+    ws, relpath = _proposed(uri, text, listings)
     if relpath is None:
         return []
     parts = []
@@ -360,9 +360,9 @@ def hover_on_links_and_budget(uri: str, text: str, position: types.Position) -> 
     return parts
 
 
-def truncation_line(uri: str, text: str) -> tuple[int, str] | None:
+def truncation_line(uri: str, text: str, listings=None) -> tuple[int, str] | None:
     """(zero-based line, label) of the first line of this file the agent never reads, if any."""
-    ws, relpath = _proposed(uri, text)
+    ws, relpath = _proposed(uri, text, listings)
     measurement = checking.gauge(ws) if relpath is not None else None
     if measurement is None or measurement.worst is None or measurement.worst.first_cut_line is None:
         return None
@@ -374,5 +374,10 @@ def truncation_line(uri: str, text: str) -> tuple[int, str] | None:
 
 
 def start() -> None:
+    import os
+
+    # One process: a worker forked from this threaded server (the reader thread, the check thread) can
+    # inherit a lock another thread held and hang; a check here is one file, or a whole workspace after a save.
+    os.environ.setdefault("MEMWARDEN_JOBS", "1")
     server.start_io()
 
