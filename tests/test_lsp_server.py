@@ -3,6 +3,7 @@ actions, hover, definition, inlay hints, a secret in a buffer, a file that is no
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sys
 from pathlib import Path
@@ -169,3 +170,21 @@ async def test_a_file_that_is_not_utf8_gets_a_diagnostic_and_the_server_lives_on
     assert client.diagnostics[half_typed]
     index = await open_file(client, "MEMORY.md")
     assert "MW402" in codes(client, index)  # still answering
+
+
+async def test_a_save_in_a_shelf_folder_rechecks_the_whole_workspace(client: LanguageClient):
+    root = client.root.parent / "gish"
+    shutil.copytree(EXAMPLE.parent / "ghost-in-shell", root, ignore=shutil.ignore_patterns(".memwarden_cache"))
+    client.root = root
+    note = await open_file(client, "memory/knowledge/references/export-tool.md")
+    index = (root / "MEMORY.md").as_uri()
+    assert index not in client.diagnostics  # never opened, nothing published for it yet
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=note)))
+    for _ in range(12):
+        if index in client.diagnostics:
+            break
+        try:  # a server that never checks the index publishes nothing more: fail, do not hang
+            await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
+        except asyncio.TimeoutError:
+            break
+    assert "MW402" in codes(client, index)  # the index's broken link, found by the save's whole-workspace check
