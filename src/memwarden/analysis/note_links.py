@@ -111,3 +111,37 @@ def dead_links(doc, ws, memo) -> list[DeadLink]:
             if not _wiki_resolves(ws, note_dir, wiki.name, memo):
                 found.append(DeadLink(wiki.start, wiki.name, None))
     return sorted(found, key=lambda dead: dead.offset)
+
+
+def wiki_target(ws, note_dir: str, name: str) -> str | None:
+    """The workspace path a [[wikilink]] leads to, by the same reading as the check (stem, then front-matter
+    `name`, then a file beside the note or at the root), or None (the editor's go-to-definition)."""
+    stem = name.strip()
+    stem = stem[:-3] if stem.casefold().endswith(".md") else stem
+    wanted = _slug(stem)
+    if "/" in stem:
+        tail = "/" + wanted.lstrip("/") + ".md"
+        return next((path for path in sorted(ws.files) if ("/" + _slug(path)).endswith(tail)), None)
+    for path in sorted(ws.files):
+        if path.endswith(".md"):
+            slugs: set[str] = set()
+            _add(slugs, posixpath.basename(path)[:-3])
+            if wanted in slugs:
+                return path
+    for path, kind in sorted(ws.files.items()):
+        if kind.name == "note":
+            doc = ws.document(path)
+            front = getattr(doc, "front_matter", None) if doc is not None and doc.ok else None
+            named = front.get("name") if isinstance(front, dict) else None
+            slugs = set()
+            if isinstance(named, str) and named.strip():
+                _add(slugs, named)
+            if wanted in slugs:
+                return path
+    candidates = [name] if posixpath.splitext(name)[1] else [name + ".md"]
+    for base in (note_dir, ""):
+        for candidate in candidates:
+            path = posixpath.normpath(posixpath.join(base, candidate))
+            if not candidate.startswith("/") and is_file(ws.root, path):
+                return path
+    return None

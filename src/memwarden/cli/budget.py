@@ -17,6 +17,7 @@ from memwarden.analysis.secrets.paths import hide_names_in
 from memwarden.cli.exits import guarded, hidden
 from memwarden.cli.gauge import STATUS_TEXT, can_draw, gauge_bar
 from memwarden.errors import UsageError
+from memwarden.report.measures import budget_json, hide_past_edge
 from memwarden.text import escape_controls
 
 from memwarden.analysis.budget import MISSING, PAST, STATUS_NAMES, UNIT_NAMES, fmt
@@ -138,9 +139,9 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
 
         print_history(ws, measurement, since, as_json, shown)
         sys.exit(measurement.exit_code)
-    _hide_past_edge(measurement)
+    hide_past_edge(measurement)
     if as_json:
-        click.echo(hide_names_in(json.dumps(_as_json(measurement, shown), indent=2, ensure_ascii=False)))
+        click.echo(hide_names_in(json.dumps(budget_json(measurement, shown), indent=2, ensure_ascii=False)))
     else:
         click.echo(hide_names_in(_as_text(measurement, lambda relpath: escape_controls(shown(relpath)), _color())), nl=False)
     sys.exit(measurement.exit_code)
@@ -170,13 +171,13 @@ def _report_all(found: list, as_json: bool) -> None:
     cwd = Path.cwd()
     reports = []
     for ws, measurement in found:
-        _hide_past_edge(measurement)
+        hide_past_edge(measurement)
         shown = (lambda ws: lambda relpath: ws.display_path(relpath, cwd))(ws)
         reports.append((measurement, shown))
     worst = max(reports, key=lambda pair: pair[0].exit_code)
     if as_json:
-        body = _as_json(*worst)
-        body["measurements"] = [_as_json(m, shown) for m, shown in reports]
+        body = budget_json(*worst)
+        body["measurements"] = [budget_json(m, shown) for m, shown in reports]
         click.echo(hide_names_in(json.dumps(body, indent=2, ensure_ascii=False)))
     else:
         color = _color()
@@ -201,31 +202,6 @@ def _claude_code_instead(ws, settings, unit, max_, edge):
     )
     return startup_index.measure(ws, chosen, path)
 
-
-def _hide_past_edge(measurement) -> None:
-    """Entries past the edge quote the index: hide every secret found in their file, escape control characters."""
-    from dataclasses import replace
-
-    from memwarden.analysis.secrets import hider
-
-    hiders = {}
-    for gauge in measurement.gauges:
-        shown = []
-        for entry in gauge.past_edge:
-            if entry.path not in hiders:
-                source = next((s for s in measurement.sources if s.relpath == entry.path), None)
-                hiders[entry.path] = hider(source.text, "index" if source.index is not None else "markdown") \
-                    if source is not None else (lambda quoted: "[memwarden: hidden]" if quoted else quoted)
-            hide = hiders[entry.path]
-
-            def safe(quoted: str, hide=hide) -> str:
-                return escape_controls(hide(quoted))
-
-            shown.append(replace(
-                entry, triggers=tuple(safe(t) for t in entry.triggers), title=safe(entry.title),
-                target=safe(entry.target), text=safe(entry.text),
-            ))
-        gauge.past_edge = shown
 
 
 def _missing(as_json: bool, expected: list[str], settings) -> None:
@@ -308,30 +284,3 @@ def _as_text(measurement, shown, color: bool) -> str:
     for note in settings.notes:
         lines.append(f"note: {note}")
     return "\n".join(lines) + "\n"
-
-
-def _as_json(measurement, shown) -> dict:
-    worst = measurement.worst
-    settings = measurement.settings
-    return {
-        "version": 1,
-        "files": [shown(s.relpath) for s in measurement.sources],
-        "preset": settings.preset.name,
-        "unit": worst.limit.unit,
-        "used": worst.used,
-        "max": worst.limit.max,
-        "edge": worst.limit.edge,
-        "headroom": worst.headroom,
-        "status": STATUS_NAMES[worst.status],
-        "exit_code": worst.status,
-        "past_edge": [dict(e.to_json(), path=shown(e.path)) for e in worst.past_edge],
-        "other_cut_lines": worst.other_cut_lines,
-        "limits": [
-            {"unit": g.limit.unit, "used": g.used, "max": g.limit.max, "edge": g.limit.edge, "headroom": g.headroom,
-             "status": STATUS_NAMES[g.status],
-             **({"measured": shown(g.label) if g.label in {s.relpath for s in measurement.sources} else g.label}
-                if g.label else {})}
-            for g in measurement.gauges
-        ],
-        "notes": list(settings.notes),
-    }

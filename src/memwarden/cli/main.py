@@ -43,6 +43,8 @@ LAZY_COMMANDS = {
     "init": "memwarden.cli.init:init",
     "hook": "memwarden.cli.hook:hook",
     "stats": "memwarden.cli.stats:stats",
+    "server": "memwarden.cli.serve:server",
+    "mcp": "memwarden.cli.serve:mcp",
 }
 
 

@@ -16,6 +16,7 @@ from memwarden.analysis.secrets.paths import hide_names_in
 from memwarden.cli.exits import guarded
 from memwarden.cli.gauge import STATUS_TEXT, can_draw, gauge_bar
 from memwarden.errors import UsageError
+from memwarden.report.measures import by_date, measure_startup_index, stats_json, top_tags
 from memwarden.text import escape_controls, excerpt
 
 LISTED = 5  # expiring dates and orphans named in the text report; --json lists them all
@@ -64,13 +65,13 @@ def stats(path, within, today, as_json, profile):
     cwd = Path.cwd()
     reports = []
     for ws in workspaces:
-        reports.append((ws, gather(ws, day, within), _measure(ws),
+        reports.append((ws, gather(ws, day, within), measure_startup_index(ws),
                         (lambda ws: lambda relpath: ws.display_path(relpath, cwd))(ws)))
     if as_json:
         # The workspace with the most memory files at the top level; every one under "workspaces".
         main = max(reports, key=lambda report: len(report[0].files))
-        body = _as_json(*main[:3], day, within, main[3])
-        body["workspaces"] = [dict(_as_json(ws, numbers, measurement, day, within, shown),
+        body = stats_json(*main[:3], day, within, main[3])
+        body["workspaces"] = [dict(stats_json(ws, numbers, measurement, day, within, shown),
                                    files=sorted(shown(p) for p in ws.files))
                               for ws, numbers, measurement, shown in reports]
         # A shelf is a folder: its name, like every path, is shown with a secret it holds hidden.
@@ -85,69 +86,9 @@ def stats(path, within, today, as_json, profile):
     sys.exit(0)
 
 
-def _measure(ws):
-    from memwarden.discover import startup_index
-    from memwarden.rules.budget import budget_options
-
-    settings = startup_index.resolve_settings(budget_options(ws.config), ws.profile.name, ws.root)
-    measurement = startup_index.measure(ws, settings)
-    return measurement if measurement.found else None
 
 
-def _counts(counter) -> dict:
-    return {excerpt(str(key), 40): value for key, value in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))}
 
-
-def _as_json(ws, s, measurement, day, within, shown) -> dict:
-    from memwarden.analysis.budget import STATUS_NAMES
-
-    worst = measurement.worst if measurement is not None else None
-    return {
-        "version": 1,
-        "workspace": shown("."),
-        "profile": ws.profile.name,
-        "today": day.isoformat(),
-        "within": within,
-        "records": {
-            "notes": {"total": s.notes, "by_type": _counts(s.notes_by_type), "by_shelf": _counts(s.notes_by_shelf)},
-            "episodes": {"total": s.episodes, "archived": s.archived_episodes, "by_type": _counts(s.episodes_by_type)},
-            "facts": {"total": s.facts, "files": s.fact_files},
-            "index_entries": {"total": s.index_entries,
-                              "by_file": {shown(p): n for p, n in sorted(s.entries_by_index.items())}},
-        },
-        "tags": {
-            "distinct": len(s.tag_uses),
-            "top": [{"tag": excerpt(tag, 40), "uses": uses} for tag, uses in _top(s.tag_uses)],
-            "entries": s.tagged_entries,
-            "fewer_than_two": s.few_tags,
-        },
-        "claims": {
-            "negative": s.claims_with_expires + s.claims_without_expires,
-            "with_expires": s.claims_with_expires,
-            "without_expires": s.claims_without_expires,
-            "expired": len(s.expired),
-            "expiring": len(s.expiring),
-        },
-        "expiring": [dict(d.to_json(), path=shown(d.path)) for d in _by_date(s.expiring)],
-        "expired": [dict(d.to_json(), path=shown(d.path)) for d in _by_date(s.expired)],
-        "orphans": [shown(p) for p in s.orphans],
-        "unreadable": [shown(p) for p in s.unreadable],
-        "budget": None if worst is None else {
-            "files": [shown(src.relpath) for src in measurement.sources],
-            "preset": measurement.settings.preset.name, "unit": worst.limit.unit, "used": worst.used,
-            "max": worst.limit.max, "edge": worst.limit.edge, "status": STATUS_NAMES[worst.status],
-        },
-    }
-
-
-def _top(counter) -> list[tuple[str, int]]:
-    from memwarden.engine.stats import TOP_TAGS
-
-    return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_TAGS]
-
-
-def _by_date(dated) -> list:
-    return sorted(dated, key=lambda d: (d.expires, d.path, d.line))
 
 
 def _listing(counter, limit: int = 4) -> str:
@@ -185,7 +126,7 @@ def _as_text(ws, s, measurement, day, within, shown, color: bool) -> str:
     if len(s.entries_by_index) > 1:
         entries += ": " + ", ".join(f"{escape_controls(p)} {n}" for p, n in sorted(s.entries_by_index.items()))
     row("", entries)
-    top = ", ".join(f"{excerpt(t, 24)} {n}" for t, n in _top(s.tag_uses))
+    top = ", ".join(f"{excerpt(t, 24)} {n}" for t, n in top_tags(s.tag_uses))
     row("tags", f"{_plural(len(s.tag_uses), 'distinct tag')}" + (f"{sep}top: {top}" if top else ""))
     row("", f"{s.few_tags:,} of {_plural(s.tagged_entries, 'tagged entry', 'tagged entries')} with fewer than 2")
     row("claims", f"{_plural(s.claims_with_expires + s.claims_without_expires, 'negative claim')}: "
@@ -194,7 +135,7 @@ def _as_text(ws, s, measurement, day, within, shown, color: bool) -> str:
 
     row("expires", f"{len(s.expired):,} passed{sep}{len(s.expiring):,} due by {horizon(day, within).isoformat()} "
         f"(within {within} days)")
-    for dated in _by_date(s.expiring)[:LISTED]:
+    for dated in by_date(s.expiring)[:LISTED]:
         row("", f"  {dated.expires}  {shown(dated.path)}:{dated.line}")
     if len(s.expiring) > LISTED:
         row("", f"  and {len(s.expiring) - LISTED:,} more (--json lists them all)")

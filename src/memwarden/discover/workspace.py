@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from memwarden.discover import config as config_module
 from memwarden.discover.config import Config
@@ -555,14 +556,20 @@ def open_file_workspace(
 
 
 def open_proposed(
-    path: Path, content: bytes, profile_name: str | None = None, config_file: Path | None = None
+    path: Path, content: bytes, profile_name: str | None = None, config_file: Path | None = None,
+    listing: Callable[[Workspace], dict[str, Kind]] | None = None,
 ) -> Workspace:
-    """The workspace of path with content proposed for the file (`check --stdin-filename`), its one target."""
+    """The workspace of path with content proposed for the file (`check --stdin-filename`), its one target.
+
+    listing(ws), when given, is the workspace's file listing made earlier (the language server keeps one per
+    workspace: a keystroke must not walk a tree of thousands of notes again)."""
     # The folder as the OS resolves it: `../elsewhere/x.md` is no file of the workspace its lexical parents pass.
     path = Path(os.path.realpath(path.absolute().parent)) / path.name
     ws, relpath = open_file_workspace(path, profile_name, config_file)
     if path.is_dir():
         raise UsageError(f"--stdin-filename {shown_path(str(path))}: that is a folder, not a file")
+    if listing is not None:
+        ws.use_files(dict(listing(ws)))
     if ws.propose(relpath, content) is None:
         ws.targets = set()  # excluded by the config: nothing to report, as when it is named on the command line
     return ws

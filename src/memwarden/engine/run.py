@@ -50,6 +50,8 @@ class RunOptions:
     # The run is on the machine the memory is written on (the agent hook, not under CI): paths outside the
     # repository can be settled there (missing-machine-path).
     owner_machine: bool = False
+    # Build every fix's edits without applying any: the language server offers them as code actions.
+    build_fixes: bool = False
 
     @property
     def cacheable(self) -> bool:
@@ -95,7 +97,7 @@ class Context:
     def builds_fixes(self) -> bool:
         """Whether this run applies or shows fixes: only then must a fix carry its edits (else a rule may
         return a fix with none, when telling that it could be fixed is cheaper than building it)."""
-        return self.run.fix or self.run.diff
+        return self.run.fix or self.run.diff or self.run.build_fixes
 
     def reads_history(self) -> None:
         """Say that what this check finds depends on the repository's HEAD and index (under the cache, a

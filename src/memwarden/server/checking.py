@@ -1,0 +1,79 @@
+"""What both servers ask of memwarden, in one place: a check of unsaved content as `check --stdin-filename`
+runs it (the same rule selection and config), a workspace's check, its safe fixes applied in memory, the
+startup index's gauge. Every message comes from the engine, which has hidden the secrets in it already."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memwarden.discover.workspace import Workspace, collect, find_root, open_proposed
+from memwarden.engine import run as engine
+from memwarden.engine.fixing import FileChange
+from memwarden.discover.profiles import Kind
+from memwarden.model import Finding, Scope
+
+
+@dataclass
+class Checked:
+    workspace: Workspace
+    relpath: str | None  # the file checked, when one was
+    findings: list[Finding]
+    changes: list[FileChange] = field(default_factory=list)  # safe fixes, applied in memory only
+
+
+class Listings:
+    """Each workspace's file listing, walked once and kept until forget() (the language server forgets on every
+    save): a check on a keystroke must not walk a tree of thousands of notes again."""
+
+    def __init__(self) -> None:
+        self._by_root: dict[Path, dict[str, Kind]] = {}
+
+    def __call__(self, ws: Workspace) -> dict[str, Kind]:
+        if ws.root not in self._by_root:
+            self._by_root[ws.root] = dict(ws.checked_files)
+        return self._by_root[ws.root]
+
+    def forget(self) -> None:
+        self._by_root.clear()
+
+
+def propose(path: Path, content: bytes, listings: Listings | None = None) -> tuple[Workspace, str | None]:
+    """The workspace of path with content proposed as that file, and its workspace path (None: excluded)."""
+    ws = open_proposed(path, content, listing=listings)
+    return ws, next(iter(ws.targets), None) if ws.targets else None
+
+
+def check_content(path: Path, content: bytes, *, document_rules_only: bool = False, build_fixes: bool = False,
+                  select: list[str] | None = None, apply_safe_fixes: bool = False,
+                  listings: Listings | None = None) -> Checked:
+    """Findings on content as the file at path (which it would replace; nothing is written).
+
+    document_rules_only leaves out the workspace rules (orphans, duplicates, budget): what a keystroke can
+    change cheaply. build_fixes gives every fix its edits; apply_safe_fixes applies the safe ones in memory."""
+    ws, relpath = propose(path, content, listings)
+    run = engine.RunOptions(cwd=ws.root, build_fixes=build_fixes, diff=apply_safe_fixes, select=select)
+    if document_rules_only:
+        run.select = [rule.name for rule in engine.selected_rules(ws, run) if rule.scope is Scope.DOCUMENT]
+    result = engine.check_workspace(ws, run)
+    return Checked(ws, relpath, result.findings, result.changes)
+
+
+def check_folder(folder: Path) -> list[Checked]:
+    """Every finding of the workspace a folder is in, as `memwarden check ROOT` finds them."""
+    workspaces, _ = collect([find_root(folder.absolute())])
+    checked = []
+    for ws in workspaces:
+        result = engine.check_workspace(ws, engine.RunOptions(cwd=ws.root))
+        checked.append(Checked(ws, None, result.findings))
+    return checked
+
+
+def gauge(ws: Workspace):
+    """The startup index's measurement (None when the workspace has none), its quoted entries hidden."""
+    from memwarden.report.measures import hide_past_edge, measure_startup_index
+
+    measurement = measure_startup_index(ws)
+    if measurement is not None:
+        hide_past_edge(measurement)
+    return measurement

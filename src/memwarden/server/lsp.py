@@ -1,0 +1,383 @@
+"""`memwarden server`: the Language Server Protocol over stdio (pygls), for editors.
+
+A memory file's findings appear as it is opened, changed and saved: on open and save every rule runs on
+the file (the workspace rules too: orphans, duplicates, conflicts, the budget) and a save re-checks the
+whole workspace; a change runs the document rules on the unsaved text and keeps the workspace rules'
+findings of the last open or save. Each fix is a quick fix (unsafe ones say so), with "fix all safe
+problems" for the file. The startup index shows where the agent stops reading (an inlay hint) and its
+budget gauge (hover); links and [[wikilinks]] go to their notes, and hovering one shows the note's
+description; hovering a finding shows its rule's doc. Nothing is written except by a code action the user
+takes, and every message is the engine's, secrets hidden. Checks run one at a time on a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from memwarden import __version__
+from memwarden.decoding import decode
+from memwarden.model import Applicability, Finding, Scope, Severity
+from memwarden.server import checking
+from memwarden.server.links import gauge_text, link_at, link_target, note_description
+from memwarden.server.positions import Lines
+from memwarden.text import excerpt
+
+DOCS = "https://github.com/memwarden/memwarden/blob/main/docs/rules.md#"
+# A buffer past this size is checked on open and save only, never on every keystroke.
+LIVE_LIMIT = 4 * 1024 * 1024
+
+
+class MemoryServer(LanguageServer):
+    def __init__(self):
+        super().__init__("memwarden", __version__)
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memwarden-check")
+        self.document_findings: dict[str, list[Finding]] = {}  # uri -> what the last check of its text found
+        self.workspace_findings: dict[str, list[Finding]] = {}  # uri -> the workspace rules' findings of the last save
+        self.texts: dict[str, str] = {}  # uri -> the text those findings' positions are in
+        self.listings = checking.Listings()  # each workspace's files, walked again after a save
+
+    async def in_worker(self, function, *args, **kwargs):
+        return await asyncio.get_running_loop().run_in_executor(self.worker, lambda: function(*args, **kwargs))
+
+    # -- diagnostics --------------------------------------------------------------------------------------------
+    def publish(self, uri: str) -> None:
+        text = self.texts.get(uri)
+        if text is None:
+            text = disk_text(uri)
+        lines = Lines(text)
+        found = self.document_findings.get(uri, []) + self.workspace_findings.get(uri, [])
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[diagnostic(f, lines) for f in found])
+        )
+
+    async def check_buffer(self, uri: str, from_disk: bool, document_rules_only: bool = False) -> None:
+        document = self.workspace.get_text_document(uri)
+        text, version = document.source, document.version
+        content = content_to_check(uri, text, from_disk)
+        if document_rules_only and len(content) > LIVE_LIMIT:
+            return
+        try:
+            checked = await self.in_worker(
+                checking.check_content, Path(to_fs_path(uri)), content, document_rules_only=document_rules_only,
+                listings=self.listings,
+            )
+        except Exception as error:  # a bad config or input memwarden did not foresee: say so where the user looks
+            self.document_findings[uri] = []
+            self.workspace_findings[uri] = []
+            self.texts[uri] = text
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[
+                failure(error)
+            ]))
+            return
+        if self.workspace.get_text_document(uri).version != version:
+            return  # typed on meanwhile: the next check answers
+        self.texts[uri] = text
+        if document_rules_only:
+            self.document_findings[uri] = checked.findings
+        else:
+            self.document_findings[uri] = [f for f in checked.findings if f.rule.scope is Scope.DOCUMENT]
+            self.workspace_findings[uri] = [f for f in checked.findings if f.rule.scope is not Scope.DOCUMENT]
+        self.publish(uri)
+
+    async def check_whole_workspace(self, uri: str) -> None:
+        """After a save: every file's findings, the workspace rules' (orphans, duplicates, budget) on all of them."""
+        try:
+            results = await self.in_worker(checking.check_folder, Path(to_fs_path(uri)).parent)
+        except Exception:
+            return  # the saved file's own check has said what went wrong
+        for result in results:
+            ws = result.workspace
+            touched = {u for u in (self.document_findings.keys() | self.workspace_findings.keys())
+                       if is_below(u, ws.root)}
+            by_uri: dict[str, list[Finding]] = {}
+            for finding in result.findings:
+                by_uri.setdefault(from_fs_path(str(ws.root / finding.workspace_path)), []).append(finding)
+            for file_uri in touched | set(by_uri):
+                found = by_uri.get(file_uri, [])
+                self.workspace_findings[file_uri] = [f for f in found if f.rule.scope is not Scope.DOCUMENT]
+                if file_uri not in self.open_uris() or file_uri == uri:
+                    self.document_findings[file_uri] = [f for f in found if f.rule.scope is Scope.DOCUMENT]
+                    self.texts.pop(file_uri, None) if file_uri != uri else None
+                self.publish(file_uri)
+
+    def open_uris(self) -> set[str]:
+        return set(self.workspace.text_documents)
+
+    def findings_at(self, uri: str, line: int) -> list[Finding]:
+        return [f for f in self.document_findings.get(uri, []) + self.workspace_findings.get(uri, [])
+                if f.line - 1 == line]
+
+
+server = MemoryServer()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+async def did_open(ls: MemoryServer, params: types.DidOpenTextDocumentParams):
+    await ls.check_buffer(params.text_document.uri, from_disk=True)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+async def did_change(ls: MemoryServer, params: types.DidChangeTextDocumentParams):
+    await ls.check_buffer(params.text_document.uri, from_disk=False, document_rules_only=True)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+async def did_save(ls: MemoryServer, params: types.DidSaveTextDocumentParams):
+    ls.listings.forget()  # a file may have been added, renamed or deleted meanwhile
+    await ls.check_buffer(params.text_document.uri, from_disk=True)
+    await ls.check_whole_workspace(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: MemoryServer, params: types.DidCloseTextDocumentParams):
+    uri = params.text_document.uri
+    ls.texts.pop(uri, None)
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll]),
+)
+async def code_action(ls: MemoryServer, params: types.CodeActionParams):
+    uri = params.text_document.uri
+    document = ls.workspace.get_text_document(uri)
+    content = content_to_check(uri, document.source, from_disk=False)
+    path = Path(to_fs_path(uri))
+    try:
+        checked = await ls.in_worker(checking.check_content, path, content, build_fixes=True, listings=ls.listings)
+        fixed = await ls.in_worker(checking.check_content, path, content, apply_safe_fixes=True, listings=ls.listings)
+    except Exception:
+        return []
+    first, last = params.range.start.line, params.range.end.line
+    actions = []
+    for finding in checked.findings:
+        fix = finding.fix
+        if fix is None or not fix.edits or not first <= finding.line - 1 <= last:
+            continue
+        unsafe = fix.applicability is Applicability.UNSAFE
+        actions.append(types.CodeAction(
+            title=f"{fix.description} ({finding.rule.name}{', unsafe' if unsafe else ''})",
+            kind=types.CodeActionKind.QuickFix,
+            is_preferred=not unsafe,
+            edit=edits_as_workspace_edit(checked, fix.edits, uri, document.version),
+        ))
+    if fixed.changes:
+        actions.append(types.CodeAction(
+            title="Fix all safe problems in this file (memwarden)",
+            kind=types.CodeActionKind.SourceFixAll,
+            edit=changes_as_workspace_edit(fixed, uri, document.source, document.version),
+        ))
+    return actions
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+async def hover(ls: MemoryServer, params: types.HoverParams):
+    uri, line = params.text_document.uri, params.position.line
+    text = ls.workspace.get_text_document(uri).source
+    rules = {f.rule.name: f.rule for f in ls.findings_at(uri, line)}
+    parts = [rule_doc(rule) for rule in rules.values()]
+    try:
+        parts += await ls.in_worker(hover_on_links_and_budget, uri, text, params.position, ls.listings)
+    except Exception:
+        pass
+    if not parts:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)))
+
+
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+async def definition(ls: MemoryServer, params: types.DefinitionParams):
+    uri = params.text_document.uri
+    text = ls.workspace.get_text_document(uri).source
+    try:
+        target = await ls.in_worker(target_under, uri, text, params.position, ls.listings)
+    except Exception:
+        return None
+    if target is None:
+        return None
+    start = types.Position(line=0, character=0)
+    return types.Location(uri=from_fs_path(str(target)), range=types.Range(start=start, end=start))
+
+
+@server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions())
+async def inlay_hint(ls: MemoryServer, params: types.InlayHintParams):
+    uri = params.text_document.uri
+    text = ls.workspace.get_text_document(uri).source
+    try:
+        cut = await ls.in_worker(truncation_line, uri, text, ls.listings)
+    except Exception:
+        return []
+    if cut is None:
+        return []
+    line, label = cut
+    return [types.InlayHint(position=types.Position(line=line, character=0), label=label,
+                            kind=types.InlayHintKind.Parameter, padding_right=True)]
+
+
+# -- what the handlers compute off the event loop -------------------------------------------------------------
+def content_to_check(uri: str, text: str, from_disk: bool) -> bytes:
+    """The bytes to check: the file on disk when the editor shows it as saved (its own encoding and BOM kept,
+    or bytes that are not text, which the editor could only show mangled), else the buffer as UTF-8."""
+    if from_disk:
+        raw = read_bytes(uri)
+        if raw is not None:
+            decoded = decode(raw)[0]
+            if decoded is None or decoded == text:
+                return raw
+    return text.encode("utf-8", "replace")
+
+
+def read_bytes(uri: str) -> bytes | None:
+    try:
+        return Path(to_fs_path(uri)).read_bytes()
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def disk_text(uri: str) -> str:
+    raw = read_bytes(uri)
+    if raw is None:
+        return ""
+    text = decode(raw)[0]
+    return text if text is not None else raw.decode("utf-8", "replace")
+
+
+def is_below(uri: str, root: Path) -> bool:
+    try:
+        Path(to_fs_path(uri)).relative_to(root)
+        return True
+    except (ValueError, TypeError):
+        return False
+
+
+def diagnostic(finding: Finding, lines: Lines) -> types.Diagnostic:
+    start, end = lines.finding_range(finding.line, finding.column)
+    severity = types.DiagnosticSeverity.Error if finding.severity is Severity.ERROR else types.DiagnosticSeverity.Warning
+    return types.Diagnostic(
+        range=types.Range(start=types.Position(*start), end=types.Position(*end)),
+        message=f"{finding.message} [{finding.rule.name}]",
+        severity=severity,
+        code=finding.rule.code,
+        code_description=types.CodeDescription(href=DOCS + finding.rule.name),
+        source="memwarden",
+        data={"name": finding.rule.name, "fix": finding.fix.applicability.value if finding.fix else None},
+    )
+
+
+def failure(error: Exception) -> types.Diagnostic:
+    start = types.Position(line=0, character=0)
+    return types.Diagnostic(
+        range=types.Range(start=start, end=start), severity=types.DiagnosticSeverity.Error, source="memwarden",
+        message=f"memwarden could not check this file: {excerpt(str(error) or type(error).__name__, 300)}",
+    )
+
+
+def rule_doc(rule) -> str:
+    return f"**{rule.code} {rule.name}**: {rule.summary}\n\n{rule.doc}\n\n[{rule.name} in the rules reference]({DOCS}{rule.name})"
+
+
+def _text_of(checked, relpath: str) -> str | None:
+    doc = checked.workspace.document(relpath)
+    if doc is None or not getattr(doc, "decoded", False):
+        return None
+    return doc.text
+
+
+def edits_as_workspace_edit(checked, edits, uri: str, version: int | None) -> types.WorkspaceEdit:
+    """A fix's edits (offsets of each file's decoded text) as text edits, a file the fix creates made first."""
+    by_path: dict[str, list] = {}
+    for edit in edits:
+        by_path.setdefault(edit.path or checked.relpath, []).append(edit)
+    changes: list = []
+    for relpath, file_edits in by_path.items():
+        file_uri = from_fs_path(str(checked.workspace.root / relpath))
+        text = _text_of(checked, relpath) if (checked.workspace.root / relpath).exists() or relpath == checked.relpath else None
+        if text is None:
+            changes.append(types.CreateFile(uri=file_uri, options=types.CreateFileOptions(ignore_if_exists=True)))
+            text = ""
+        lines = Lines(text)
+        text_edits = [
+            types.TextEdit(range=types.Range(start=types.Position(*lines.position(e.start)),
+                                             end=types.Position(*lines.position(e.end))), new_text=e.replacement)
+            for e in file_edits
+        ]
+        identifier = types.OptionalVersionedTextDocumentIdentifier(uri=file_uri, version=version if file_uri == uri else None)
+        changes.append(types.TextDocumentEdit(text_document=identifier, edits=text_edits))
+    return types.WorkspaceEdit(document_changes=changes)
+
+
+def changes_as_workspace_edit(fixed, uri: str, buffer: str, version: int | None) -> types.WorkspaceEdit:
+    """Safe fixes applied in memory, as each changed file replaced whole (a fix across files stays whole)."""
+    changes: list = []
+    for change in fixed.changes:
+        file_uri = from_fs_path(str(fixed.workspace.root / change.relpath))
+        before = buffer if file_uri == uri else ("" if change.before is None else decode(change.before)[0] or "")
+        if change.before is None:
+            changes.append(types.CreateFile(uri=file_uri, options=types.CreateFileOptions(ignore_if_exists=True)))
+        after = decode(change.after)[0]
+        if after is None:
+            continue
+        end = types.Position(*Lines(before).end)
+        identifier = types.OptionalVersionedTextDocumentIdentifier(uri=file_uri, version=version if file_uri == uri else None)
+        changes.append(types.TextDocumentEdit(text_document=identifier, edits=[
+            types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end), new_text=after)
+        ]))
+    return types.WorkspaceEdit(document_changes=changes)
+
+
+def _proposed(uri: str, text: str, listings):
+    return checking.propose(Path(to_fs_path(uri)), text.encode("utf-8", "replace"), listings)
+
+
+def target_under(uri: str, text: str, position: types.Position, listings=None) -> Path | None:
+    ws, relpath = _proposed(uri, text, listings)
+    if relpath is None:
+        return None
+    found = link_at(text, Lines(text).offset(position.line, position.character))
+    target = link_target(ws, relpath, found) if found is not None else None
+    return ws.root / target if target is not None else None
+
+
+def hover_on_links_and_budget(uri: str, text: str, position: types.Position, listings=None) -> list[str]:
+    ws, relpath = _proposed(uri, text, listings)
+    if relpath is None:
+        return []
+    parts = []
+    found = link_at(text, Lines(text).offset(position.line, position.character))
+    if found is not None:
+        target = link_target(ws, relpath, found)
+        if target is not None:
+            parts.append(f"**{excerpt(ws.display_path(target, ws.root), 120)}**: {note_description(ws, target)}")
+    measurement = checking.gauge(ws)
+    if measurement is not None and relpath in {s.relpath for s in measurement.sources}:
+        parts.append(gauge_text(measurement))
+    return parts
+
+
+def truncation_line(uri: str, text: str, listings=None) -> tuple[int, str] | None:
+    """(zero-based line, label) of the first line of this file the agent never reads, if any."""
+    ws, relpath = _proposed(uri, text, listings)
+    measurement = checking.gauge(ws) if relpath is not None else None
+    if measurement is None or measurement.worst is None or measurement.worst.first_cut_line is None:
+        return None
+    worst = measurement.worst
+    source, line = worst.first_cut_line
+    if measurement.sources[source].relpath != relpath:
+        return None
+    return line - 1, f"✂ the agent stops reading here ({worst.limit.edge:,} {worst.limit.unit})"
+
+
+def start() -> None:
+    import os
+
+    # One process: a worker forked from this threaded server (the reader thread, the check thread) can
+    # inherit a lock another thread held and hang; a check here is one file, or a whole workspace after a save.
+    os.environ.setdefault("MEMWARDEN_JOBS", "1")
+    server.start_io()
+

@@ -1,0 +1,190 @@
+"""`memwarden server` driven over stdio by a real language client (pytest-lsp): open, change, save, code
+actions, hover, definition, inlay hints, a secret in a buffer, a file that is not UTF-8."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest_lsp = pytest.importorskip("pytest_lsp", reason="the server extra is not installed")
+
+from lsprotocol import types  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "claude-code"
+TOKEN = "ghp_" + "R4nd0mT0k3nV4lu3AbCdEfGhIjKlMnOpQr" + "12"
+
+pytestmark = pytest.mark.asyncio(loop_scope="function")
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "memwarden", "server"]))
+async def client(lsp_client: LanguageClient, tmp_path):
+    root = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, root)
+    lsp_client.root = root
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(), root_uri=root.as_uri(),
+    ))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def open_file(client: LanguageClient, relpath: str, text: str | None = None) -> str:
+    path = client.root / relpath
+    uri = path.as_uri()
+    if text is None:
+        text = path.read_bytes().decode("utf-8", "replace")
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="markdown", version=1, text=text)
+    ))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return uri
+
+
+def codes(client: LanguageClient, uri: str) -> set[str]:
+    return {d.code for d in client.diagnostics.get(uri, [])}
+
+
+async def test_open_change_and_save_publish_the_checks_findings(client: LanguageClient):
+    index = await open_file(client, "MEMORY.md")
+    broken = [d for d in client.diagnostics[index] if d.code == "MW402"]
+    assert len(broken) == 1
+    assert broken[0].range.start.line == 3 and broken[0].range.start.character == 18
+    assert "broken-index-link" in broken[0].message and broken[0].severity == types.DiagnosticSeverity.Error
+    assert broken[0].code_description.href.endswith("rules.md#broken-index-link")
+
+    # An unsaved change: the link now leads to a note that exists, so the finding goes.
+    fixed = (client.root / "MEMORY.md").read_text().replace("reference_old_api.md", "project_notes.md")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=index, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)],
+    ))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert "MW402" not in codes(client, index)
+
+    # Saved: the whole workspace is checked again, and project_notes.md is no orphan any more.
+    orphan = (client.root / "project_notes.md").as_uri()
+    await open_file(client, "project_notes.md")
+    assert "MW405" in codes(client, orphan)
+    (client.root / "MEMORY.md").write_text(fixed)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=index)))
+    for _ in range(6):  # the saved file, then each file of the workspace
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if "MW405" not in codes(client, orphan):
+            break
+    assert "MW405" not in codes(client, orphan)
+
+
+async def test_code_actions_offer_each_fix_and_fix_all_and_write_nothing(client: LanguageClient):
+    path = client.root / "project_release.md"
+    before = path.read_bytes()
+    uri = await open_file(client, "project_release.md")
+    claim = next(d for d in client.diagnostics[uri] if d.code == "MW301")
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=claim.range,
+        context=types.CodeActionContext(diagnostics=[claim]),
+    ))
+    quick = [a for a in actions if a.kind == types.CodeActionKind.QuickFix]
+    assert quick and "negative-claim-without-expiry" in quick[0].title
+    edits = quick[0].edit.document_changes[0].edits
+    assert any("expires" in e.new_text for e in edits)
+    fix_all = [a for a in actions if a.kind == types.CodeActionKind.SourceFixAll]
+    assert len(fix_all) == 1 and "expires" in fix_all[0].edit.document_changes[-1].edits[0].new_text
+    assert path.read_bytes() == before  # offered, not applied
+
+
+async def test_hover_shows_the_rule_doc_the_link_target_and_the_budget(client: LanguageClient):
+    index = await open_file(client, "MEMORY.md")
+    on_finding = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=index), position=types.Position(line=3, character=20)))
+    assert "broken-index-link" in on_finding.contents.value and "Why" in on_finding.contents.value
+    on_link = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=index), position=types.Position(line=1, character=5)))
+    assert "Integration tests must hit a real database, not mocks" in on_link.contents.value
+    assert "Startup index budget" in on_link.contents.value
+
+
+async def test_definition_follows_index_links_and_wikilinks(client: LanguageClient):
+    index = await open_file(client, "MEMORY.md")
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=index), position=types.Position(line=1, character=5)))
+    assert found.uri == (client.root / "feedback_testing.md").as_uri()
+    note = client.root / "user_role.md"
+    note.write_text(note.read_text() + "\nSee [[testing]] for the database rule.\n")
+    uri = await open_file(client, "user_role.md")
+    line = note.read_text().splitlines().index("See [[testing]] for the database rule.")
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=8)))
+    assert found.uri == (client.root / "feedback_testing.md").as_uri()
+
+
+async def test_inlay_hint_marks_where_the_agent_stops_reading(client: LanguageClient):
+    lines = [f"- [Note {n}](note_{n}.md) — what note {n} holds, in a long enough hook line" for n in range(260)]
+    (client.root / "MEMORY.md").write_text("\n".join(lines) + "\n")
+    index = await open_file(client, "MEMORY.md")
+    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=types.TextDocumentIdentifier(uri=index),
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=300, character=0))))
+    assert len(hints) == 1 and "stops reading" in hints[0].label
+    assert hints[0].position.line == 200  # Claude Code reads the first 200 lines
+
+
+async def test_a_secret_in_a_buffer_never_reaches_the_client(client: LanguageClient):
+    text = (
+        "---\nname: deploy\ndescription: the deploy key is " + TOKEN + "\ntype: projects\n---\n\n"
+        "Deploy with the token " + TOKEN + " which does not support rotation.\n"
+    )
+    (client.root / "project_deploy.md").write_text(text)
+    index_text = (client.root / "MEMORY.md").read_text() + "- [Deploy](project_deploy.md) — how we deploy\n"
+    (client.root / "MEMORY.md").write_text(index_text)
+    uri = await open_file(client, "project_deploy.md")
+    assert "MW701" in codes(client, uri)
+    shown = [d.message for d in client.diagnostics[uri]]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=8, character=0)),
+        context=types.CodeActionContext(diagnostics=[])))
+    shown += [a.title for a in actions]
+    for line in range(8):
+        hover = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=1)))
+        shown += [hover.contents.value] if hover else []
+    index = await open_file(client, "MEMORY.md")
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=index), position=types.Position(line=4, character=4)))
+    shown.append(hover.contents.value)
+    assert len(shown) > 3 and any("[SECRET" in s or "***" in s for s in shown)
+    assert not [s for s in shown if "R4nd0mT0k3n" in s]
+
+
+async def test_a_file_that_is_not_utf8_gets_a_diagnostic_and_the_server_lives_on(client: LanguageClient):
+    (client.root / "project_latin1.md").write_bytes(
+        "---\nname: caf\xe9\ndescription: caf\xe9 notes\ntype: project\n---\n\nThe caf\xe9 opens at nine.\n".encode("latin-1"))
+    uri = await open_file(client, "project_latin1.md")
+    assert client.diagnostics[uri], "a file that does not decode must say so"
+    half_typed = await open_file(client, "project_half.md", "---\nname: half\ndescription: [unclosed\n")
+    assert client.diagnostics[half_typed]
+    index = await open_file(client, "MEMORY.md")
+    assert "MW402" in codes(client, index)  # still answering
+
+
+async def test_a_save_in_a_shelf_folder_rechecks_the_whole_workspace(client: LanguageClient):
+    root = client.root.parent / "gish"
+    shutil.copytree(EXAMPLE.parent / "ghost-in-shell", root, ignore=shutil.ignore_patterns(".memwarden_cache"))
+    client.root = root
+    note = await open_file(client, "memory/knowledge/references/export-tool.md")
+    index = (root / "MEMORY.md").as_uri()
+    assert index not in client.diagnostics  # never opened, nothing published for it yet
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=note)))
+    for _ in range(12):
+        if index in client.diagnostics:
+            break
+        try:  # a server that never checks the index publishes nothing more: fail, do not hang
+            await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
+        except asyncio.TimeoutError:
+            break
+    assert "MW402" in codes(client, index)  # the index's broken link, found by the save's whole-workspace check
