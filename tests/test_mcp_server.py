@@ -89,7 +89,7 @@ async def test_a_secret_in_proposed_content_is_never_echoed(root):
     assert "error" in answers[2]
 
 
-async def test_fixed_content_is_never_offered_for_content_holding_a_secret_even_with_the_secret_rule_off(root):
+async def test_fixed_content_is_never_offered_for_content_holding_a_secret_even_with_the_secret_rule_off(root, fixed_tiers):
     # The default selection (stable rules only) may leave secret-in-memory out; a safe fix's content would
     # still carry the token back to the agent.
     content = ("---\nname: deploy\ndescription: how we deploy\ntype: project\n---\n\n"
