@@ -385,6 +385,29 @@ def test_a_log_in_git_lfs_whose_content_this_clone_lacks_is_refused_clearly(git_
     assert "Traceback" not in result.stderr
 
 
+@needs_git_lfs
+def test_a_log_in_git_lfs_over_the_size_limit_is_refused_without_reading_it(git_repo, cli):
+    from memwarden.fileio import MAX_FILE_BYTES
+
+    root = _lfs_repo(git_repo)
+    size = MAX_FILE_BYTES + 1
+    oid = "ab" * 32
+    pointer = f"version https://git-lfs.github.com/spec/v1\noid sha256:{oid}\nsize {size}\n"
+    store = root / ".git" / "lfs" / "objects" / oid[:2] / oid[2:4]
+    store.mkdir(parents=True)
+    with open(store / oid, "wb") as sparse:  # a sparse file: 64 MiB that cost no disk
+        sparse.truncate(size)
+    (root / "pointer").write_text(pointer)
+    blob = git(root, "hash-object", "-w", "--no-filters", "pointer").strip()
+    (root / "pointer").unlink()
+    git(root, "update-index", "--cacheinfo", f"100644,{blob},memory/episodic.jsonl")
+    git(root, "commit", "-q", "-m", "a pointer to a huge log")
+    write(root, "memory/episodic.jsonl", log(episode(1)))
+    code, findings, result = staged(cli, root)
+    assert code == 2 and "over the" in result.stderr and "Git LFS" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
 # -- 18 (cont.): dated statements are looked for only around a year ----------------------------------
 
 

@@ -12,6 +12,9 @@ import os
 import stat
 from pathlib import Path
 
+# Larger than this, a memory file is reported, not read: no agent loads it either.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
 
 class NotRegularFile(OSError):
     """The path is a FIFO, socket, device or directory: there is nothing to read as a memory file."""

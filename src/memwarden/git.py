@@ -14,7 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from memwarden.fileio import read_regular
+from memwarden.fileio import MAX_FILE_BYTES, read_regular
 
 _BLOB_MODES = ("100644", "100755")  # symlinks (120000) and submodules (160000) hold no memory
 
@@ -264,9 +264,15 @@ class Repo:
         if pointer is None:
             return data
         oid, size = pointer.group("oid").decode("ascii"), int(pointer.group("size"))
+        if size > MAX_FILE_BYTES:
+            raise GitError(
+                f"a memory file is stored in Git LFS (object {oid[:12]}) at {size:,} bytes, over the "
+                f"{MAX_FILE_BYTES:,}-byte limit memwarden reads, so what changed in it cannot be checked"
+            )
         for store in self._lfs_stores():
             try:
-                content = read_regular(store / oid[:2] / oid[2:4] / oid)
+                # One byte over the pointer's size is enough to see an object that does not match it.
+                content = read_regular(store / oid[:2] / oid[2:4] / oid, limit=size + 1)
             except OSError:
                 continue
             if len(content) == size and hashlib.sha256(content).hexdigest() == oid:

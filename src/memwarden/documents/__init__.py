@@ -11,7 +11,7 @@ from memwarden.documents.jsonl import JsonlDocument, Record
 from memwarden.documents.markdown import IndexDocument, IndexEntry, MarkdownDocument, ProseSpan
 from memwarden.documents.yamldoc import YamlDocument, format_json_path
 from memwarden.discover.profiles import Kind
-from memwarden.fileio import read_regular
+from memwarden.fileio import MAX_FILE_BYTES, read_regular
 
 CLASSES = {
     "yaml": YamlDocument,
@@ -20,9 +20,6 @@ CLASSES = {
     "index": IndexDocument,
     "text": Document,  # a file no kind claims and no extension names a format of: decoded, never parsed
 }
-
-# Larger than this, a memory file is reported, not read: no agent loads it either.
-MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 def load(root: Path, relpath: str, kind: Kind, raw: bytes | None = None) -> Document:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memwarden.fileio import read_regular
+
 APPEND_ONLY_RULES = ("deleted-record", "rewritten-record", "deleted-note", "shrunk-file")
 
 
@@ -53,5 +55,8 @@ def _read_at(repo, commit: str, path: Path) -> bytes | None:
     try:
         relpath = path.resolve().relative_to(repo.toplevel.resolve()).as_posix()
     except ValueError:
-        return path.read_bytes() if path.is_file() else None
+        try:
+            return read_regular(path)
+        except OSError:
+            return None  # missing, a FIFO or a folder: no configuration there
     return repo.show(commit, relpath)
