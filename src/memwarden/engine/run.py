@@ -12,7 +12,7 @@ import datetime as dt
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from memwarden import registry, tiers
 from memwarden.decoding import decode
@@ -25,7 +25,16 @@ from memwarden.engine.directives import Suppressions, directives
 from memwarden.engine.fixing import FileChange, fix_rounds, write_changes
 from memwarden.model import Applicability, Finding, Problem, Rule, RunMemo, Scope
 
+if TYPE_CHECKING:
+    from memwarden.analysis.repo_claims.history import RepositoryAnswers
+
 SECRET_RULE = "secret-in-memory"  # its options say how the engine scans for secrets to hide
+
+
+def _new_repository_answers() -> RepositoryAnswers:
+    from memwarden.analysis.repo_claims.history import RepositoryAnswers  # git's answers: only when asked
+
+    return RepositoryAnswers()
 
 
 @dataclass
@@ -52,6 +61,9 @@ class RunOptions:
     owner_machine: bool = False
     # Build every fix's edits without applying any: the language server offers them as code actions.
     build_fixes: bool = False
+    # What git answered about the repositories the run's workspaces sit in (the repository-claim rules'),
+    # shared by every workspace and fixing pass of the run; a caller may pass one to share it across runs.
+    repository_answers: RepositoryAnswers = field(default_factory=_new_repository_answers)
 
     @property
     def cacheable(self) -> bool:

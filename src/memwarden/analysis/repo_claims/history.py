@@ -27,30 +27,37 @@ MAX_MANIFEST_BYTES = 5_000_000  # a bigger manifest is read cut short, as invali
 MAX_SYMBOLS_SEARCHED = 300  # symbols no code holds, looked for in the history (one `git log -G`); the rest undecided
 
 
-# What git answered about one repository in one state (its top level, HEAD and the index's stat), shared by
-# the workspaces of one run: a repository holding many memory folders reads its history once. Keyed by the
-# state, so a commit, a checkout or staging starts afresh; the working tree is always asked live.
-_ANSWERS: dict[tuple[str, str], dict] = {}
-_ANSWERS_KEPT = 4
+class RepositoryAnswers:
+    """What git answered about each repository in one state (its top level, HEAD and the index's stat).
 
+    Owned by the run's options (engine.RunOptions.repository_answers): the workspaces of one run share it, so
+    a repository holding many memory folders reads its history once, and a long-lived caller (the language
+    server) may keep one across checks. Keyed by the state, so a commit, a checkout or staging starts afresh;
+    the working tree is always asked live. A few repositories are kept, the oldest dropped first.
+    """
 
-def _answers_for(repo: Repo) -> dict:
-    key = (str(repo.toplevel), repository_state(repo.toplevel))
-    if key not in _ANSWERS:
-        while len(_ANSWERS) >= _ANSWERS_KEPT:
-            _ANSWERS.pop(next(iter(_ANSWERS)))
-        _ANSWERS[key] = {"symbol_removals": {}, "holders": {}, "touches": [], "touches_done": False}
-    return _ANSWERS[key]
+    KEPT = 4
+
+    def __init__(self) -> None:
+        self._by_state: dict[tuple[str, str], dict] = {}
+
+    def of(self, repo: Repo) -> dict:
+        key = (str(repo.toplevel), repository_state(repo.toplevel))
+        if key not in self._by_state:
+            while len(self._by_state) >= self.KEPT:
+                self._by_state.pop(next(iter(self._by_state)))
+            self._by_state[key] = {"symbol_removals": {}, "holders": {}, "touches": [], "touches_done": False}
+        return self._by_state[key]
 
 
 class RepoFacts:
-    def __init__(self, repo: Repo | None, why: str = ""):
+    def __init__(self, repo: Repo | None, why: str = "", answers: RepositoryAnswers | None = None):
         self.repo = repo
         self.why = why  # why there is nothing to compare against, when repo is None
-        self._answers = _answers_for(repo) if repo is not None else {}
+        self._answers = (answers or RepositoryAnswers()).of(repo) if repo is not None else {}
 
     @classmethod
-    def open(cls, root: Path) -> "RepoFacts":
+    def open(cls, root: Path, answers: RepositoryAnswers | None = None) -> "RepoFacts":
         try:
             repo = Repo.discover(root)
             if repo is None:
@@ -61,7 +68,7 @@ class RepoFacts:
                 return cls(None, "a shallow clone: its history is cut short")
         except GitError as error:
             return cls(None, str(error))
-        return cls(repo)
+        return cls(repo, answers=answers)
 
     @property
     def usable(self) -> bool:
@@ -281,4 +288,4 @@ def facts(ctx) -> RepoFacts:
     """The run's one RepoFacts (the memo shares it between the rules of a pass)."""
     ctx.reads_history()
     root = ctx.workspace.root
-    return ctx.memo.get(MEMO_KEY, lambda: RepoFacts.open(root))
+    return ctx.memo.get(MEMO_KEY, lambda: RepoFacts.open(root, ctx.run.repository_answers))
