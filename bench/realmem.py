@@ -71,7 +71,9 @@ def run_memwarden(root: Path, explicit: bool, preview: bool) -> tuple[list[dict]
     paths = memory_dirs(root) if explicit else []
     command = [sys.executable, "-m", "memwarden", "check", "--format", "json", "--no-cache",
                "--exit-zero", "--today", TODAY, *(["--preview"] if preview else []), *paths]
-    done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=600)
+    # A corpus folder is memory copied without its repository's history: git must not take this repository's.
+    env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(CORPUS)}
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=600, env=env)
     if done.returncode not in (0, 1):
         return [], f"exit {done.returncode}: {done.stderr.strip()[:200]}"
     try:

@@ -15,6 +15,13 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 CORPUS = FIXTURES / "corpus"
 
+# The fixtures and examples are copies of memory without their repositories' history: git must not take
+# memwarden's own repository for theirs (the repository-claim rules would compare them with it, and read
+# its whole history for every check run in place).
+os.environ["GIT_CEILING_DIRECTORIES"] = os.pathsep.join(
+    filter(None, [str(FIXTURES), str(REPO / "examples"), os.environ.get("GIT_CEILING_DIRECTORIES", "")])
+)
+
 
 def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
     """Write a workspace: relative path -> text (UTF-8, written as is) or bytes."""
