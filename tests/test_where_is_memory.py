@@ -144,3 +144,14 @@ def test_budget_in_a_repository_that_is_no_gish_workspace_never_suggests_gish_in
     result = cli("budget", cwd=root)
     assert result.exit_code == 3, result
     assert "gish init" not in result.stderr
+
+
+@pytest.mark.parametrize("folder", [".openclaw/workspace", ".openclaw/workspace-work"])
+def test_an_openclaw_workspace_at_its_default_place_is_found_from_the_root(cli, git_repo, folder):
+    # A dotfiles-like repository keeps OpenClaw's own folder; a lone MEMORY.md there is OpenClaw's long-term memory.
+    root = git_repo({"AGENTS.md": "# Rules\n\nRun the tests.\n",
+                     f"{folder}/MEMORY.md": "# Memory\n\nReach me at alice.smith@gmail.com about the deploy.\n"})
+    workspaces = stats_workspaces(cli, root)
+    assert workspaces[folder][0] == "openclaw", workspaces
+    result = cli("check", "--format", "json", "--exit-zero", ".", cwd=root)
+    assert (f"{folder}/MEMORY.md", "personal-data") in {(f["path"], f["name"]) for f in result.json()["findings"]}

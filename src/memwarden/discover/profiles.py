@@ -44,8 +44,9 @@ REPOSITORY_META_FILES = tuple(
 )
 # Dot-folders agents keep memory in; every other dot-folder is skipped when looking for workspaces.
 # `.serena/memories/` (Serena), `.learnings/` (an agent's lessons log), and the user-level folders a
-# dotfiles repository keeps (`.gemini/GEMINI.md`, `.codex/AGENTS.md`, `.agents/AGENTS.md`).
-AGENT_DOT_DIRS = (".claude", ".serena", ".learnings", ".gemini", ".codex", ".agents")
+# dotfiles repository keeps (`.gemini/GEMINI.md`, `.codex/AGENTS.md`, `.agents/AGENTS.md`, an OpenClaw
+# workspace at its default place, `.openclaw/workspace/`).
+AGENT_DOT_DIRS = (".claude", ".serena", ".learnings", ".gemini", ".codex", ".agents", ".openclaw")
 
 
 @dataclass(frozen=True)
@@ -313,6 +314,10 @@ def detect(root: Path) -> tuple[str | None, str]:
     return None, "no MEMORY.md, memory/, .gish/, CLAUDE.md, AGENTS.md or GEMINI.md here"
 
 
+# OpenClaw's default workspace, `~/.openclaw/workspace`; for a named profile `~/.openclaw/workspace-<profile>`
+# (docs before 2026) or `~/.openclaw-<profile>/workspace`, and `workspace-<agentId>` for a multi-agent roster.
+_OPENCLAW_HOME_WORKSPACE = re.compile(r"workspace(-[\w.-]+)?")
+_OPENCLAW_STATE_DIR = re.compile(r"\.openclaw(-[\w.-]+)?")
 _DAILY_NOTE = re.compile(r"\d{4}-\d{2}-\d{2}(-[^/]+)?\.md")
 
 
@@ -323,6 +328,10 @@ def _openclaw_workspace(root: Path) -> str | None:
     marker = next((name for name in OPENCLAW_MARKERS if (root / name).is_file()), None)
     if marker:
         return f"{marker} is an OpenClaw bootstrap file"
+    if _OPENCLAW_HOME_WORKSPACE.fullmatch(root.name) and _OPENCLAW_STATE_DIR.fullmatch(root.parent.name) and any(
+        (root / name).is_file() for name in OPENCLAW_BOOTSTRAP_FILES + OPENCLAW_MEMORY_FILES
+    ):
+        return f"{root.parent.name}/{root.name}/ is OpenClaw's own workspace folder"
     if not any((root / name).is_file() for name in ("AGENTS.md", "MEMORY.md", "USER.md")):
         return None
     try:
