@@ -142,7 +142,8 @@ def main() -> int:
     ap.add_argument("--sources", default=os.path.join(JUDGED, "repo_claims_sources.tsv"))
     ap.add_argument("--judged", nargs="*", help="judged TSVs (default: judged/repo_claims_*_dev.tsv and *_test.tsv)")
     ap.add_argument("--repo", action="append", help="only this OWNER__NAME (repeatable)")
-    ap.add_argument("--split", choices=["dev", "test"], help="only this split")
+    ap.add_argument("--split", choices=["dev", "test", "all"], default="dev",
+                    help="which half to run (default dev: the test half is run once, by the lead, at the end)")
     ap.add_argument("--jobs", type=int, default=4)
     ap.add_argument("--write-unjudged", metavar="FILE", help="append unjudged findings here with an empty verdict")
     ap.add_argument("--verbose", action="store_true", help="print every finding with its verdict")
@@ -151,11 +152,11 @@ def main() -> int:
     sources = read_tsv(args.sources)
     if args.repo:
         sources = [s for s in sources if s["repo"] in args.repo]
-    if args.split:
-        sources = [s for s in sources if s["split"] == args.split]
+    splits = ["dev", "test"] if args.split == "all" else [args.split]
+    sources = [s for s in sources if s["split"] in splits]
+    # Only the chosen half's judgements are read, so a dev run never opens the held-out file.
     files = args.judged or sorted(
-        glob.glob(os.path.join(JUDGED, "repo_claims_*_dev.tsv"))
-        + glob.glob(os.path.join(JUDGED, "repo_claims_*_test.tsv"))
+        f for split in splits for f in glob.glob(os.path.join(JUDGED, f"repo_claims_*_{split}.tsv"))
     )
     files = [f for f in files if "_missed_" not in os.path.basename(f)]
     judged_by_repo: dict[str, list[dict[str, str]]] = collections.defaultdict(list)

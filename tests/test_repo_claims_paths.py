@@ -138,3 +138,24 @@ def test_a_rename_whose_new_path_is_gone_too_says_so_and_has_no_fix(git_repo, cl
     assert [(f["message"], f.get("fix")) for f in result] == [
         (f"'tools/gen.py' is no longer in the repository: commit {sha} (Rename the generator) renamed it to "
          "'tools/generate.py', which is gone too; the note may be out of date", None)]
+
+
+def test_an_unreadable_old_file_version_still_leaves_every_deletion_and_exact_rename_found(git_repo, cli):
+    # A clone missing one old blob (damaged, or fetched with a blob filter): finding inexact renames needs
+    # that blob and git gives up on the whole log; deletions and exact renames need no file contents.
+    body = "".join(f"line {n}\n" for n in range(40))
+    root = git_repo({"lib/parser.py": body, "lib/helpers.py": "g = 1\n", "docs/guide.md": "guide\n"})
+    old_blob = git(root, "rev-parse", "HEAD:lib/parser.py").strip()
+    (root / "archive").mkdir()
+    git(root, "mv", "lib/parser.py", "lib/parse.py")
+    write_files(root, {"lib/parse.py": body + "line 40\n"})
+    git(root, "mv", "docs/guide.md", "archive/guide.md")
+    git(root, "rm", "-q", "lib/helpers.py")
+    sha = commit_all(root, "Tidy lib and docs")
+    (root / ".git" / "objects" / old_blob[:2] / old_blob[2:]).unlink()
+    write_files(root, {"CLAUDE.md": "Helpers: `lib/helpers.py`. Guide: `docs/guide.md`.\n"})
+    assert [message for _, _, message in found(cli, root)] == [
+        f"'docs/guide.md' is no longer in the repository: commit {sha} (Tidy lib and docs) renamed it to "
+        "'archive/guide.md'",
+        f"'lib/helpers.py' is no longer in the repository: commit {sha} (Tidy lib and docs) deleted it; "
+        "the note may be out of date"]

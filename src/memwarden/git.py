@@ -305,10 +305,14 @@ class Repo:
 
         One `git log --diff-filter=DR -M --name-status` over all of HEAD's ancestors (merges add
         nothing: a side branch's own commits carry its deletions). A path deleted and added again
-        keeps its newest removal; whether it exists now is the caller's question.
+        keeps its newest removal; whether it exists now is the caller's question. When an old file
+        version cannot be read (a damaged clone, or one fetched with a blob filter), git gives up on
+        renames with edits; the log is then read again with exact renames only, which need no contents.
         """
-        out = self.git("log", "-z", "--diff-filter=DR", "-M", "--name-status", "--format=%x1e%H%x1f%ct%x1f%s",
-                       "--end-of-options", "HEAD").stdout
+        try:
+            out = self._removals_log("-M")
+        except GitError:
+            out = self._removals_log("-M100%")
         found: dict[str, Removal] = {}
         for chunk in out.split(b"\x1e")[1:]:
             header, _, body = chunk.partition(b"\0")
@@ -321,6 +325,10 @@ class Repo:
                 found.setdefault(old, Removal(old, sha, int(timestamp), subject, fields[position + 2] if renamed else None))
                 position += 3 if renamed else 2
         return found
+
+    def _removals_log(self, renames: str) -> bytes:
+        return self.git("log", "-z", "--diff-filter=DR", renames, "--name-status", "--format=%x1e%H%x1f%ct%x1f%s",
+                        "--end-of-options", "HEAD").stdout
 
     def touches(self, skip: int = 0, limit: int | None = None) -> "list[Touch]":
         """HEAD's first-parent commits, newest first (past the newest skip, at most limit), with the paths each changed.
