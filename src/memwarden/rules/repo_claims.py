@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from memwarden.analysis.repo_claims import manifests, mentions
 from memwarden.analysis.repo_claims.history import facts, is_code
-from memwarden.analysis.repo_claims.staleness import due_touches, scope_patterns
+from memwarden.analysis.repo_claims.staleness import due_touches, is_record, scope_patterns
 from memwarden.analysis.repo_claims.topics import disagreements, topics_of
 from memwarden.git import Removal
 from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
@@ -325,7 +325,11 @@ def changed_since_note(doc, ctx):
     ## What it does
     Takes the paths a note is about: its front matter's `scope` (a path or glob, or a list of them,
     at the top or under `metadata:`), or else the repository paths it names that exist now (as
-    `deleted-repo-path` finds them). It finds the note's last first-parent commit and reports the
+    `deleted-repo-path` finds them). A note that records the past stands for no paths but its `scope`:
+    a dated log entry (its first line of prose gives the date, or its file name does: a daily note),
+    a note whose title or opening calls it historical, superseded, lessons learned, a post-mortem or
+    a log, and a note about its people (`type: feedback` or `user`); later changes to what it names in
+    passing do not make it wrong. It finds the note's last first-parent commit and reports the
     first-parent commits after it (a merge with what it brought in) that changed any of those paths,
     naming them. A note with changes not yet committed, or not committed at all, is not reported:
     it is being written now. Nothing is reported outside a repository or in a shallow clone.
@@ -353,8 +357,9 @@ def changed_since_note(doc, ctx):
     ws = ctx.workspace
     note_path = repo.relative(ws.root, doc.relpath)
     patterns = scope_patterns(doc.front_matter)
-    if not patterns:
-        named = mentions.path_mentions(_scan(doc), posixpath.dirname(note_path))
+    scan = _scan(doc)
+    if not patterns and not is_record(note_path, doc.front_matter, scan.text[doc.body_offset:]):
+        named = mentions.path_mentions(scan, posixpath.dirname(note_path))
         existing = (repo.existing(m.value, note_path) for m in named if not m.history_context)
         patterns = tuple(dict.fromkeys(path for path in existing if path is not None and not path.endswith(".md")))
     if not patterns:
