@@ -159,3 +159,13 @@ def test_an_unreadable_old_file_version_still_leaves_every_deletion_and_exact_re
         "'archive/guide.md'",
         f"'lib/helpers.py' is no longer in the repository: commit {sha} (Tidy lib and docs) deleted it; "
         "the note may be out of date"]
+
+
+def test_a_path_whose_own_name_holds_a_history_word_is_still_a_claim(git_repo, cli):
+    # "old", "legacy", "gone" in the path are its name; only the prose around it tells of a removal.
+    root = git_repo({"src/legacy/api.py": "a\n", "lib/old_util.py": "o\n", "app.py": "a\n"})
+    git(root, "rm", "-q", "-r", "src/legacy", "lib/old_util.py")
+    commit_all(root, "Drop the legacy API")
+    write_files(root, {"CLAUDE.md": "The API is in `src/legacy/api.py`.\nHelpers: lib/old_util.py\n"
+                                    "`lib/old_util.py` was removed.\n"})
+    assert [line for _, line, _ in found(cli, root)] == [1, 2]

@@ -7,6 +7,7 @@ at the line and column where it is written.
 
 from __future__ import annotations
 
+import bisect
 import re
 import shlex
 from dataclasses import dataclass
@@ -50,12 +51,6 @@ def _blank(text: str, spans) -> str:
     return text
 
 
-def _line_at(text: str, offset: int) -> str:
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    return text[start : end if end >= 0 else len(text)]
-
-
 class Scan:
     """A body's code spans, fences and links, found once and shared by every kind of mention."""
 
@@ -86,7 +81,19 @@ class Scan:
                 offset += len(line) + 1
 
     def history_context(self, offset: int) -> bool:
-        return bool(_HISTORY_WORDS.search(_line_at(self.text, offset)))
+        """Whether the prose of offset's line tells of a removal or move. The names written on it (code spans,
+        paths) are left out: `src/legacy/` or `old_util.py` is a name, not a word about the past."""
+        start = self.text.rfind("\n", 0, offset) + 1
+        end = self.text.find("\n", offset)
+        end = end if end >= 0 else len(self.text)
+        first = bisect.bisect_left(self.inline, (start, start))
+        spans = []
+        for span_start, span_end in self.inline[first:]:
+            if span_start >= end:
+                break
+            spans.append((span_start - start, min(span_end, end) - start))
+        prose = _PROSE_PATH.sub(lambda match: " " * len(match.group()), _blank(self.text[start:end], spans))
+        return bool(_HISTORY_WORDS.search(prose))
 
 
 def _clean_path(candidate: str) -> str | None:
