@@ -169,3 +169,16 @@ def test_a_path_whose_own_name_holds_a_history_word_is_still_a_claim(git_repo, c
     write_files(root, {"CLAUDE.md": "The API is in `src/legacy/api.py`.\nHelpers: lib/old_util.py\n"
                                     "`lib/old_util.py` was removed.\n"})
     assert [line for _, line, _ in found(cli, root)] == [1, 2]
+
+
+def test_a_file_reached_through_a_symlink_is_checked_once_at_its_own_path(git_repo, cli):
+    import os
+
+    root = git_repo({"src/util.py": "u\n", "package.json": '{"scripts": {"build": "tsc"}}\n',
+                     "package-lock.json": "{}\n"})
+    git(root, "rm", "-q", "src/util.py")
+    commit_all(root, "Drop util")
+    write_files(root, {"AGENTS.md": "Helpers: `src/util.py`. Lint: `npm run lint`. Install: `yarn install`.\n"})
+    os.symlink("AGENTS.md", root / "CLAUDE.md")
+    reported = [(f["path"], f["code"]) for f in findings(cli, root, "MW412,MW413,MW414")]
+    assert sorted(reported) == [("AGENTS.md", "MW412"), ("AGENTS.md", "MW413"), ("AGENTS.md", "MW414")]

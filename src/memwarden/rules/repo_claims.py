@@ -15,6 +15,7 @@ from memwarden.analysis.repo_claims import manifests, mentions
 from memwarden.analysis.repo_claims.history import facts, is_code
 from memwarden.analysis.repo_claims.staleness import due_touches, is_record, scope_patterns
 from memwarden.analysis.repo_claims.topics import disagreements, topics_of
+from memwarden.discover.workspace import read_at_its_own_path
 from memwarden.git import Removal
 from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
 from memwarden.registry import rule
@@ -29,6 +30,15 @@ def _commit(removal: Removal) -> str:
 
 def _scan(doc) -> mentions.Scan:
     return mentions.Scan(doc.text, doc.body_offset)
+
+
+def _facts_for(doc, ctx):
+    """The repository's facts when doc is to be checked; None outside a repository, and for a symlink's view of a
+    file this run also reads at its own path (CLAUDE.md -> AGENTS.md): that file is checked once, there."""
+    repo = facts(ctx)
+    if not repo.usable or read_at_its_own_path(ctx.workspace, doc):
+        return None
+    return repo
 
 
 def _problem(doc, offset: int, message: str, fix: Fix | None = None) -> Problem:
@@ -93,8 +103,8 @@ def deleted_repo_path(doc, ctx):
     Safe, for a rename whose new path exists now and whose old path is written whole as the repository
     path (inline code or prose): the text is replaced by the new path. A deletion has no fix.
     """
-    repo = facts(ctx)
-    if not repo.usable:
+    repo = _facts_for(doc, ctx)
+    if repo is None:
         return
     ws = ctx.workspace
     note_path = repo.relative(ws.root, doc.relpath)
@@ -162,8 +172,8 @@ def undefined_script(doc, ctx):
     ## Fix safety
     No fix: which script replaces it is the author's call.
     """
-    repo = facts(ctx)
-    if not repo.usable:
+    repo = _facts_for(doc, ctx)
+    if repo is None:
         return
     scan = _scan(doc)
     for command in mentions.commands(scan):
@@ -221,8 +231,8 @@ def wrong_package_manager(doc, ctx):
     ## Fix safety
     No fix: the command's words differ between tools.
     """
-    repo = facts(ctx)
-    if not repo.usable:
+    repo = _facts_for(doc, ctx)
+    if repo is None:
         return
     root_files = [path for path in repo.tracked if "/" not in path]
     expected = manifests.managers_in(root_files)
@@ -279,8 +289,8 @@ def removed_symbol(doc, ctx):
     ## Fix safety
     No fix: what replaced it is the author's call.
     """
-    repo = facts(ctx)
-    if not repo.usable:
+    repo = _facts_for(doc, ctx)
+    if repo is None:
         return
     found = [m for m in mentions.symbol_mentions(_scan(doc)) if not m.history_context]
     if not found:
@@ -351,8 +361,8 @@ def changed_since_note(doc, ctx):
     ## Fix safety
     No fix: only reading the change can tell whether the note still holds.
     """
-    repo = facts(ctx)
-    if not repo.usable:
+    repo = _facts_for(doc, ctx)
+    if repo is None:
         return
     ws = ctx.workspace
     note_path = repo.relative(ws.root, doc.relpath)
@@ -413,7 +423,7 @@ def conflicting_instructions(ctx):
     ws = ctx.workspace
     by_file = {}
     for doc in ctx.documents(*MARKDOWN_KINDS):
-        if doc.ok:
+        if doc.ok and not read_at_its_own_path(ws, doc):
             by_file[doc.relpath] = (doc, topics_of(_scan(doc)))
     for first, second in disagreements({path: found for path, (_, found) in by_file.items()}):
         doc = by_file[first.path][0]
