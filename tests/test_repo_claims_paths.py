@@ -182,3 +182,15 @@ def test_a_file_reached_through_a_symlink_is_checked_once_at_its_own_path(git_re
     os.symlink("AGENTS.md", root / "CLAUDE.md")
     reported = [(f["path"], f["code"]) for f in findings(cli, root, "MW412,MW413,MW414")]
     assert sorted(reported) == [("AGENTS.md", "MW412"), ("AGENTS.md", "MW413"), ("AGENTS.md", "MW414")]
+
+
+def test_a_link_that_names_its_target_is_one_claim_and_its_fix_rewrites_both(git_repo, cli):
+    root = git_repo({"tools/gen.py": "g\n", "app.py": "a\n"})
+    git(root, "mv", "tools/gen.py", "tools/generate.py")
+    commit_all(root, "Rename the generator")
+    write_files(root, {"CLAUDE.md": "Generate with [tools/gen.py](tools/gen.py) or [`tools/gen.py`](tools/gen.py).\n"})
+    assert [(line, column) for line, column, _ in
+            sorted((f["line"], f["column"], f["message"]) for f in findings(cli, root, "MW412"))] == [(1, 16), (1, 49)]
+    assert cli("check", str(root), "--select", "MW412", "--fix", "--no-cache", cwd=root).exit_code == 0
+    assert (root / "CLAUDE.md").read_text() == ("Generate with [tools/generate.py](tools/generate.py) or "
+                                                "[`tools/generate.py`](tools/generate.py).\n")

@@ -79,7 +79,8 @@ def deleted_repo_path(doc, ctx):
     ## What it does
     Finds repository paths in a memory or instruction file: a whole inline code span that is a path
     (`src/ui/`, `scripts/deploy.sh`, `app/models.py:12`), a local link's target (from the file's folder)
-    and a path of two or more names in prose. A path that exists neither in the index nor in the working
+    and a path of two or more names in prose; a link whose text names its own target
+    (`[src/a.py](src/a.py)`) is one claim. A path that exists neither in the index nor in the working
     tree (from the top level, or from the file's folder or one above it: a package's CLAUDE.md names
     its own `src/`) is looked up in the history of HEAD (one `git log --diff-filter=DR -M` for all of them); when a
     commit deleted it, or renamed it (for a folder: the newest commit that removed a file of it), the
@@ -101,7 +102,8 @@ def deleted_repo_path(doc, ctx):
 
     ## Fix safety
     Safe, for a rename whose new path exists now and whose old path is written whole as the repository
-    path (inline code or prose): the text is replaced by the new path. A deletion has no fix.
+    path (inline code or prose): the text is replaced by the new path, and so is a link's target that
+    repeats it. A deletion has no fix.
     """
     repo = _facts_for(doc, ctx)
     if repo is None:
@@ -121,9 +123,10 @@ def deleted_repo_path(doc, ctx):
         violation = DeletedPath(mention.value, removal, moved_to)
         fix = None
         if moved_to and doc.text.startswith(mention.value, mention.offset):
-            edit = Edit(mention.offset, mention.offset + len(mention.value), moved_to)
-            fix = Fix(Applicability.SAFE, violation.fix_title, (edit,))
-        reported.add(mention.offset)
+            edits = tuple(Edit(at, at + len(mention.value), moved_to) for at in (mention.offset, *mention.also_at)
+                          if doc.text.startswith(mention.value, at))
+            fix = Fix(Applicability.SAFE, violation.fix_title, edits)
+        reported.update((mention.offset, *mention.also_at))
         yield _problem(doc, mention.offset, violation.message, fix)
 
 

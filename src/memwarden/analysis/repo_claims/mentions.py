@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memwarden.documents.scan import code_spans, comment_spans, fence_spans, has_scheme, inside, markdown_links
 
@@ -33,6 +33,7 @@ class Mention:
     offset: int  # in the file's text
     value: str  # the path, the symbol, or the command's words joined by spaces
     history_context: bool = False  # the line tells of a removal or move
+    also_at: tuple[int, ...] = ()  # where the same claim is written again: a link's target that repeats its text
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ def _clean_path(candidate: str) -> str | None:
 
 def path_mentions(scan: Scan, note_dir: str) -> list[Mention]:
     """Paths the body names: whole inline code spans, local link targets (from the note's folder), prose paths."""
-    found: list[Mention] = []
+    found: list[Mention] = []  # inline code
+    targets: list[tuple[int, Mention]] = []  # (where the link starts, its target)
     for offset, content in scan.inline_code():
         if " " in content:
             continue
@@ -141,15 +143,34 @@ def path_mentions(scan: Scan, note_dir: str) -> list[Mention]:
         value = _clean_path("/".join(parts)) if parts and "\0" not in parts else None
         if value is not None:
             at = link.target_start if link.target_start >= 0 else link.start
-            found.append(Mention(at, value, scan.history_context(at)))
+            targets.append((link.start, Mention(at, value, scan.history_context(at))))
+    prose: list[Mention] = []
     skip = sorted([*scan.fences, *scan.inline])
     for match in _PROSE_PATH.finditer(scan.text, scan.body_start):
         if inside(skip, match.start()) or "/" not in match.group().strip("/"):
             continue
         value = _clean_path(match.group())
         if value is not None:
-            found.append(Mention(match.start(), value, scan.history_context(match.start())))
-    return found
+            prose.append(Mention(match.start(), value, scan.history_context(match.start())))
+    return _one_claim_per_link(found, targets, prose)
+
+
+def _one_claim_per_link(inline: list[Mention], targets: list[tuple[int, Mention]],
+                        prose: list[Mention]) -> list[Mention]:
+    """Inline code, link targets, prose paths, in that order; but [src/a.py](src/a.py) is one claim: a link's
+    target that names the path its text names joins that mention (and the prose match of the target's words goes)."""
+    written = inline + prose
+    joined: set[int] = set()
+    kept_targets = []
+    for link_start, target in targets:
+        same = next((i for i, m in enumerate(written) if link_start < m.offset < target.offset
+                     and m.value == target.value), None)
+        if same is None:
+            kept_targets.append(target)
+            continue
+        written[same] = replace(written[same], also_at=(*written[same].also_at, target.offset))
+        joined.add(target.offset)
+    return written[: len(inline)] + kept_targets + [m for m in written[len(inline) :] if m.offset not in joined]
 
 
 def commands(scan: Scan) -> list[Command]:
