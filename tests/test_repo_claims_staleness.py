@@ -94,3 +94,15 @@ def test_a_note_that_records_what_happened_is_not_asked_to_be_rechecked(git_repo
     commit_all(root, "Rework the build")
     reported = {f["path"].rsplit("/", 1)[-1] for f in findings(cli, root, "MW416")}
     assert reported == {"map.md", "scoped.md"}  # a review of the code as it is, and a scope its owner set
+
+
+def test_a_folder_the_note_names_is_a_place_not_its_subject_unless_the_scope_says_so(git_repo, cli):
+    folder = "memory/knowledge/references"
+    root = git_repo({**GISH, "src/api/routes.py": "r = 1\n", "src/api/auth.py": "a = 1\n",
+                     f"{folder}/place.md": note("Endpoints live under `src/api/`.\n"),
+                     f"{folder}/file.md": note("Routing is in `src/api/routes.py`.\n"),
+                     f"{folder}/scoped.md": note("Endpoints live under `src/api/`.\n", "scope: src/api/\n")})
+    write_files(root, {"src/api/routes.py": "r = 2\n"})
+    commit_all(root, "Add a route")
+    reported = {f["path"].rsplit("/", 1)[-1] for f in findings(cli, root, "MW416")}
+    assert reported == {"file.md", "scoped.md"}

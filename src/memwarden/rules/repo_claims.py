@@ -338,7 +338,8 @@ def changed_since_note(doc, ctx):
     ## What it does
     Takes the paths a note is about: its front matter's `scope` (a path or glob, or a list of them,
     at the top or under `metadata:`), or else the repository paths it names that exist now (as
-    `deleted-repo-path` finds them). A note that records the past stands for no paths but its `scope`:
+    `deleted-repo-path` finds them; files, not folders: a folder named without a `scope` is a place, and
+    every commit under it would call for a re-check). A note that records the past stands for no paths but its `scope`:
     a dated log entry (its first line of prose gives the date, or its file name does: a daily note),
     a note whose title or opening calls it historical, superseded, lessons learned, a post-mortem or
     a log, and a note about its people (`type: feedback` or `user`); later changes to what it names in
@@ -374,7 +375,9 @@ def changed_since_note(doc, ctx):
     if not patterns and not is_record(note_path, doc.front_matter, scan.text[doc.body_offset:]):
         named = mentions.path_mentions(scan, posixpath.dirname(note_path))
         existing = (repo.existing(m.value, note_path) for m in named if not m.history_context)
-        patterns = tuple(dict.fromkeys(path for path in existing if path is not None and not path.endswith(".md")))
+        # Files only: a folder named in passing is a place, and every commit under it would call for a re-check.
+        patterns = tuple(dict.fromkeys(path for path in existing
+                                       if path is not None and not path.endswith(".md") and repo.is_file(path)))
     if not patterns:
         return
     touched = due_touches(repo, note_path, patterns)
