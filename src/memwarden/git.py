@@ -72,9 +72,14 @@ def run_git(args: list[str], cwd: Path, input: bytes | None = None, check: bool 
     except OSError as error:
         raise GitError(f"cannot run git: {error.strerror}") from None
     if check and done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(f"git {args[0]} failed: {message[-1] if message else f'exit {done.returncode}'}")
+        raise failure(args, done)
     return done
+
+
+def failure(args: list[str], done: subprocess.CompletedProcess) -> GitError:
+    """The error a failed git command is: its last line of stderr."""
+    message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    return GitError(f"git {args[0]} failed: {message[-1] if message else f'exit {done.returncode}'}")
 
 
 # A Git LFS pointer file (the spec's version line, then sorted keys; we need oid and size).
@@ -350,12 +355,16 @@ class Repo:
     def line_removals(self, words: list[str], counts=lambda path: True) -> "dict[str, Removal]":
         """For each word, the newest commit of HEAD's history that removed a line holding it (as a whole word)
         from a file counts(path) accepts. One `git log -G -p --unified=0` for all the words: only the files
-        whose changed lines match are shown, and only those lines."""
+        whose changed lines match are shown, and only those lines. When git stops at a file version it cannot
+        read (a damaged clone, or one fetched with a blob filter), the newer commits it showed still count."""
         if not words:
             return {}
         pattern = "(^|[^A-Za-z0-9_])(" + "|".join(words) + ")([^A-Za-z0-9_]|$)"
-        out = self.git("log", "-G", pattern, "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames",
-                       "--format=%x1e%H%x1f%ct%x1f%s", "--end-of-options", "HEAD").stdout
+        done = self.git("log", "-G", pattern, "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames",
+                        "--format=%x1e%H%x1f%ct%x1f%s", "--end-of-options", "HEAD", check=False)
+        out = done.stdout
+        if done.returncode != 0 and not out:
+            raise failure(["log"], done)
         whole = {word: re.compile(rf"(?<![A-Za-z0-9_]){word}(?![A-Za-z0-9_])".encode()) for word in words}
         found: dict[str, Removal] = {}
         for chunk in out.split(b"\x1e")[1:]:
