@@ -106,3 +106,16 @@ def test_a_folder_the_note_names_is_a_place_not_its_subject_unless_the_scope_say
     commit_all(root, "Add a route")
     reported = {f["path"].rsplit("/", 1)[-1] for f in findings(cli, root, "MW416")}
     assert reported == {"file.md", "scoped.md"}
+
+
+def test_what_makes_a_note_a_record_of_the_past():
+    from memwarden.analysis.repo_claims.staleness import is_record
+
+    assert is_record("m/2026-05-06.md", {}, "Notes.\n")
+    assert is_record("m/x.md", {"metadata": {"type": "user"}}, "Prefers short answers.\n")
+    assert is_record("m/x.md", {}, "# Auth\n\nOn 2026-05-06 we moved auth to `src/auth/`.\n")
+    assert is_record("m/x.md", {}, "# Build post-mortem\n\nThe lock.\n")
+    assert not is_record("m/x.md", {}, "# Changelog conventions\n\nEntries go in `CHANGELOG.md`.\n")
+    assert not is_record("m/x.md", {"type": "project"}, "```\n2026-05-06 a log line in a block\n```\nAuth is in `src/a.py`; "
+                         "it has been so since the rewrite in the spring of 2026, written up in many notes, "
+                         "reviews and plans before it, and checked again by hand many times, 2026-05-06.\n")

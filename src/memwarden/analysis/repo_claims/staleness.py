@@ -12,7 +12,7 @@ _GLOB_CHARACTERS = set("*?[")
 _FULL_DATE = re.compile(r"(?<!\d)(?:19|20)\d\d[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])(?!\d)")
 # Words by which a note calls itself a record of the past rather than a description of the code now.
 _RECORD_WORDS = re.compile(
-    r"(?<![a-z])(?:historical|superseded|lessons?[\s_-]+learned|post[\s_-]?mortem|retrospective|changelog|journal"
+    r"(?<![a-z])(?:historical|superseded|lessons?[\s_-]+learned|post[\s_-]?mortem|retrospective|journal"
     r"|(?:session|daily|work|dev)[\s_-]?log)(?![a-z])", re.IGNORECASE)
 # Claude Code memory types about the people (their preferences, their role), not about the code.
 _ABOUT_PEOPLE = frozenset({"feedback", "user"})
