@@ -222,7 +222,7 @@ def main() -> int:
         decided = c["true"] + c["false"]
         prec = f"{c['true'] / decided:.2f}" if decided else "-"
         print(f"{rule:<6} {split:<5} {c['found']:>5} {c['true']:>5} {c['false']:>5} {c['debatable']:>5} {c['unjudged']:>5} {prec:>9}")
-    print(f"repositories: {len(results)}; judged files: {', '.join(os.path.basename(f) for f in files)}")
+    print(f"repositories: {len(results)}; judged files: {', '.join(os.path.basename(f) for f in files + missed)}")
 
     if args.write_counts:
         judging.write_counts(Path(args.write_counts), by_name)
