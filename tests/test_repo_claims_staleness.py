@@ -116,6 +116,10 @@ def test_what_makes_a_note_a_record_of_the_past():
     assert is_record("m/x.md", {}, "# Auth\n\nOn 2026-05-06 we moved auth to `src/auth/`.\n")
     assert is_record("m/x.md", {}, "# Build post-mortem\n\nThe lock.\n")
     assert not is_record("m/x.md", {}, "# Changelog conventions\n\nEntries go in `CHANGELOG.md`.\n")
+    # A date that says when the note was last checked marks it current, not past.
+    assert not is_record("m/x.md", {}, "Last verified 2026-05-06: auth is in `src/a.py`.\n")
+    assert not is_record("m/x.md", {}, "*Updated 2026-05-06.* Auth is in `src/a.py`.\n")
+    assert not is_record("m/x.md", {}, "As of 2026-05-06, auth is in `src/a.py`.\n")
     assert not is_record("m/x.md", {"type": "project"}, "```\n2026-05-06 a log line in a block\n```\nAuth is in `src/a.py`; "
                          "it has been so since the rewrite in the spring of 2026, written up in many notes, "
                          "reviews and plans before it, and checked again by hand many times, 2026-05-06.\n")

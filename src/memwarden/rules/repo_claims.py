@@ -337,12 +337,13 @@ def changed_since_note(doc, ctx):
 
     ## What it does
     Takes the paths a note is about: its front matter's `scope` (a path or glob, or a list of them,
-    at the top or under `metadata:`), or else the repository paths it names that exist now (as
-    `deleted-repo-path` finds them; files, not folders: a folder named without a `scope` is a place, and
-    every commit under it would call for a re-check). A note that records the past stands for no paths but its `scope`:
-    a dated log entry (its first line of prose gives the date, or its file name does: a daily note),
-    a note whose title or opening calls it historical, superseded, lessons learned, a post-mortem or
-    a log, and a note about its people (`type: feedback` or `user`); later changes to what it names in
+    at the top or under `metadata:`), or else the repository files it names that exist now (as
+    `deleted-repo-path` finds them; not folders: a folder named without a `scope` is a place, and
+    every commit under it would call for a re-check). A note that records the past stands for no
+    paths but its `scope`: a dated log entry (its first line of prose gives the date, not a date it
+    was last checked on, or its file name does: a daily note), a note whose title or opening calls
+    it historical, superseded, lessons learned, a post-mortem, a retrospective, a journal or a log,
+    and a note about its people (`type: feedback` or `user`); later changes to what it names in
     passing do not make it wrong. It finds the note's last first-parent commit and reports the
     first-parent commits after it (a merge with what it brought in) that changed any of those paths,
     naming them. A note with changes not yet committed, or not committed at all, is not reported:

@@ -17,6 +17,9 @@ _RECORD_WORDS = re.compile(
 # Claude Code memory types about the people (their preferences, their role), not about the code.
 _ABOUT_PEOPLE = frozenset({"feedback", "user"})
 _OPENING_CHARACTERS = 160  # how far into its first line a log entry gives its date
+# A date the note was last checked at marks it current: "Last verified 2026-05-06", "As of 2026-05-06".
+_CHECKED_ON = re.compile(r"\b(?:updated|verified|checked|reviewed|confirmed|as of|current as|last)\b[^.\n]{0,20}$",
+                         re.IGNORECASE)
 
 
 def scope_patterns(front: dict | None) -> tuple[str, ...]:
@@ -70,7 +73,8 @@ def is_record(note_path: str, front: dict | None, body: str) -> bool:
     headings, first_line = _opening(body)
     if any(_RECORD_WORDS.search(text) for text in [*headings, first_line, name if isinstance(name, str) else ""]):
         return True
-    return bool(_FULL_DATE.search(first_line[:_OPENING_CHARACTERS]))
+    dated = _FULL_DATE.search(first_line[:_OPENING_CHARACTERS])
+    return dated is not None and not _CHECKED_ON.search(first_line[: dated.start()])
 
 
 def covers(pattern: str, path: str) -> bool:
