@@ -14,6 +14,8 @@ from collections import Counter
 from pathlib import Path
 
 FIELDS = ("repo", "path", "line", "rule", "verdict", "quote", "note")
+COUNTS_SUFFIX = "_counts.tsv"
+COUNT_FIELDS = ("rule", "split", "found", "true", "false", "debatable", "unjudged")
 VERDICTS = ("true", "false", "debatable")
 SPLITS = ("dev", "test")
 CLAIM_RULE = "negative-claim-without-expiry"
@@ -47,9 +49,50 @@ def judgement_files(bench: Path) -> list[Path]:
     first = bench / "realmem_judgements.tsv"
     later = sorted(
         path for path in (bench / "judged").glob("*.tsv")
-        if not path.name.startswith(("split", "claims_expected"))
+        if not path.name.startswith(("split", "claims_expected")) and not path.name.endswith(COUNTS_SUFFIX)
     )
     return ([first] if first.exists() else []) + later
+
+
+def counts_files(bench: Path) -> list[Path]:
+    """bench/judged/*_counts.tsv: per-rule, per-split counts judged on another corpus than realmem's
+    (bench/repo_claims_real.py --write-counts: the repository-claim rules, judged on whole repositories)."""
+    return sorted((bench / "judged").glob(f"*{COUNTS_SUFFIX}"))
+
+
+def write_counts(path: Path, counts: dict[str, dict[str, Counter]]) -> None:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        handle.write("\t".join(COUNT_FIELDS) + "\n")
+        for split in SPLITS:
+            for rule in sorted(counts.get(split, {})):
+                counter = counts[split][rule]
+                handle.write("\t".join([rule, split, *(str(counter[key]) for key in COUNT_FIELDS[2:])]) + "\n")
+
+
+def read_counts(paths: list[Path]) -> dict[str, dict[str, Counter]]:
+    """The counts files summed, per split and rule; a damaged row is a ValueError naming its file and line."""
+    counts: dict[str, dict[str, Counter]] = {split: {} for split in SPLITS}
+    for path in paths:
+        for number, row in enumerate(read_tsv(path), start=2):
+            split = row.get("split", "")
+            try:
+                if split not in SPLITS or not row.get("rule"):
+                    raise ValueError(f"split {split!r} is not one of {', '.join(SPLITS)}")
+                counter = Counter({key: int(row[key]) for key in COUNT_FIELDS[2:] if row.get(key)})
+            except ValueError as error:
+                raise ValueError(f"{path}:{number}: not a count row ({error})") from None
+            counts[split][row["rule"]] = counts[split].get(row["rule"], Counter()) + counter
+    return counts
+
+
+def add_counts(*parts: dict[str, dict[str, Counter]]) -> dict[str, dict[str, Counter]]:
+    """Counts from several corpora, summed per split and rule (the inputs are left as they are)."""
+    total: dict[str, dict[str, Counter]] = {split: {} for split in SPLITS}
+    for part in parts:
+        for split in SPLITS:
+            for rule, counter in part.get(split, {}).items():
+                total[split][rule] = total[split].get(rule, Counter()) + counter
+    return total
 
 
 def split_files(bench: Path) -> list[Path]:

@@ -26,7 +26,9 @@ src/memwarden/rule_tiers.json) and the share of all true findings those rules ke
 findings no longer reported (lost); and the findings nobody has judged yet (--write-unjudged appends
 those to a TSV with an empty verdict). --write-tiers writes src/memwarden/rule_tiers.json from a run
 over both halves with every rule on, by the policy in bench/judging.py (`tier`), the table's only writer,
-and regenerates docs/rules.md, which shows the table's numbers.
+and regenerates docs/rules.md, which shows the table's numbers. Before the policy decides, it adds the
+counts of bench/judged/*_counts.tsv: rules judged on another corpus (the repository-claim rules, judged on
+whole repositories by bench/repo_claims_real.py --split all --write-counts).
 """
 
 from __future__ import annotations
@@ -141,13 +143,13 @@ def print_recall(recall: dict) -> None:
             print(f"  missed: {claim['repo']}/{claim['path']}:{claim.get('line', '')} {claim.get('quote', '')[:60]}")
 
 
-def write_tiers(counts, commit: str) -> None:
+def write_tiers(counts, commit: str, also: list[str]) -> None:
     sys.path.insert(0, str(REPO / "src"))
     from memwarden import registry, tiers
     from memwarden.report import rulesdoc
 
     measured = {"date": dt.date.today().isoformat(), "commit": commit,
-                "corpus": "tests/fixtures/realmem", "today": TODAY}
+                "corpus": "tests/fixtures/realmem", "today": TODAY, "counts_added": also}
     table = judging.tier_table(counts, registry.names(), measured)
     TIERS.write_text(json.dumps(table, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     tiers.table.cache_clear()  # docs/rules.md shows the numbers just written
@@ -219,7 +221,10 @@ def main(argv: list[str]) -> int:
                 writer.writeheader()
             writer.writerows(unjudged)
     if args.write_tiers:
-        write_tiers(counts, head_commit())
+        # Rules judged on another corpus (the repository-claim rules, on whole repositories) add their counts.
+        also = judging.counts_files(BENCH)
+        write_tiers(judging.add_counts(counts, judging.read_counts(also)), head_commit(),
+                    [str(path.relative_to(REPO)) for path in also])
     return 0
 
 

@@ -20,6 +20,16 @@ clone's HEAD is not the recorded commit, a detached worktree at that commit is m
 --write-unjudged FILE appends the findings no judgement matched, in the judged files' columns,
 with an empty verdict, for a judge to fill in.
 
+--split dev|test|all picks the half run (default dev: the test half is held out, run once at the end);
+only the chosen half's judged files are read. A stale claim the judge listed as missed
+(repo_claims_*_missed_<split>.tsv: repo, commit, path, line, kind, quote, note) that a finding now
+reports counts as a true finding (the judge named it stale).
+
+--write-counts [FILE] (only with --split all, every repository and the judged files found by name)
+writes the per-rule, per-split found / true / false / debatable / unjudged counts, by rule name, to
+FILE (default bench/judged/repo_claims_counts.tsv); bench/realmem.py --write-tiers adds them to its
+own counts before the one tier policy (bench/judging.py) decides.
+
 Standard library only.
 """
 
@@ -35,6 +45,10 @@ import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import judging  # noqa: E402  (bench/judging.py: the counts file's one reader and writer)
 
 RULES = ["MW411", "MW412", "MW413", "MW414", "MW415", "MW416", "MW417"]
 TODAY = "2026-12-02"
@@ -142,26 +156,36 @@ def main() -> int:
     ap.add_argument("--sources", default=os.path.join(JUDGED, "repo_claims_sources.tsv"))
     ap.add_argument("--judged", nargs="*", help="judged TSVs (default: judged/repo_claims_*_dev.tsv and *_test.tsv)")
     ap.add_argument("--repo", action="append", help="only this OWNER__NAME (repeatable)")
-    ap.add_argument("--split", choices=["dev", "test"], help="only this split")
+    ap.add_argument("--split", choices=["dev", "test", "all"], default="dev",
+                    help="which half to run (default dev: the test half is run once, by the lead, at the end)")
     ap.add_argument("--jobs", type=int, default=4)
     ap.add_argument("--write-unjudged", metavar="FILE", help="append unjudged findings here with an empty verdict")
     ap.add_argument("--verbose", action="store_true", help="print every finding with its verdict")
+    ap.add_argument("--write-counts", nargs="?", const=os.path.join(JUDGED, "repo_claims_counts.tsv"), metavar="FILE",
+                    help="write per-rule, per-split counts for the tier table (needs --split all)")
     args = ap.parse_args()
+    if args.write_counts and (args.split != "all" or args.repo or args.judged):
+        ap.error("--write-counts measures both halves, every repository, every judged file: "
+                 "give --split all and drop --repo and --judged")
 
     sources = read_tsv(args.sources)
     if args.repo:
         sources = [s for s in sources if s["repo"] in args.repo]
-    if args.split:
-        sources = [s for s in sources if s["split"] == args.split]
+    splits = ["dev", "test"] if args.split == "all" else [args.split]
+    sources = [s for s in sources if s["split"] in splits]
+    # Only the chosen half's judgements are read, so a dev run never opens the held-out file.
     files = args.judged or sorted(
-        glob.glob(os.path.join(JUDGED, "repo_claims_*_dev.tsv"))
-        + glob.glob(os.path.join(JUDGED, "repo_claims_*_test.tsv"))
+        f for split in splits for f in glob.glob(os.path.join(JUDGED, f"repo_claims_*_{split}.tsv"))
     )
-    files = [f for f in files if "_missed_" not in os.path.basename(f)]
+    missed = [f for f in files if "_missed_" in os.path.basename(f)]
+    files = [f for f in files if f not in missed]
     judged_by_repo: dict[str, list[dict[str, str]]] = collections.defaultdict(list)
     for path in files:
         for row in read_tsv(path):
             judged_by_repo[row["repo"]].append(row)
+    for path in missed:  # after the verdicts: a finding matches a listed missed claim only when none judged it
+        for row in read_tsv(path):
+            judged_by_repo[row["repo"]].append({**row, "rule": row["kind"], "verdict": "true"})
 
     def one(src: dict[str, str]):
         root = checkout(src["repo"], src["commit"], args.clones, args.cache)
@@ -171,11 +195,15 @@ def main() -> int:
         results = list(pool.map(one, sources))
 
     table: dict[tuple[str, str], collections.Counter] = collections.defaultdict(collections.Counter)
+    by_name: dict[str, dict[str, collections.Counter]] = {split: {} for split in judging.SPLITS}
     unjudged_rows: list[list[str]] = []
     for src, pairs in results:
         split = src["split"]
         for f, j in pairs:
             verdict = (j or {}).get("verdict", "") or "unjudged"
+            counter = by_name[split].setdefault(f["name"], collections.Counter())
+            counter["found"] += 1
+            counter[verdict] += 1
             for key in ((f["code"], split), (f["code"], "all"), ("all", split), ("all", "all")):
                 table[key]["found"] += 1
                 table[key][verdict] += 1
@@ -194,8 +222,11 @@ def main() -> int:
         decided = c["true"] + c["false"]
         prec = f"{c['true'] / decided:.2f}" if decided else "-"
         print(f"{rule:<6} {split:<5} {c['found']:>5} {c['true']:>5} {c['false']:>5} {c['debatable']:>5} {c['unjudged']:>5} {prec:>9}")
-    print(f"repositories: {len(results)}; judged files: {', '.join(os.path.basename(f) for f in files)}")
+    print(f"repositories: {len(results)}; judged files: {', '.join(os.path.basename(f) for f in files + missed)}")
 
+    if args.write_counts:
+        judging.write_counts(Path(args.write_counts), by_name)
+        print(f"per-rule counts written to {args.write_counts}")
     if args.write_unjudged and unjudged_rows:
         new = not os.path.exists(args.write_unjudged) or os.path.getsize(args.write_unjudged) == 0
         with open(args.write_unjudged, "a", encoding="utf-8") as fh:

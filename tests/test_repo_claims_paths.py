@@ -138,3 +138,59 @@ def test_a_rename_whose_new_path_is_gone_too_says_so_and_has_no_fix(git_repo, cl
     assert [(f["message"], f.get("fix")) for f in result] == [
         (f"'tools/gen.py' is no longer in the repository: commit {sha} (Rename the generator) renamed it to "
          "'tools/generate.py', which is gone too; the note may be out of date", None)]
+
+
+def test_an_unreadable_old_file_version_still_leaves_every_deletion_and_exact_rename_found(git_repo, cli):
+    # A clone missing one old blob (damaged, or fetched with a blob filter): finding inexact renames needs
+    # that blob and git gives up on the whole log; deletions and exact renames need no file contents.
+    body = "".join(f"line {n}\n" for n in range(40))
+    root = git_repo({"lib/parser.py": body, "lib/helpers.py": "g = 1\n", "docs/guide.md": "guide\n"})
+    old_blob = git(root, "rev-parse", "HEAD:lib/parser.py").strip()
+    (root / "archive").mkdir()
+    git(root, "mv", "lib/parser.py", "lib/parse.py")
+    write_files(root, {"lib/parse.py": body + "line 40\n"})
+    git(root, "mv", "docs/guide.md", "archive/guide.md")
+    git(root, "rm", "-q", "lib/helpers.py")
+    sha = commit_all(root, "Tidy lib and docs")
+    (root / ".git" / "objects" / old_blob[:2] / old_blob[2:]).unlink()
+    write_files(root, {"CLAUDE.md": "Helpers: `lib/helpers.py`. Guide: `docs/guide.md`.\n"})
+    assert [message for _, _, message in found(cli, root)] == [
+        f"'docs/guide.md' is no longer in the repository: commit {sha} (Tidy lib and docs) renamed it to "
+        "'archive/guide.md'",
+        f"'lib/helpers.py' is no longer in the repository: commit {sha} (Tidy lib and docs) deleted it; "
+        "the note may be out of date"]
+
+
+def test_a_path_whose_own_name_holds_a_history_word_is_still_a_claim(git_repo, cli):
+    # "old", "legacy", "gone" in the path are its name; only the prose around it tells of a removal.
+    root = git_repo({"src/legacy/api.py": "a\n", "lib/old_util.py": "o\n", "app.py": "a\n"})
+    git(root, "rm", "-q", "-r", "src/legacy", "lib/old_util.py")
+    commit_all(root, "Drop the legacy API")
+    write_files(root, {"CLAUDE.md": "The API is in `src/legacy/api.py`.\nHelpers: lib/old_util.py\n"
+                                    "`lib/old_util.py` was removed.\n"})
+    assert [line for _, line, _ in found(cli, root)] == [1, 2]
+
+
+def test_a_file_reached_through_a_symlink_is_checked_once_at_its_own_path(git_repo, cli):
+    import os
+
+    root = git_repo({"src/util.py": "u\n", "package.json": '{"scripts": {"build": "tsc"}}\n',
+                     "package-lock.json": "{}\n"})
+    git(root, "rm", "-q", "src/util.py")
+    commit_all(root, "Drop util")
+    write_files(root, {"AGENTS.md": "Helpers: `src/util.py`. Lint: `npm run lint`. Install: `yarn install`.\n"})
+    os.symlink("AGENTS.md", root / "CLAUDE.md")
+    reported = [(f["path"], f["code"]) for f in findings(cli, root, "MW412,MW413,MW414")]
+    assert sorted(reported) == [("AGENTS.md", "MW412"), ("AGENTS.md", "MW413"), ("AGENTS.md", "MW414")]
+
+
+def test_a_link_that_names_its_target_is_one_claim_and_its_fix_rewrites_both(git_repo, cli):
+    root = git_repo({"tools/gen.py": "g\n", "app.py": "a\n"})
+    git(root, "mv", "tools/gen.py", "tools/generate.py")
+    commit_all(root, "Rename the generator")
+    write_files(root, {"CLAUDE.md": "Generate with [tools/gen.py](tools/gen.py) or [`tools/gen.py`](tools/gen.py).\n"})
+    assert [(line, column) for line, column, _ in
+            sorted((f["line"], f["column"], f["message"]) for f in findings(cli, root, "MW412"))] == [(1, 16), (1, 49)]
+    assert cli("check", str(root), "--select", "MW412", "--fix", "--no-cache", cwd=root).exit_code == 0
+    assert (root / "CLAUDE.md").read_text() == ("Generate with [tools/generate.py](tools/generate.py) or "
+                                                "[`tools/generate.py`](tools/generate.py).\n")

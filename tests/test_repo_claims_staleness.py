@@ -70,3 +70,56 @@ def test_scope_is_read_at_the_top_or_under_metadata_as_a_path_or_a_list():
     assert scope_patterns({"scope": {"paths": "x"}}) == ()
     assert covers("src/auth/", "src/auth/a.py") and not covers("src/auth", "src/authz.py")
     assert covers("lib/*.py", "lib/a.py") and not covers("lib/*.py", "lib/sub/a.py")
+
+
+def test_a_note_that_records_what_happened_is_not_asked_to_be_rechecked(git_repo, cli):
+    # Dated log entries, daily notes, lessons learned, a note that calls itself historical or superseded, and a
+    # note of how the user likes to work stay true as records when the code they name changes later.
+    folder = "memory/knowledge/references"
+    records = {
+        "build-lock.md": note("2026-05-30: a build died; fixed with a lock in `src/build.py`.\n"),
+        "2026-05-06.md": note("Refreshed the docs for `src/build.py`.\n"),
+        "refresh_2026_05_09.md": note("The doc pass covered `src/build.py`.\n"),
+        "build-lessons.md": note("# Lessons learned\n\nA lock in `src/build.py` keeps two builds apart.\n"),
+        "render.md": note("# Rendering analysis (2026-02-07) — HISTORICAL\n\nThe typewriter in `src/build.py`.\n"),
+        "tkinter.md": note("## SUPERSEDED 2026-05-20 — tkinter removed\n\nBundled Tcl/Tk in `src/build.py`.\n"),
+        "bump.md": note("Also bump the version in `src/build.py` on a release.\n").replace(
+            "type: reference", "type: feedback"),
+    }
+    current = {"map.md": note("# Build review (2026-02-07)\n\n- `src/build.py` -- the build, 300 lines\n"),
+               "scoped.md": note("2026-05-30: a lock.\n", "scope: src/build.py\n")}
+    root = git_repo({**GISH, "src/build.py": "b = 1\n",
+                     **{f"{folder}/{name}": text for name, text in {**records, **current}.items()}})
+    write_files(root, {"src/build.py": "b = 2\n"})
+    commit_all(root, "Rework the build")
+    reported = {f["path"].rsplit("/", 1)[-1] for f in findings(cli, root, "MW416")}
+    assert reported == {"map.md", "scoped.md"}  # a review of the code as it is, and a scope its owner set
+
+
+def test_a_folder_the_note_names_is_a_place_not_its_subject_unless_the_scope_says_so(git_repo, cli):
+    folder = "memory/knowledge/references"
+    root = git_repo({**GISH, "src/api/routes.py": "r = 1\n", "src/api/auth.py": "a = 1\n",
+                     f"{folder}/place.md": note("Endpoints live under `src/api/`.\n"),
+                     f"{folder}/file.md": note("Routing is in `src/api/routes.py`.\n"),
+                     f"{folder}/scoped.md": note("Endpoints live under `src/api/`.\n", "scope: src/api/\n")})
+    write_files(root, {"src/api/routes.py": "r = 2\n"})
+    commit_all(root, "Add a route")
+    reported = {f["path"].rsplit("/", 1)[-1] for f in findings(cli, root, "MW416")}
+    assert reported == {"file.md", "scoped.md"}
+
+
+def test_what_makes_a_note_a_record_of_the_past():
+    from memwarden.analysis.repo_claims.staleness import is_record
+
+    assert is_record("m/2026-05-06.md", {}, "Notes.\n")
+    assert is_record("m/x.md", {"metadata": {"type": "user"}}, "Prefers short answers.\n")
+    assert is_record("m/x.md", {}, "# Auth\n\nOn 2026-05-06 we moved auth to `src/auth/`.\n")
+    assert is_record("m/x.md", {}, "# Build post-mortem\n\nThe lock.\n")
+    assert not is_record("m/x.md", {}, "# Changelog conventions\n\nEntries go in `CHANGELOG.md`.\n")
+    # A date that says when the note was last checked marks it current, not past.
+    assert not is_record("m/x.md", {}, "Last verified 2026-05-06: auth is in `src/a.py`.\n")
+    assert not is_record("m/x.md", {}, "*Updated 2026-05-06.* Auth is in `src/a.py`.\n")
+    assert not is_record("m/x.md", {}, "As of 2026-05-06, auth is in `src/a.py`.\n")
+    assert not is_record("m/x.md", {"type": "project"}, "```\n2026-05-06 a log line in a block\n```\nAuth is in `src/a.py`; "
+                         "it has been so since the rewrite in the spring of 2026, written up in many notes, "
+                         "reviews and plans before it, and checked again by hand many times, 2026-05-06.\n")

@@ -48,3 +48,21 @@ def test_the_history_is_read_once_for_every_file_and_workspace_of_a_run(git_repo
         history.Repo.line_removals = original
     assert sorted(f["path"] for f in result) == ["AGENTS.md", "CLAUDE.md"] and sha in result[0]["message"]
     assert calls == [["load_user_profile", "save_user_profile"]]
+
+
+def test_an_unreadable_older_file_version_leaves_the_newer_removals_found(git_repo, cli):
+    # git log -G reads every changed file's versions, newest commit first, and stops at one it cannot read
+    # (a damaged clone, one fetched with a blob filter): what it read before that is still the history.
+    from conftest import git
+
+    root = git_repo({"src/auth.ts": "export function validateSession(t) { return t }\n", "src/db.py": "d = 1\n"})
+    old_blob = git(root, "rev-parse", "HEAD:src/db.py").strip()
+    write_files(root, {"src/db.py": "d = 2\n"})
+    commit_all(root, "Resize the pool")
+    write_files(root, {"src/auth.ts": "export function verifyToken(t) { return t }\n"})
+    sha = commit_all(root, "Replace sessions with tokens")
+    (root / ".git" / "objects" / old_blob[:2] / old_blob[2:]).unlink()
+    write_files(root, {"CLAUDE.md": "Auth goes through `validateSession()`.\n"})
+    assert [f["message"] for f in findings(cli, root, "MW415")] == [
+        f"'validateSession' is in no tracked code file any more: commit {sha} (Replace sessions with tokens) "
+        "removed it; the note may describe code that is gone"]

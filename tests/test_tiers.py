@@ -117,6 +117,32 @@ def test_no_judged_files_at_all_is_an_empty_measurement(tmp_path):
     assert per_split["dev"]["orphan-note"] == Counter(found=1, unjudged=1) and len(unjudged) == 1
 
 
+def test_counts_judged_on_another_corpus_are_added_before_the_one_policy_decides(tmp_path):
+    # The repository-claim rules are judged on whole repositories (bench/repo_claims_real.py), not on the
+    # realmem corpus: their per-split counts are written to a TSV the tier writer adds to the realmem counts.
+    bench = bench_dir(tmp_path)
+    path = bench / "judged" / "repo_claims_counts.tsv"
+    judging.write_counts(path, {"dev": {"deleted-repo-path": counts(3), "orphan-note": counts(2, 1)},
+                                "test": {"deleted-repo-path": counts(2, 0, 1)}})
+    assert "repo_claims_counts.tsv" not in [p.name for p in judging.judgement_files(bench)]  # counts, not verdicts
+    assert judging.counts_files(bench) == [path]
+    extra = judging.read_counts(judging.counts_files(bench))
+    assert extra["test"]["deleted-repo-path"] == counts(2, 0, 1)
+    realmem = {"dev": {"orphan-note": counts(40, 1)}, "test": {}}
+    merged = judging.add_counts(realmem, extra)
+    assert merged["dev"]["orphan-note"] == counts(42, 2) and realmem["dev"]["orphan-note"] == counts(40, 1)
+    table = judging.tier_table(merged, ["orphan-note", "deleted-repo-path"], {})
+    assert table["rules"]["deleted-repo-path"]["tier"] == judging.tier(counts(3), counts(2, 0, 1)) == "stable"
+    assert table["rules"]["deleted-repo-path"]["all"] == {"true": 5, "false": 0, "debatable": 1, "found": 6}
+
+
+@pytest.mark.parametrize("content", ["rule\tsplit\ttrue\nx\tdev\tmany\n", "rule\tsplit\ttrue\nx\tsideways\t1\n"])
+def test_a_damaged_counts_file_is_a_clear_error(tmp_path, content):
+    path = write_files(tmp_path, {"c.tsv": content}) / "c.tsv"
+    with pytest.raises(ValueError, match="c.tsv"):
+        judging.read_counts([path])
+
+
 def test_the_table_the_bench_writes_is_the_table_memwarden_reads(tmp_path):
     per_split = {"dev": {"orphan-note": counts(40, 1), "personal-path": counts(4)},
                  "test": {"orphan-note": counts(9, 1, 2)}}
@@ -286,3 +312,12 @@ def test_the_agent_hook_reports_preview_rules_only_with_preview(tmp_path):
     assert (default.returncode, default.stderr) == (0, b"")  # unnormalized-tags is preview: not run
     preview = run_memwarden("hook", "--preview", cwd=root, input=payload, env=env)
     assert preview.returncode == 2 and b"- line 4: unnormalized-tags" in preview.stderr
+
+
+def test_the_repository_claims_runner_writes_counts_only_from_both_halves_whole():
+    import subprocess
+
+    runner = REPO / "bench" / "repo_claims_real.py"
+    for args in (["--write-counts"], ["--split", "all", "--repo", "x__y", "--write-counts"]):
+        done = subprocess.run([sys.executable, str(runner), *args], capture_output=True, text=True)
+        assert done.returncode == 2 and "--write-counts measures both halves" in done.stderr

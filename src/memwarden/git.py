@@ -72,9 +72,14 @@ def run_git(args: list[str], cwd: Path, input: bytes | None = None, check: bool 
     except OSError as error:
         raise GitError(f"cannot run git: {error.strerror}") from None
     if check and done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(f"git {args[0]} failed: {message[-1] if message else f'exit {done.returncode}'}")
+        raise failure(args, done)
     return done
+
+
+def failure(args: list[str], done: subprocess.CompletedProcess) -> GitError:
+    """The error a failed git command is: its last line of stderr."""
+    message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    return GitError(f"git {args[0]} failed: {message[-1] if message else f'exit {done.returncode}'}")
 
 
 # A Git LFS pointer file (the spec's version line, then sorted keys; we need oid and size).
@@ -305,10 +310,14 @@ class Repo:
 
         One `git log --diff-filter=DR -M --name-status` over all of HEAD's ancestors (merges add
         nothing: a side branch's own commits carry its deletions). A path deleted and added again
-        keeps its newest removal; whether it exists now is the caller's question.
+        keeps its newest removal; whether it exists now is the caller's question. When an old file
+        version cannot be read (a damaged clone, or one fetched with a blob filter), git gives up on
+        renames with edits; the log is then read again with exact renames only, which need no contents.
         """
-        out = self.git("log", "-z", "--diff-filter=DR", "-M", "--name-status", "--format=%x1e%H%x1f%ct%x1f%s",
-                       "--end-of-options", "HEAD").stdout
+        try:
+            out = self._removals_log("-M")
+        except GitError:
+            out = self._removals_log("-M100%")
         found: dict[str, Removal] = {}
         for chunk in out.split(b"\x1e")[1:]:
             header, _, body = chunk.partition(b"\0")
@@ -321,6 +330,10 @@ class Repo:
                 found.setdefault(old, Removal(old, sha, int(timestamp), subject, fields[position + 2] if renamed else None))
                 position += 3 if renamed else 2
         return found
+
+    def _removals_log(self, renames: str) -> bytes:
+        return self.git("log", "-z", "--diff-filter=DR", renames, "--name-status", "--format=%x1e%H%x1f%ct%x1f%s",
+                        "--end-of-options", "HEAD").stdout
 
     def touches(self, skip: int = 0, limit: int | None = None) -> "list[Touch]":
         """HEAD's first-parent commits, newest first (past the newest skip, at most limit), with the paths each changed.
@@ -342,12 +355,16 @@ class Repo:
     def line_removals(self, words: list[str], counts=lambda path: True) -> "dict[str, Removal]":
         """For each word, the newest commit of HEAD's history that removed a line holding it (as a whole word)
         from a file counts(path) accepts. One `git log -G -p --unified=0` for all the words: only the files
-        whose changed lines match are shown, and only those lines."""
+        whose changed lines match are shown, and only those lines. When git stops at a file version it cannot
+        read (a damaged clone, or one fetched with a blob filter), the newer commits it showed still count."""
         if not words:
             return {}
         pattern = "(^|[^A-Za-z0-9_])(" + "|".join(words) + ")([^A-Za-z0-9_]|$)"
-        out = self.git("log", "-G", pattern, "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames",
-                       "--format=%x1e%H%x1f%ct%x1f%s", "--end-of-options", "HEAD").stdout
+        done = self.git("log", "-G", pattern, "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames",
+                        "--format=%x1e%H%x1f%ct%x1f%s", "--end-of-options", "HEAD", check=False)
+        out = done.stdout
+        if done.returncode != 0 and not out:
+            raise failure(["log"], done)
         whole = {word: re.compile(rf"(?<![A-Za-z0-9_]){word}(?![A-Za-z0-9_])".encode()) for word in words}
         found: dict[str, Removal] = {}
         for chunk in out.split(b"\x1e")[1:]:

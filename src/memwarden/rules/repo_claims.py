@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from memwarden.analysis.repo_claims import manifests, mentions
 from memwarden.analysis.repo_claims.history import facts, is_code
-from memwarden.analysis.repo_claims.staleness import due_touches, scope_patterns
+from memwarden.analysis.repo_claims.staleness import due_touches, is_record, scope_patterns
 from memwarden.analysis.repo_claims.topics import disagreements, topics_of
+from memwarden.discover.workspace import read_at_its_own_path
 from memwarden.git import Removal
 from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
 from memwarden.registry import rule
@@ -29,6 +30,15 @@ def _commit(removal: Removal) -> str:
 
 def _scan(doc) -> mentions.Scan:
     return mentions.Scan(doc.text, doc.body_offset)
+
+
+def _facts_for(doc, ctx):
+    """The repository's facts when doc is to be checked; None outside a repository, and for a symlink's view of a
+    file this run also reads at its own path (CLAUDE.md -> AGENTS.md): that file is checked once, there."""
+    repo = facts(ctx)
+    if not repo.usable or read_at_its_own_path(ctx.workspace, doc):
+        return None
+    return repo
 
 
 def _problem(doc, offset: int, message: str, fix: Fix | None = None) -> Problem:
@@ -69,7 +79,8 @@ def deleted_repo_path(doc, ctx):
     ## What it does
     Finds repository paths in a memory or instruction file: a whole inline code span that is a path
     (`src/ui/`, `scripts/deploy.sh`, `app/models.py:12`), a local link's target (from the file's folder)
-    and a path of two or more names in prose. A path that exists neither in the index nor in the working
+    and a path of two or more names in prose; a link whose text names its own target
+    (`[src/a.py](src/a.py)`) is one claim. A path that exists neither in the index nor in the working
     tree (from the top level, or from the file's folder or one above it: a package's CLAUDE.md names
     its own `src/`) is looked up in the history of HEAD (one `git log --diff-filter=DR -M` for all of them); when a
     commit deleted it, or renamed it (for a folder: the newest commit that removed a file of it), the
@@ -91,10 +102,11 @@ def deleted_repo_path(doc, ctx):
 
     ## Fix safety
     Safe, for a rename whose new path exists now and whose old path is written whole as the repository
-    path (inline code or prose): the text is replaced by the new path. A deletion has no fix.
+    path (inline code or prose): the text is replaced by the new path, and so is a link's target that
+    repeats it. A deletion has no fix.
     """
-    repo = facts(ctx)
-    if not repo.usable:
+    repo = _facts_for(doc, ctx)
+    if repo is None:
         return
     ws = ctx.workspace
     note_path = repo.relative(ws.root, doc.relpath)
@@ -111,9 +123,10 @@ def deleted_repo_path(doc, ctx):
         violation = DeletedPath(mention.value, removal, moved_to)
         fix = None
         if moved_to and doc.text.startswith(mention.value, mention.offset):
-            edit = Edit(mention.offset, mention.offset + len(mention.value), moved_to)
-            fix = Fix(Applicability.SAFE, violation.fix_title, (edit,))
-        reported.add(mention.offset)
+            edits = tuple(Edit(at, at + len(mention.value), moved_to) for at in (mention.offset, *mention.also_at)
+                          if doc.text.startswith(mention.value, at))
+            fix = Fix(Applicability.SAFE, violation.fix_title, edits)
+        reported.update((mention.offset, *mention.also_at))
         yield _problem(doc, mention.offset, violation.message, fix)
 
 
@@ -162,8 +175,8 @@ def undefined_script(doc, ctx):
     ## Fix safety
     No fix: which script replaces it is the author's call.
     """
-    repo = facts(ctx)
-    if not repo.usable:
+    repo = _facts_for(doc, ctx)
+    if repo is None:
         return
     scan = _scan(doc)
     for command in mentions.commands(scan):
@@ -221,8 +234,8 @@ def wrong_package_manager(doc, ctx):
     ## Fix safety
     No fix: the command's words differ between tools.
     """
-    repo = facts(ctx)
-    if not repo.usable:
+    repo = _facts_for(doc, ctx)
+    if repo is None:
         return
     root_files = [path for path in repo.tracked if "/" not in path]
     expected = manifests.managers_in(root_files)
@@ -279,8 +292,8 @@ def removed_symbol(doc, ctx):
     ## Fix safety
     No fix: what replaced it is the author's call.
     """
-    repo = facts(ctx)
-    if not repo.usable:
+    repo = _facts_for(doc, ctx)
+    if repo is None:
         return
     found = [m for m in mentions.symbol_mentions(_scan(doc)) if not m.history_context]
     if not found:
@@ -324,8 +337,14 @@ def changed_since_note(doc, ctx):
 
     ## What it does
     Takes the paths a note is about: its front matter's `scope` (a path or glob, or a list of them,
-    at the top or under `metadata:`), or else the repository paths it names that exist now (as
-    `deleted-repo-path` finds them). It finds the note's last first-parent commit and reports the
+    at the top or under `metadata:`), or else the repository files it names that exist now (as
+    `deleted-repo-path` finds them; not folders: a folder named without a `scope` is a place, and
+    every commit under it would call for a re-check). A note that records the past stands for no
+    paths but its `scope`: a dated log entry (its first line of prose gives the date, not a date it
+    was last checked on, or its file name does: a daily note), a note whose title or opening calls
+    it historical, superseded, lessons learned, a post-mortem, a retrospective, a journal or a log,
+    and a note about its people (`type: feedback` or `user`); later changes to what it names in
+    passing do not make it wrong. It finds the note's last first-parent commit and reports the
     first-parent commits after it (a merge with what it brought in) that changed any of those paths,
     naming them. A note with changes not yet committed, or not committed at all, is not reported:
     it is being written now. Nothing is reported outside a repository or in a shallow clone.
@@ -347,16 +366,19 @@ def changed_since_note(doc, ctx):
     ## Fix safety
     No fix: only reading the change can tell whether the note still holds.
     """
-    repo = facts(ctx)
-    if not repo.usable:
+    repo = _facts_for(doc, ctx)
+    if repo is None:
         return
     ws = ctx.workspace
     note_path = repo.relative(ws.root, doc.relpath)
     patterns = scope_patterns(doc.front_matter)
-    if not patterns:
-        named = mentions.path_mentions(_scan(doc), posixpath.dirname(note_path))
+    scan = _scan(doc)
+    if not patterns and not is_record(note_path, doc.front_matter, scan.text[doc.body_offset:]):
+        named = mentions.path_mentions(scan, posixpath.dirname(note_path))
         existing = (repo.existing(m.value, note_path) for m in named if not m.history_context)
-        patterns = tuple(dict.fromkeys(path for path in existing if path is not None and not path.endswith(".md")))
+        # Files only: a folder named in passing is a place, and every commit under it would call for a re-check.
+        patterns = tuple(dict.fromkeys(path for path in existing
+                                       if path is not None and not path.endswith(".md") and repo.is_file(path)))
     if not patterns:
         return
     touched = due_touches(repo, note_path, patterns)
@@ -408,7 +430,7 @@ def conflicting_instructions(ctx):
     ws = ctx.workspace
     by_file = {}
     for doc in ctx.documents(*MARKDOWN_KINDS):
-        if doc.ok:
+        if doc.ok and not read_at_its_own_path(ws, doc):
             by_file[doc.relpath] = (doc, topics_of(_scan(doc)))
     for first, second in disagreements({path: found for path, (_, found) in by_file.items()}):
         doc = by_file[first.path][0]

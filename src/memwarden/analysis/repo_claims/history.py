@@ -118,6 +118,11 @@ class RepoFacts:
         assert self.repo is not None
         return os.path.lexists(self.repo.toplevel / bare)
 
+    def is_file(self, path: str) -> bool:
+        """A tracked file, or a file of the working tree (not a folder)."""
+        assert self.repo is not None
+        return path in self.tracked or os.path.isfile(self.repo.toplevel / path)
+
     def existing(self, path: str, note_path: str) -> str | None:
         """The repository path a written path names that exists: from the top level, or from the note's folder or
         any folder above it (a monorepo package's CLAUDE.md writes `src/ui/` for its own); None if none exists."""

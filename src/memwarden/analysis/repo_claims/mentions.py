@@ -7,9 +7,10 @@ at the line and column where it is written.
 
 from __future__ import annotations
 
+import bisect
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memwarden.documents.scan import code_spans, comment_spans, fence_spans, has_scheme, inside, markdown_links
 
@@ -32,6 +33,7 @@ class Mention:
     offset: int  # in the file's text
     value: str  # the path, the symbol, or the command's words joined by spaces
     history_context: bool = False  # the line tells of a removal or move
+    also_at: tuple[int, ...] = ()  # where the same claim is written again: a link's target that repeats its text
 
 
 @dataclass(frozen=True)
@@ -48,12 +50,6 @@ def _blank(text: str, spans) -> str:
     for start, end in spans:
         text = text[:start] + " " * (end - start) + text[end:]
     return text
-
-
-def _line_at(text: str, offset: int) -> str:
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    return text[start : end if end >= 0 else len(text)]
 
 
 class Scan:
@@ -86,7 +82,19 @@ class Scan:
                 offset += len(line) + 1
 
     def history_context(self, offset: int) -> bool:
-        return bool(_HISTORY_WORDS.search(_line_at(self.text, offset)))
+        """Whether the prose of offset's line tells of a removal or move. The names written on it (code spans,
+        paths) are left out: `src/legacy/` or `old_util.py` is a name, not a word about the past."""
+        start = self.text.rfind("\n", 0, offset) + 1
+        end = self.text.find("\n", offset)
+        end = end if end >= 0 else len(self.text)
+        first = bisect.bisect_left(self.inline, (start, start))
+        spans = []
+        for span_start, span_end in self.inline[first:]:
+            if span_start >= end:
+                break
+            spans.append((span_start - start, min(span_end, end) - start))
+        prose = _PROSE_PATH.sub(lambda match: " " * len(match.group()), _blank(self.text[start:end], spans))
+        return bool(_HISTORY_WORDS.search(prose))
 
 
 def _clean_path(candidate: str) -> str | None:
@@ -110,7 +118,8 @@ def _clean_path(candidate: str) -> str | None:
 
 def path_mentions(scan: Scan, note_dir: str) -> list[Mention]:
     """Paths the body names: whole inline code spans, local link targets (from the note's folder), prose paths."""
-    found: list[Mention] = []
+    found: list[Mention] = []  # inline code
+    targets: list[tuple[int, Mention]] = []  # (where the link starts, its target)
     for offset, content in scan.inline_code():
         if " " in content:
             continue
@@ -134,15 +143,34 @@ def path_mentions(scan: Scan, note_dir: str) -> list[Mention]:
         value = _clean_path("/".join(parts)) if parts and "\0" not in parts else None
         if value is not None:
             at = link.target_start if link.target_start >= 0 else link.start
-            found.append(Mention(at, value, scan.history_context(at)))
+            targets.append((link.start, Mention(at, value, scan.history_context(at))))
+    prose: list[Mention] = []
     skip = sorted([*scan.fences, *scan.inline])
     for match in _PROSE_PATH.finditer(scan.text, scan.body_start):
         if inside(skip, match.start()) or "/" not in match.group().strip("/"):
             continue
         value = _clean_path(match.group())
         if value is not None:
-            found.append(Mention(match.start(), value, scan.history_context(match.start())))
-    return found
+            prose.append(Mention(match.start(), value, scan.history_context(match.start())))
+    return _one_claim_per_link(found, targets, prose)
+
+
+def _one_claim_per_link(inline: list[Mention], targets: list[tuple[int, Mention]],
+                        prose: list[Mention]) -> list[Mention]:
+    """Inline code, link targets, prose paths, in that order; but [src/a.py](src/a.py) is one claim: a link's
+    target that names the path its text names joins that mention (and the prose match of the target's words goes)."""
+    written = inline + prose
+    joined: set[int] = set()
+    kept_targets = []
+    for link_start, target in targets:
+        same = next((i for i, m in enumerate(written) if link_start < m.offset < target.offset
+                     and m.value == target.value), None)
+        if same is None:
+            kept_targets.append(target)
+            continue
+        written[same] = replace(written[same], also_at=(*written[same].also_at, target.offset))
+        joined.add(target.offset)
+    return written[: len(inline)] + kept_targets + [m for m in written[len(inline) :] if m.offset not in joined]
 
 
 def commands(scan: Scan) -> list[Command]:

@@ -2,19 +2,31 @@
 
 from __future__ import annotations
 
+import posixpath
+import re
+
 from memwarden.discover.globs import matches
 from memwarden.git import Touch
 
 _GLOB_CHARACTERS = set("*?[")
+_FULL_DATE = re.compile(r"(?<!\d)(?:19|20)\d\d[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])(?!\d)")
+# Words by which a note calls itself a record of the past rather than a description of the code now.
+_RECORD_WORDS = re.compile(
+    r"(?<![a-z])(?:historical|superseded|lessons?[\s_-]+learned|post[\s_-]?mortem|retrospective|journal"
+    r"|(?:session|daily|work|dev)[\s_-]?log)(?![a-z])", re.IGNORECASE)
+# Claude Code memory types about the people (their preferences, their role), not about the code.
+_ABOUT_PEOPLE = frozenset({"feedback", "user"})
+_OPENING_CHARACTERS = 160  # how far into its first line a log entry gives its date
+# A date the note was last checked at marks it current: "Last verified 2026-05-06", "As of 2026-05-06".
+_CHECKED_ON = re.compile(r"\b(?:updated|verified|checked|reviewed|confirmed|as of|current as|last)\b[^.\n]{0,20}$",
+                         re.IGNORECASE)
 
 
 def scope_patterns(front: dict | None) -> tuple[str, ...]:
     """The note's `scope` (top level or under `metadata:`): a path or glob, or a list of them, cleaned."""
     if not isinstance(front, dict):
         return ()
-    value = front.get("scope")
-    if value is None and isinstance(front.get("metadata"), dict):
-        value = front["metadata"].get("scope")
+    value = _front_value(front, "scope")
     values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
     cleaned = []
     for item in values:
@@ -22,6 +34,47 @@ def scope_patterns(front: dict | None) -> tuple[str, ...]:
             text = item.strip()
             cleaned.append(text[2:] if text.startswith("./") else text.lstrip("/"))
     return tuple(dict.fromkeys(cleaned))
+
+
+def _front_value(front: dict, key: str):
+    value = front.get(key)
+    if value is None and isinstance(front.get("metadata"), dict):
+        value = front["metadata"].get(key)
+    return value
+
+
+def _opening(body: str) -> tuple[list[str], str]:
+    """The headings above a note's first line of prose, and that line (fenced code and blank lines skipped)."""
+    headings: list[str] = []
+    fenced = False
+    for line in body.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+        elif stripped and not fenced:
+            if not stripped.startswith("#"):
+                return headings, stripped
+            headings.append(stripped)
+    return headings, ""
+
+
+def is_record(note_path: str, front: dict | None, body: str) -> bool:
+    """Whether a note records what happened (a dated log entry or daily note, lessons learned, a note that calls
+    itself historical or superseded) or how its people like to work: later changes to the paths it names in
+    passing do not make it wrong, so the paths it names do not stand in for a scope."""
+    stem = posixpath.splitext(posixpath.basename(note_path))[0]
+    if _FULL_DATE.search(stem) or _RECORD_WORDS.search(stem):
+        return True
+    front = front if isinstance(front, dict) else {}
+    kind = _front_value(front, "type")
+    if isinstance(kind, str) and kind.strip().lower() in _ABOUT_PEOPLE:
+        return True
+    name = _front_value(front, "name")
+    headings, first_line = _opening(body)
+    if any(_RECORD_WORDS.search(text) for text in [*headings, first_line, name if isinstance(name, str) else ""]):
+        return True
+    dated = _FULL_DATE.search(first_line[:_OPENING_CHARACTERS])
+    return dated is not None and not _CHECKED_ON.search(first_line[: dated.start()])
 
 
 def covers(pattern: str, path: str) -> bool:
