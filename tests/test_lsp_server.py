@@ -188,3 +188,100 @@ async def test_a_save_in_a_shelf_folder_rechecks_the_whole_workspace(client: Lan
         except asyncio.TimeoutError:
             break
     assert "MW402" in codes(client, index)  # the index's broken link, found by the save's whole-workspace check
+
+
+class Arrivals(dict):
+    """The client's diagnostics by file, and the order they arrived in."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.order: list[tuple[str, list]] = []
+
+    def __setitem__(self, uri, diagnostics):
+        self.order.append((uri, list(diagnostics)))
+        super().__setitem__(uri, diagnostics)
+
+
+async def arrival(client: LanguageClient, until, seconds: float = 300):
+    """Wait (polling, never hanging) until until() holds; its value, or None after `seconds`."""
+    for _ in range(int(seconds * 20)):
+        found = until()
+        if found:
+            return found
+        await asyncio.sleep(0.05)
+    return None
+
+
+async def test_a_keystroke_is_answered_while_a_saves_whole_workspace_check_runs(client: LanguageClient):
+    # Enough notes that checking the whole workspace again, every rule on, takes seconds, not milliseconds.
+    index = client.root / "MEMORY.md"
+    lines = [index.read_text()]
+    for n in range(120):
+        (client.root / f"project_topic_{n}.md").write_text(
+            f"---\nname: topic-{n}\ndescription: topic {n} of the deploy pipeline\ntype: project\n---\n\n"
+            f"Topic {n}: the deploy pipeline runs step {n} after the build and before the release of service {n}.\n")
+        lines.append(f"- [Topic {n}](project_topic_{n}.md) — step {n} of the pipeline\n")
+    index.write_text("".join(lines))
+    uri = await open_file(client, "project_release.md")
+    client.diagnostics = arrivals = Arrivals(client.diagnostics)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert await arrival(client, lambda: any(u == uri for u, _ in arrivals.order))  # the saved file's own check
+    saved_file = len(arrivals.order)
+
+    text = (client.root / "project_release.md").read_text() + "\nThe staging cluster does not support IPv6.\n"
+    typed_line = len(text.splitlines()) - 1
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    def typed_answered():
+        for position, (u, diagnostics) in enumerate(arrivals.order[saved_file:]):
+            if u == uri and any(d.code == "MW301" and d.range.start.line == typed_line for d in diagnostics):
+                return position + 1
+        return None
+
+    answered_at = await arrival(client, typed_answered)
+    assert answered_at, "the keystroke was never answered"
+    before_it = {u for u, _ in arrivals.order[saved_file:saved_file + answered_at - 1]}
+    assert before_it <= {uri}, "the keystroke waited for the whole workspace's check"
+    # The whole workspace's check still comes, after.
+    assert await arrival(client, lambda: any(u != uri for u, _ in arrivals.order[saved_file:]))
+
+
+def server_peak_memory() -> int:
+    """The peak resident memory, in bytes, of the `memwarden server` process this test started."""
+    import os
+
+    peak = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            command = (status.parent / "cmdline").read_bytes().split(b"\0")
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+        except OSError:
+            continue
+        if b"memwarden" in command and b"server" in command and int(fields["PPid"]) == os.getpid():
+            peak = max(peak, int(fields["VmHWM"].split()[0]) * 1024)
+    return peak
+
+
+async def test_a_50_mb_log_gets_a_too_big_diagnostic_in_bounded_time_and_memory(client: LanguageClient):
+    root = client.root.parent / "gish"
+    shutil.copytree(EXAMPLE.parent / "ghost-in-shell", root, ignore=shutil.ignore_patterns(".memwarden_cache"))
+    client.root = root
+    log = root / "memory" / "episodic.jsonl"
+    episode = log.read_text().splitlines()[0]
+    text = "\n".join([episode] * (50 * 1024 * 1024 // (len(episode) + 1))) + "\n"
+    log.write_text(text)
+    started = asyncio.get_running_loop().time()
+    uri = await open_file(client, "memory/episodic.jsonl", text)
+    (notice,) = client.diagnostics[uri]
+    assert "too big" in notice.message and "memwarden check" in notice.message
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text + episode + "\n")]))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert "too big" in client.diagnostics[uri][0].message
+    index = await open_file(client, "MEMORY.md")  # still answering, and at once
+    assert index in client.diagnostics
+    assert asyncio.get_running_loop().time() - started < 120
+    assert server_peak_memory() < 1024 * 1024 * 1024
