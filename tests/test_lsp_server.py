@@ -173,7 +173,7 @@ async def test_a_file_that_is_not_utf8_gets_a_diagnostic_and_the_server_lives_on
 
 
 async def test_a_save_in_a_shelf_folder_rechecks_the_whole_workspace(client: LanguageClient):
-    root = client.root.parent / "gish"
+    root = client.root / "gish"  # below the folder the editor opened
     shutil.copytree(EXAMPLE.parent / "ghost-in-shell", root, ignore=shutil.ignore_patterns(".memwarden_cache"))
     client.root = root
     note = await open_file(client, "memory/knowledge/references/export-tool.md")
@@ -285,3 +285,66 @@ async def test_a_50_mb_log_gets_a_too_big_diagnostic_in_bounded_time_and_memory(
     assert index in client.diagnostics
     assert asyncio.get_running_loop().time() - started < 120
     assert server_peak_memory() < 1024 * 1024 * 1024
+
+
+async def test_a_save_outside_the_opened_folder_walks_nothing_there(client: LanguageClient, tmp_path):
+    outside = tmp_path / "outside"
+    shutil.copytree(EXAMPLE, outside)  # a memory of its own, with a broken index link
+    (client.root / "linked").symlink_to(outside)
+    client.diagnostics = arrivals = Arrivals(client.diagnostics)
+    opened = set()
+    for relpath in ("../outside/user_role.md", "linked/user_role.md"):  # by path, and through a symlink out
+        note = await open_file(client, relpath)
+        opened.add(note)
+        client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=note)))
+    inside = await open_file(client, "user_role.md")
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=inside)))
+    # The checks run in turn: once the opened folder's own whole check has answered, any walk outside would have too.
+    inside_index = (client.root / "MEMORY.md").as_uri()
+    assert await arrival(client, lambda: inside_index in arrivals)
+    published = {uri for uri, _ in arrivals.order}
+    assert not {uri for uri in published if "/outside/" in uri or "/linked/" in uri} - opened
+
+
+async def test_an_untitled_buffer_is_not_checked_and_the_server_lives_on(client: LanguageClient):
+    client.diagnostics = arrivals = Arrivals(client.diagnostics)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri="untitled:Untitled-1", language_id="markdown", version=1, text="---\nname: [half\n")))
+    index = await open_file(client, "MEMORY.md")
+    assert "MW402" in codes(client, index)
+    assert "untitled:Untitled-1" not in {uri for uri, _ in arrivals.order}
+
+
+async def test_a_storm_of_watched_file_changes_is_weathered_and_new_files_are_seen(client: LanguageClient):
+    note = client.root / "user_role.md"
+    note.write_text(note.read_text() + "\nSee [[project_new]] for the new rule.\n")
+    uri = await open_file(client, "user_role.md")  # the workspace's files are listed, project_new.md not yet
+    (client.root / "project_new.md").write_text(
+        "---\nname: new\ndescription: a note written outside the editor\ntype: project\n---\n\nNew.\n")
+    created = types.FileEvent(uri=(client.root / "project_new.md").as_uri(), type=types.FileChangeType.Created)
+    started = asyncio.get_running_loop().time()
+    for _ in range(2000):  # a branch checked out: thousands of events
+        client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[created] * 20))
+    line = note.read_text().splitlines().index("See [[project_new]] for the new rule.")
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=8)))
+    assert asyncio.get_running_loop().time() - started < 60
+    assert found is not None and found.uri == (client.root / "project_new.md").as_uri()
+
+
+async def test_a_code_action_edits_the_editors_text_at_its_version_not_the_file_changed_on_disk(client: LanguageClient):
+    path = client.root / "project_release.md"
+    buffer = path.read_text()
+    uri = await open_file(client, "project_release.md")
+    claim = next(d for d in client.diagnostics[uri] if d.code == "MW301")
+    path.write_text("# Rewritten on disk meanwhile\n\n" + buffer.replace("---\n", "", 1))
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=claim.range,
+        context=types.CodeActionContext(diagnostics=[claim])))
+    assert actions
+    for action in actions:
+        for change in action.edit.document_changes:
+            assert change.text_document.uri == uri and change.text_document.version == 1  # stale: the editor refuses
+    fix_all = next(a for a in actions if a.kind == types.CodeActionKind.SourceFixAll).edit.document_changes[0].edits[0]
+    assert fix_all.new_text.startswith("---\n") and "expires" in fix_all.new_text  # made from the buffer
+    assert "Rewritten on disk" not in fix_all.new_text

@@ -19,6 +19,7 @@ too big to check in bounded time and memory gets one diagnostic that says so, an
 from __future__ import annotations
 
 import asyncio
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -135,6 +136,8 @@ class MemoryServer(LanguageServer):
         """After a save: every file's findings, the workspace rules' (orphans, duplicates, budget) on all of them.
         Saves in a row ask for one check: one that has not begun when a later save asks again is skipped."""
         folder = Path(to_fs_path(uri)).parent
+        if not self.in_workspace_folders(folder):
+            return  # a file opened from elsewhere (or through a symlink leading out): no walk of a tree not opened
         self.saves[folder] = asked = self.saves.get(folder, 0) + 1
 
         try:
@@ -158,6 +161,14 @@ class MemoryServer(LanguageServer):
                     self.document_findings[file_uri] = [f for f in found if f.rule.scope is Scope.DOCUMENT]
                     self.texts.pop(file_uri, None)
                 self.publish(file_uri)
+
+    def in_workspace_folders(self, path: Path) -> bool:
+        """Whether path is, by its real path, below a folder the editor opened (any, when it opened none)."""
+        roots = [to_fs_path(folder.uri) for folder in self.workspace.folders.values()]
+        roots += [self.workspace.root_path] if self.workspace.root_path else []
+        real = os.path.realpath(path)
+        return not roots or any(os.path.commonpath([os.path.realpath(root), real]) == os.path.realpath(root)
+                                for root in roots if root)
 
     def open_uris(self) -> set[str]:
         return set(self.workspace.text_documents)
