@@ -348,3 +348,16 @@ async def test_a_code_action_edits_the_editors_text_at_its_version_not_the_file_
     fix_all = next(a for a in actions if a.kind == types.CodeActionKind.SourceFixAll).edit.document_changes[0].edits[0]
     assert fix_all.new_text.startswith("---\n") and "expires" in fix_all.new_text  # made from the buffer
     assert "Rewritten on disk" not in fix_all.new_text
+
+
+async def test_a_fifo_named_like_a_note_never_blocks_the_server(client: LanguageClient):
+    import os
+
+    os.mkfifo(client.root / "project_pipe.md")
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=(client.root / "project_pipe.md").as_uri(), language_id="markdown", version=1, text="")))
+    index = (client.root / "MEMORY.md").as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=index, language_id="markdown", version=1, text=(client.root / "MEMORY.md").read_text())))
+    # A server blocked reading the FIFO answers nothing more: fail, do not hang.
+    assert await arrival(client, lambda: "MW402" in codes(client, index), seconds=120)

@@ -29,6 +29,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from memwarden import __version__
 from memwarden.decoding import decode
+from memwarden.fileio import read_regular
 from memwarden.model import Applicability, Finding, Scope, Severity
 from memwarden.server import checking
 from memwarden.server.background import Background
@@ -310,8 +311,9 @@ def content_to_check(uri: str, text: str, from_disk: bool) -> bytes:
 
 
 def read_bytes(uri: str) -> bytes | None:
+    """The file's bytes when it is a regular file (a FIFO named like a note must not block the server)."""
     try:
-        return Path(to_fs_path(uri)).read_bytes()
+        return read_regular(to_fs_path(uri), limit=EDITOR_LIMIT + 1)
     except (OSError, ValueError, TypeError):
         return None
 

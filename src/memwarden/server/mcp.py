@@ -23,6 +23,7 @@ from pathlib import Path
 from memwarden import __version__
 from memwarden.analysis.secrets.paths import hide_names_in
 from memwarden.errors import UsageError
+from memwarden.fileio import read_regular
 from memwarden.model import Finding
 from memwarden.server import checking
 
@@ -94,7 +95,7 @@ def check_memory(path: str, content: str | None = None) -> dict:
             raise UsageError(f"{target.name}: no such file (pass content to check a file not written yet)")
         if target.stat().st_size > CONTENT_LIMIT:
             raise UsageError(f"{target.name}: too big to check here (run memwarden check on it)")
-        raw = target.read_bytes()
+        raw = read_regular(target, limit=CONTENT_LIMIT)
     checked = checking.check_content(target, raw)
     ws = checked.workspace
     answer: dict = {
