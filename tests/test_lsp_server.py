@@ -361,3 +361,34 @@ async def test_a_fifo_named_like_a_note_never_blocks_the_server(client: Language
         uri=index, language_id="markdown", version=1, text=(client.root / "MEMORY.md").read_text())))
     # A server blocked reading the FIFO answers nothing more: fail, do not hang.
     assert await arrival(client, lambda: "MW402" in codes(client, index), seconds=120)
+
+
+async def test_no_code_action_edits_a_file_whose_real_path_leads_out_of_the_opened_folder(client: LanguageClient, tmp_path):
+    root = client.root / "gish"
+    shutil.copytree(EXAMPLE.parent / "ghost-in-shell", root, ignore=shutil.ignore_patterns(".memwarden_cache"))
+    elsewhere = tmp_path / "elsewhere.md"
+    elsewhere.write_text("# Overflow\n")
+    shelf = root / "memory" / "knowledge" / "INDEX_overflow.md"  # where the index's shelving fix moves entries
+    shelf.symlink_to(elsewhere)
+    index = root / "MEMORY.md"
+    index.write_text(index.read_text() + "".join(
+        f"- [Note {n}](memory/knowledge/references/export-tool.md) — what note {n} holds, a long enough hook\n"
+        for n in range(400)))
+    client.root = root
+    uri = await open_file(client, "MEMORY.md")
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=500, character=0)),
+        context=types.CodeActionContext(diagnostics=[])))
+    edited = {change.text_document.uri for action in actions for change in action.edit.document_changes
+              if isinstance(change, types.TextDocumentEdit)}
+    assert shelf.as_uri() not in edited
+    # The same fix is offered when the shelf is a file of the workspace.
+    shelf.unlink()
+    shelf.write_text("# Overflow\n")
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=500, character=0)),
+        context=types.CodeActionContext(diagnostics=[])))
+    assert shelf.as_uri() in {change.text_document.uri for action in actions for change in action.edit.document_changes
+                              if isinstance(change, types.TextDocumentEdit)}

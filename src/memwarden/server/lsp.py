@@ -195,6 +195,8 @@ async def did_change(ls: MemoryServer, params: types.DidChangeTextDocumentParams
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 async def did_save(ls: MemoryServer, params: types.DidSaveTextDocumentParams):
     ls.listings.forget()  # a file may have been added, renamed or deleted meanwhile
+    # Walk the workspace again now, on the typing worker, not in the next keystroke's check.
+    asyncio.get_running_loop().run_in_executor(ls.typing, list_files_quietly, params.text_document.uri, ls.listings)
     await ls.check_buffer(params.text_document.uri, from_disk=True)
     await ls.check_whole_workspace(params.text_document.uri)
 
@@ -250,7 +252,11 @@ async def code_action(ls: MemoryServer, params: types.CodeActionParams):
             kind=types.CodeActionKind.SourceFixAll,
             edit=changes_as_workspace_edit(fixed, uri, document.source, document.version),
         ))
-    return actions
+    # An edit to another file is written by the editor where that file's real path leads: never out of the
+    # folders it opened (a shelf index that is a symlink to a file elsewhere, say).
+    return [action for action in actions if all(
+        target == uri or ls.in_workspace_folders(Path(to_fs_path(target)))
+        for target in edited_uris(action.edit))]
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
@@ -316,6 +322,18 @@ def read_bytes(uri: str) -> bytes | None:
         return read_regular(to_fs_path(uri), limit=EDITOR_LIMIT + 1)
     except (OSError, ValueError, TypeError):
         return None
+
+
+def edited_uris(edit: types.WorkspaceEdit) -> set[str]:
+    return {change.uri if isinstance(change, types.CreateFile) else change.text_document.uri
+            for change in edit.document_changes or []}
+
+
+def list_files_quietly(uri: str, listings) -> None:
+    try:
+        checking.propose(Path(to_fs_path(uri)), b"", listings)
+    except Exception:  # the next check of the file says what is wrong
+        pass
 
 
 def disk_size(uri: str) -> int:
