@@ -9,11 +9,12 @@ budget gauge (hover); links and [[wikilinks]] go to their notes, and hovering on
 description; hovering a finding shows its rule's doc. Nothing is written except by a code action the user
 takes, and every message is the engine's, secrets hidden.
 
-Two worker threads, so that typing never waits behind a slow check: one runs what answers the user at
-once (a keystroke's document rules, hovers, code actions), the other the checks that read the whole
-workspace (open, save, and the save's whole-workspace check). A check whose text has been typed over
-before it starts is skipped, and so is a whole-workspace check a later save has asked for again. A file
-too big to check in bounded time and memory gets one diagnostic that says so, and nothing else.
+Typing never waits behind a slow check: a worker thread runs what answers the user at once (a
+keystroke's document rules, hovers, code actions), and a process of its own (`background.py`) the checks
+that read the whole workspace (open, save, and the save's whole-workspace check). A check whose text has
+been typed over before it starts is skipped, and so is a whole-workspace check a later save has asked for
+again. A file too big to check in bounded time and memory gets one diagnostic that says so, and nothing
+else; a save walks no folder outside the ones the editor opened, and no code action edits a file there.
 """
 
 from __future__ import annotations
