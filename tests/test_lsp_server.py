@@ -392,3 +392,20 @@ async def test_no_code_action_edits_a_file_whose_real_path_leads_out_of_the_open
         context=types.CodeActionContext(diagnostics=[])))
     assert shelf.as_uri() in {change.text_document.uri for action in actions for change in action.edit.document_changes
                               if isinstance(change, types.TextDocumentEdit)}
+
+
+async def test_a_note_whose_name_holds_a_secret_is_never_named_in_a_message_or_hover(client: LanguageClient):
+    note = (client.root / "project_release.md").read_text()
+    (client.root / f"project_{TOKEN}.md").write_text(note.replace("name: project-release", "name: release-copy"))
+    index_path = client.root / "MEMORY.md"
+    index_path.write_text(index_path.read_text() + f"- [Copy](project_{TOKEN}.md) — the release copy\n")
+    index = await open_file(client, "MEMORY.md")
+    release = await open_file(client, "project_release.md")
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=release)))
+    assert await arrival(client, lambda: any("near-duplicate" in d.message for d in client.diagnostics.get(release, [])))
+    shown = [d.message for diagnostics in client.diagnostics.values() for d in diagnostics]
+    line = index_path.read_text().splitlines().index(f"- [Copy](project_{TOKEN}.md) — the release copy")
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=index), position=types.Position(line=line, character=4)))
+    shown.append(hover.contents.value)
+    assert any("project_" in s for s in shown) and not [s for s in shown if "R4nd0mT0k3n" in s]
