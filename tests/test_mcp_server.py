@@ -99,3 +99,55 @@ async def test_fixed_content_is_never_offered_for_content_holding_a_secret_even_
     assert "MW301" in {f["code"] for f in answer["findings"]}
     assert "fixed_content" not in answer
     assert "R4nd0mT0k3n" not in json.dumps(answer)
+
+
+async def test_paths_leading_out_of_the_servers_folder_are_refused_and_nothing_there_is_read(root, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "MEMORY.md").write_text("- [Gone](gone_note.md) — a note that is not there\n")
+    (root / "elsewhere").symlink_to(outside)
+    note = "---\nname: x\ndescription: x\ntype: project\n---\n\nSee [gone](gone_note.md).\n"
+    calls = [
+        ("check_memory", {"path": "../outside/MEMORY.md"}),
+        ("check_memory", {"path": str(outside / "MEMORY.md")}),
+        ("check_memory", {"path": "elsewhere/MEMORY.md"}),  # a symlink leading out
+        ("check_memory", {"path": "elsewhere/project_new.md", "content": note}),
+        ("memory_stats", {"workspace": "../outside"}),
+        ("budget_headroom", {"workspace": str(outside), "addition": "- [New](new.md) — new\n"}),
+        ("related_records", {"path": "../outside/project_new.md", "content": note}),
+    ]
+    _, answers = await call_tools(root, calls)
+    for (_, arguments), answer in zip(calls, answers):
+        assert "outside the folder" in answer.get("error", ""), (arguments, answer)
+    assert "gone_note" not in json.dumps(answers)
+    _, (nul,) = await call_tools(root, [("check_memory", {"path": "project_notes.md\0/../../etc/passwd"})])
+    assert "error" in nul
+
+
+async def test_content_past_the_limit_is_refused_at_once_and_odd_content_gets_an_answer(root):
+    huge = "Deploy notes. " * (9 * 1024 * 1024 // 14)
+    _, (big, big_addition, big_related, nul) = await call_tools(root, [
+        ("check_memory", {"path": "project_huge.md", "content": huge}),
+        ("budget_headroom", {"addition": huge}),
+        ("related_records", {"path": "project_huge.md", "content": huge}),
+        ("check_memory", {"path": "project_nul.md", "content": "---\nname: a\0b\ntype: project\n---\n\nText\0.\n"}),
+    ])
+    for answer in (big, big_addition, big_related):
+        assert "too big" in answer["error"] and "Deploy notes" not in answer["error"]
+    assert "findings" in nul
+
+
+async def test_a_note_whose_name_holds_a_secret_is_never_named_in_an_answer(root):
+    note = (root / "project_release.md").read_text()
+    (root / f"project_{TOKEN}.md").write_text(note.replace("name: project-release", "name: release-copy"))
+    index = root / "MEMORY.md"
+    index.write_text(index.read_text() + f"- [Copy](project_{TOKEN}.md) — the release copy\n")
+    _, answers = await call_tools(root, [
+        ("related_records", {"path": "project_release_again.md", "content": note}),
+        ("check_memory", {"path": f"project_{TOKEN}_draft.md", "content": note}),
+        ("check_memory", {"path": f"project_{TOKEN}.md"}),
+        ("memory_stats", {}),
+        ("budget_headroom", {}),
+    ])
+    assert answers[0]["related"], "the copy is a near-duplicate: named in a message, hidden"
+    assert "R4nd0mT0k3n" not in json.dumps(answers)

@@ -35,7 +35,8 @@ def server(stdio):
 
 @click.command(name="mcp")
 @click.option("--root", type=click.Path(file_okay=False, exists=True), metavar="DIR",
-              help="The folder relative paths in tool calls start from [default: the folder it is started in].")
+              help="The folder relative paths in tool calls start from, and the only one tools read "
+                   "[default: the folder it is started in].")
 @guarded
 def mcp(root):
     """Run the MCP server over stdio: tools an agent calls to check memory before or after it writes it."""

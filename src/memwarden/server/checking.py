@@ -24,15 +24,22 @@ class Checked:
 
 class Listings:
     """Each workspace's file listing, walked once and kept until forget() (the language server forgets on every
-    save): a check on a keystroke must not walk a tree of thousands of notes again."""
+    save): a check on a keystroke must not walk a tree of thousands of notes again. A file over size_limit
+    bytes is left out: no rule reads it, the workspace rules neither (a 50 MB log would cost each check minutes)."""
 
-    def __init__(self) -> None:
+    def __init__(self, size_limit: int | None = None) -> None:
         self._by_root: dict[Path, dict[str, Kind]] = {}
+        self.size_limit = size_limit
 
     def __call__(self, ws: Workspace) -> dict[str, Kind]:
-        if ws.root not in self._by_root:
-            self._by_root[ws.root] = dict(ws.checked_files)
-        return self._by_root[ws.root]
+        listing = self._by_root.get(ws.root)  # once: forget() may run on another thread meanwhile
+        if listing is None:
+            listing = dict(ws.checked_files)
+            if self.size_limit is not None:
+                listing = {relpath: kind for relpath, kind in listing.items()
+                           if _size(ws.root / relpath) <= self.size_limit}
+            self._by_root[ws.root] = listing
+        return listing
 
     def forget(self) -> None:
         self._by_root.clear()
@@ -59,14 +66,30 @@ def check_content(path: Path, content: bytes, *, document_rules_only: bool = Fal
     return Checked(ws, relpath, result.findings, result.changes)
 
 
-def check_folder(folder: Path) -> list[Checked]:
-    """Every finding of the workspace a folder is in, as `memwarden check ROOT` finds them."""
+def findings_of(path: Path, content: bytes, size_limit: int | None = None) -> list[Finding]:
+    """Every rule's findings on content as the file at path (what a language server shows on open and save),
+    the workspace's files over size_limit bytes left out."""
+    return check_content(path, content, listings=Listings(size_limit)).findings
+
+
+def check_folder(folder: Path, size_limit: int | None = None) -> list[tuple[Path, list[Finding]]]:
+    """(root, findings) of each workspace a folder is in, as `memwarden check ROOT` finds them; a file over
+    size_limit bytes is left out (the language server says it is too big to check instead)."""
     workspaces, _ = collect([find_root(folder.absolute())])
     checked = []
     for ws in workspaces:
+        if size_limit is not None:
+            ws.use_files(Listings(size_limit)(ws))
         result = engine.check_workspace(ws, engine.RunOptions(cwd=ws.root))
-        checked.append(Checked(ws, None, result.findings))
+        checked.append((ws.root, result.findings))
     return checked
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def gauge(ws: Workspace):

@@ -7,12 +7,20 @@ findings of the last open or save. Each fix is a quick fix (unsafe ones say so),
 problems" for the file. The startup index shows where the agent stops reading (an inlay hint) and its
 budget gauge (hover); links and [[wikilinks]] go to their notes, and hovering one shows the note's
 description; hovering a finding shows its rule's doc. Nothing is written except by a code action the user
-takes, and every message is the engine's, secrets hidden. Checks run one at a time on a worker thread.
+takes, and every message is the engine's, secrets hidden.
+
+Typing never waits behind a slow check: a worker thread runs what answers the user at once (a
+keystroke's document rules, hovers, code actions), and a process of its own (`background.py`) the checks
+that read the whole workspace (open, save, and the save's whole-workspace check). A check whose text has
+been typed over before it starts is skipped, and so is a whole-workspace check a later save has asked for
+again. A file too big to check in bounded time and memory gets one diagnostic that says so, and nothing
+else; a save walks no folder outside the ones the editor opened, and no code action edits a file there.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -22,28 +30,38 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from memwarden import __version__
 from memwarden.decoding import decode
+from memwarden.fileio import read_regular
 from memwarden.model import Applicability, Finding, Scope, Severity
 from memwarden.server import checking
+from memwarden.server.background import Background
 from memwarden.server.links import gauge_text, link_at, link_target, note_description
 from memwarden.server.positions import Lines
 from memwarden.text import excerpt
 
 DOCS = "https://github.com/memwarden/memwarden/blob/main/docs/rules.md#"
-# A buffer past this size is checked on open and save only, never on every keystroke.
-LIVE_LIMIT = 4 * 1024 * 1024
+# A buffer past this size is checked on open and save only, never on every keystroke (the document rules
+# take about 2.6 s a megabyte of log with every rule on).
+LIVE_LIMIT = 1024 * 1024
+# Past this size a file is not checked in the editor at all: a 50 MB log takes minutes and gigabytes with
+# every rule on. `memwarden check` still reads it (up to the engine's own limit).
+EDITOR_LIMIT = 8 * 1024 * 1024
 
 
 class MemoryServer(LanguageServer):
     def __init__(self):
         super().__init__("memwarden", __version__)
-        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memwarden-check")
+        self.typing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memwarden-typing")
+        self.background = Background()  # every rule on open and save, and the whole workspace after a save
         self.document_findings: dict[str, list[Finding]] = {}  # uri -> what the last check of its text found
         self.workspace_findings: dict[str, list[Finding]] = {}  # uri -> the workspace rules' findings of the last save
+        self.notices: dict[str, list[types.Diagnostic]] = {}  # uri -> why it was not checked (too big, failed)
         self.texts: dict[str, str] = {}  # uri -> the text those findings' positions are in
-        self.listings = checking.Listings()  # each workspace's files, walked again after a save
+        self.versions: dict[str, int] = {}  # uri -> that text's version, when the editor has the file open
+        self.listings = checking.Listings(EDITOR_LIMIT)  # each workspace's files, walked again after a save
+        self.saves: dict[Path, int] = {}  # workspace folder -> how many saves have asked for its check
 
     async def in_worker(self, function, *args, **kwargs):
-        return await asyncio.get_running_loop().run_in_executor(self.worker, lambda: function(*args, **kwargs))
+        return await asyncio.get_running_loop().run_in_executor(self.typing, lambda: function(*args, **kwargs))
 
     # -- diagnostics --------------------------------------------------------------------------------------------
     def publish(self, uri: str) -> None:
@@ -52,59 +70,107 @@ class MemoryServer(LanguageServer):
             text = disk_text(uri)
         lines = Lines(text)
         found = self.document_findings.get(uri, []) + self.workspace_findings.get(uri, [])
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=[diagnostic(f, lines) for f in found])
-        )
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=self.versions.get(uri) if uri in self.texts else None, diagnostics=self.notices.get(uri, []) + [diagnostic(f, lines) for f in found]))
+
+    def publish_only(self, uri: str, text: str, notice: types.Diagnostic) -> None:
+        """One diagnostic saying why the file was not checked, in place of its findings."""
+        self.document_findings[uri] = []
+        self.workspace_findings[uri] = []
+        self.notices[uri] = [notice]
+        self.texts[uri] = text
+        self.versions[uri] = self.version_of(uri)
+        self.publish(uri)
+
+    def version_of(self, uri: str) -> int | None:
+        document = self.workspace.text_documents.get(uri)
+        return document.version if document is not None else None
 
     async def check_buffer(self, uri: str, from_disk: bool, document_rules_only: bool = False) -> None:
+        """Check a file's text: the document rules on the typing worker, every rule in the background (open, save)."""
+        if not uri.startswith("file:") or to_fs_path(uri) is None:
+            return  # an untitled buffer, or a file of another scheme: no path to know the memory file by
         document = self.workspace.get_text_document(uri)
         text, version = document.source, document.version
-        content = content_to_check(uri, text, from_disk)
-        if document_rules_only and len(content) > LIVE_LIMIT:
+        size = max(len(text), disk_size(uri) if from_disk else 0)
+        if size > EDITOR_LIMIT:
+            self.publish_only(uri, text, too_big(size))
             return
+        if document_rules_only and size > LIVE_LIMIT:
+            return  # checked on open and save only
+
+        def current() -> bool:  # not typed on since: a check of a newer text would answer
+            return self.version_of(uri) in (version, None)
+
+        def document_rules():
+            if not current():
+                return None
+            return checking.check_content(Path(to_fs_path(uri)), content_to_check(uri, text, from_disk),
+                                          document_rules_only=True, listings=self.listings).findings
+
         try:
-            checked = await self.in_worker(
-                checking.check_content, Path(to_fs_path(uri)), content, document_rules_only=document_rules_only,
-                listings=self.listings,
-            )
+            if document_rules_only:
+                findings = await self.in_worker(document_rules)
+            else:
+                findings = await self.background.run(current, checking.findings_of, Path(to_fs_path(uri)),
+                                                     content_to_check(uri, text, from_disk), EDITOR_LIMIT)
         except Exception as error:  # a bad config or input memwarden did not foresee: say so where the user looks
-            self.document_findings[uri] = []
-            self.workspace_findings[uri] = []
-            self.texts[uri] = text
-            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[
-                failure(error)
-            ]))
+            self.publish_only(uri, text, failure(error))
             return
-        if self.workspace.get_text_document(uri).version != version:
-            return  # typed on meanwhile: the next check answers
+        if findings is None:
+            return
+        self.notices.pop(uri, None)
+        if not current():
+            if not document_rules_only:  # typed on meanwhile: the workspace rules' findings still hold
+                self.workspace_findings[uri] = [f for f in findings if f.rule.scope is not Scope.DOCUMENT]
+                self.publish(uri)
+            return
         self.texts[uri] = text
+        self.versions[uri] = version
         if document_rules_only:
-            self.document_findings[uri] = checked.findings
+            self.document_findings[uri] = findings
         else:
-            self.document_findings[uri] = [f for f in checked.findings if f.rule.scope is Scope.DOCUMENT]
-            self.workspace_findings[uri] = [f for f in checked.findings if f.rule.scope is not Scope.DOCUMENT]
+            self.document_findings[uri] = [f for f in findings if f.rule.scope is Scope.DOCUMENT]
+            self.workspace_findings[uri] = [f for f in findings if f.rule.scope is not Scope.DOCUMENT]
         self.publish(uri)
 
     async def check_whole_workspace(self, uri: str) -> None:
-        """After a save: every file's findings, the workspace rules' (orphans, duplicates, budget) on all of them."""
+        """After a save: every file's findings, the workspace rules' (orphans, duplicates, budget) on all of them.
+        Saves in a row ask for one check: one that has not begun when a later save asks again is skipped."""
+        folder = Path(to_fs_path(uri)).parent
+        if not self.in_workspace_folders(folder):
+            return  # a file opened from elsewhere (or through a symlink leading out): no walk of a tree not opened
+        self.saves[folder] = asked = self.saves.get(folder, 0) + 1
+
         try:
-            results = await self.in_worker(checking.check_folder, Path(to_fs_path(uri)).parent)
+            results = await self.background.run(lambda: self.saves.get(folder) == asked,
+                                                checking.check_folder, folder, EDITOR_LIMIT)
         except Exception:
             return  # the saved file's own check has said what went wrong
-        for result in results:
-            ws = result.workspace
+        for root, findings in results or []:
             touched = {u for u in (self.document_findings.keys() | self.workspace_findings.keys())
-                       if is_below(u, ws.root)}
+                       if is_below(u, root)}
             by_uri: dict[str, list[Finding]] = {}
-            for finding in result.findings:
-                by_uri.setdefault(from_fs_path(str(ws.root / finding.workspace_path)), []).append(finding)
+            for finding in findings:
+                by_uri.setdefault(from_fs_path(str(root / finding.workspace_path)), []).append(finding)
+            open_now = self.open_uris()
             for file_uri in touched | set(by_uri):
+                if file_uri in self.notices:
+                    continue  # too big, or failed: its notice stands
                 found = by_uri.get(file_uri, [])
                 self.workspace_findings[file_uri] = [f for f in found if f.rule.scope is not Scope.DOCUMENT]
-                if file_uri not in self.open_uris() or file_uri == uri:
+                if file_uri not in open_now:  # an open file's own findings come from the checks of its text
                     self.document_findings[file_uri] = [f for f in found if f.rule.scope is Scope.DOCUMENT]
-                    self.texts.pop(file_uri, None) if file_uri != uri else None
+                    self.texts.pop(file_uri, None)
                 self.publish(file_uri)
+
+    def in_workspace_folders(self, path: Path) -> bool:
+        """Whether path is, by its real path, below a folder the editor opened (any, when it opened none)."""
+        roots = [to_fs_path(folder.uri) for folder in self.workspace.folders.values()]
+        roots += [self.workspace.root_path] if self.workspace.root_path else []
+        real = os.path.realpath(path)
+        return not roots or any(os.path.commonpath([os.path.realpath(root), real]) == os.path.realpath(root)
+                                for root in roots if root)
 
     def open_uris(self) -> set[str]:
         return set(self.workspace.text_documents)
@@ -130,8 +196,22 @@ async def did_change(ls: MemoryServer, params: types.DidChangeTextDocumentParams
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 async def did_save(ls: MemoryServer, params: types.DidSaveTextDocumentParams):
     ls.listings.forget()  # a file may have been added, renamed or deleted meanwhile
+    # Walk the workspace again now, on the typing worker, not in the next keystroke's check.
+    asyncio.get_running_loop().run_in_executor(ls.typing, list_files_quietly, params.text_document.uri, ls.listings)
     await ls.check_buffer(params.text_document.uri, from_disk=True)
     await ls.check_whole_workspace(params.text_document.uri)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: MemoryServer, params: types.DidChangeWatchedFilesParams):
+    # Files were added, changed or deleted outside the editor: walk the workspace again at the next check
+    # (cheap, so a storm of these, a branch checked out, costs one walk, not one check per file).
+    ls.listings.forget()
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: MemoryServer, params):
+    ls.background.stop()  # a check under way must not keep the editor waiting
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -173,7 +253,11 @@ async def code_action(ls: MemoryServer, params: types.CodeActionParams):
             kind=types.CodeActionKind.SourceFixAll,
             edit=changes_as_workspace_edit(fixed, uri, document.source, document.version),
         ))
-    return actions
+    # An edit to another file is written by the editor where that file's real path leads: never out of the
+    # folders it opened (a shelf index that is a symlink to a file elsewhere, say).
+    return [action for action in actions if all(
+        target == uri or ls.in_workspace_folders(Path(to_fs_path(target)))
+        for target in edited_uris(action.edit))]
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
@@ -234,10 +318,30 @@ def content_to_check(uri: str, text: str, from_disk: bool) -> bytes:
 
 
 def read_bytes(uri: str) -> bytes | None:
+    """The file's bytes when it is a regular file (a FIFO named like a note must not block the server)."""
     try:
-        return Path(to_fs_path(uri)).read_bytes()
+        return read_regular(to_fs_path(uri), limit=EDITOR_LIMIT + 1)
     except (OSError, ValueError, TypeError):
         return None
+
+
+def edited_uris(edit: types.WorkspaceEdit) -> set[str]:
+    return {change.uri if isinstance(change, types.CreateFile) else change.text_document.uri
+            for change in edit.document_changes or []}
+
+
+def list_files_quietly(uri: str, listings) -> None:
+    try:
+        checking.propose(Path(to_fs_path(uri)), b"", listings)
+    except Exception:  # the next check of the file says what is wrong
+        pass
+
+
+def disk_size(uri: str) -> int:
+    try:
+        return Path(to_fs_path(uri)).stat().st_size
+    except (OSError, ValueError, TypeError):
+        return 0
 
 
 def disk_text(uri: str) -> str:
@@ -275,6 +379,15 @@ def failure(error: Exception) -> types.Diagnostic:
     return types.Diagnostic(
         range=types.Range(start=start, end=start), severity=types.DiagnosticSeverity.Error, source="memwarden",
         message=f"memwarden could not check this file: {excerpt(str(error) or type(error).__name__, 300)}",
+    )
+
+
+def too_big(size: int) -> types.Diagnostic:
+    start = types.Position(line=0, character=0)
+    return types.Diagnostic(
+        range=types.Range(start=start, end=start), severity=types.DiagnosticSeverity.Information, source="memwarden",
+        message=f"too big to check in the editor ({size:,} bytes; the limit is {EDITOR_LIMIT:,}): "
+                "run `memwarden check` on it",
     )
 
 

@@ -6,17 +6,24 @@ whether the content would pass, after it writes how the memory stands, how much 
 left, and which records a new note repeats or contradicts. Answers are JSON made from the engine's findings
 and the JSON `stats` and `budget --json` print: a secret in the content is never echoed (messages are the
 engine's, hidden; paths go through `Workspace.display_path`; the whole answer through `hide_names_in`).
+
+A tool reads only below the folder the server answers for (where it was started, or `--root`): a path
+that leads out of it, by `..`, as an absolute path or through a symlink, is refused, and so is content
+past the size the language server checks (8 MB). Whatever goes wrong is answered as {"error": ...},
+never a traceback, and no error quotes the content it was given.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from pathlib import Path
 
 from memwarden import __version__
 from memwarden.analysis.secrets.paths import hide_names_in
 from memwarden.errors import UsageError
+from memwarden.fileio import read_regular
 from memwarden.model import Finding
 from memwarden.server import checking
 
@@ -43,10 +50,28 @@ def _finding(finding: Finding, ws) -> dict:
     return data
 
 
+# Content past this is refused: checking it would take minutes (the language server's limit too).
+CONTENT_LIMIT = 8 * 1024 * 1024
+
+
 def _path(path: str) -> Path:
+    """The path a tool was given, absolute, when it leads to a place below the server's folder."""
     if not path or "\0" in path:
         raise UsageError("path: give the memory file's path (absolute, or relative to the server's folder)")
-    return Path(path).expanduser().absolute()
+    target = Path(path).expanduser().absolute()
+    root = os.path.realpath(Path.cwd())
+    if os.path.commonpath([root, os.path.realpath(target)]) != root:
+        raise UsageError(f"{target.name or target}: outside the folder this server answers for "
+                         "(start it with --root at the folder that holds the memory)")
+    return target
+
+
+def _text(name: str, value: str | None) -> bytes | None:
+    if value is None:
+        return None
+    if len(value) > CONTENT_LIMIT:
+        raise UsageError(f"{name}: too big ({len(value):,} characters; the limit is {CONTENT_LIMIT:,})")
+    return value.encode("utf-8", "replace")
 
 
 def _folder(workspace: str) -> Path:
@@ -64,12 +89,13 @@ def check_memory(path: str, content: str | None = None) -> dict:
     and name, severity, line, column, message, and the fix when one exists) and, when the safe fixes change
     the content and no secret is in it, the content with them applied."""
     target = _path(path)
-    if content is None:
+    raw = _text("content", content)
+    if raw is None:
         if not target.is_file():
             raise UsageError(f"{target.name}: no such file (pass content to check a file not written yet)")
-        raw = target.read_bytes()
-    else:
-        raw = content.encode("utf-8", "replace")
+        if target.stat().st_size > CONTENT_LIMIT:
+            raise UsageError(f"{target.name}: too big to check here (run memwarden check on it)")
+        raw = read_regular(target, limit=CONTENT_LIMIT)
     checked = checking.check_content(target, raw)
     ws = checked.workspace
     answer: dict = {
@@ -123,11 +149,12 @@ def budget_headroom(workspace: str = ".", addition: str | None = None) -> dict:
         return ws.display_path(relpath, ws.root)
 
     answer = dict(budget_json(measurement, shown), found=True)
-    if addition:
+    added = _text("addition", addition)
+    if added:
         last = measurement.sources[-1]
         before = ws.current_bytes(last.relpath) or b""
         joined = before if not before or before.endswith(b"\n") else before + b"\n"
-        ws.overlay[last.relpath] = joined + addition.encode("utf-8", "replace")
+        ws.overlay[last.relpath] = joined + added
         after = checking.gauge(ws)
         worst = after.worst
         answer["after"] = {"used": worst.used, "headroom": worst.headroom, "status": budget_json(after, shown)["status"],
@@ -139,7 +166,7 @@ def related_records(path: str, content: str) -> dict:
     """Which records already in the memory a proposed note (or episode, or fact) repeats or contradicts
     (the near-duplicate and conflicting-records rules), so an agent can update a record instead of adding one."""
     target = _path(path)
-    checked = checking.check_content(target, content.encode("utf-8", "replace"), select=RELATED_RULES)
+    checked = checking.check_content(target, _text("content", content) or b"", select=RELATED_RULES)
     ws = checked.workspace
     return _shown({
         "path": ws.display_path(checked.relpath, ws.root) if checked.relpath else target.name,
@@ -174,6 +201,8 @@ def _answering(tool):
             return {"error": hide_names_in(str(error))}
         except OSError as error:
             return {"error": hide_names_in(f"{error.strerror or type(error).__name__}")}
+        except Exception as error:  # memwarden's own failure: its type, never its text (it may quote the content)
+            return {"error": f"memwarden could not answer: {type(error).__name__}"}
 
     return answer
 
