@@ -135,6 +135,31 @@ def test_a_secret_in_a_cursor_rules_front_matter_is_found_on_its_line(cli, git_r
     assert key not in result.stdout
 
 
+def test_windsurf_rules_are_measured_against_windsurfs_documented_limit(cli, git_repo):
+    line = "- Prefer small functions over long ones.\n"  # 41 characters
+    root = git_repo({
+        ".windsurf/rules/big.md": line * 300,  # 12,300: past 12,000
+        ".windsurf/rules/near.md": line * 270,  # 11,070: over the 10,800 budget
+        ".windsurfrules": line * 10,
+        # Cursor documents no limit: nothing measures its rules.
+        ".cursor/rules/long.mdc": "---\nalwaysApply: true\n---\n" + line * 400,
+        "src/app.py": "print()\n",
+    })
+    result = cli("check", "--select", "MW501,MW502", "--format", "json", "--no-cache", *TODAY, cwd=root)
+    found = sorted((f["path"], f["name"], f["line"]) for f in result.json()["findings"])
+    assert found == [(".windsurf/rules/big.md", "index-past-truncation", 293),
+                     (".windsurf/rules/near.md", "index-over-budget", 264)]
+    assert all("windsurf" in f["message"] and f.get("fix") is None for f in result.json()["findings"])
+    for cwd in (root, root / "src"):
+        budget = cli("budget", "--json", cwd=cwd)
+        assert budget.exit_code == 2, budget
+        body = budget.json()
+        assert {m["preset"] for m in body["measurements"]} == {"windsurf"}
+        prefix = "" if cwd == root else "../"
+        assert sorted(f for m in body["measurements"] for f in m["files"]) == [
+            f"{prefix}.windsurf/rules/big.md", f"{prefix}.windsurf/rules/near.md", f"{prefix}.windsurfrules"]
+
+
 def test_the_repository_claim_rules_read_copilots_instructions(cli, git_repo):
     root = git_repo({"scripts/deploy.sh": "echo deploy\n", "package.json": '{"scripts": {"build": "tsc"}}\n'})
     git(root, "rm", "-q", "scripts/deploy.sh")

@@ -124,6 +124,11 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
         measurement = startup_index.measure(ws, settings, index)
         if not measurement.found and index is None and preset is None and settings.preset.chain:
             measurement = _claude_code_instead(ws, settings, unit, max_, edge) or measurement
+        if index is None and preset is None and not show_history and not any((unit, max_, edge)):
+            # The agents' rules files with a documented limit (Windsurf's) are measured beside the index.
+            rules_files = startup_index.rules_file_measurements(ws)
+            if rules_files:
+                _report_all([(ws, m) for m in ([measurement] if measurement.found else []) + rules_files], as_json)
     except OSError as error:
         click.echo(f"memwarden: error: {hidden(str(error.filename or ''))}: {error.strerror}", err=True)
         sys.exit(EXIT_USAGE)
