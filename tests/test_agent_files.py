@@ -86,6 +86,21 @@ def test_aiders_conventions_file_is_read_only_when_its_config_names_it(cli, git_
     assert secret_findings(cli, root) == [("CONVENTIONS.md", "secret-in-memory")]
 
 
+@pytest.mark.parametrize("config", [
+    "read: [CONVENTIONS.md\n",  # not YAML
+    "- just\n- a list\n",  # not a mapping
+    "read: 5\n",
+    "read:\n  - ../outside.md\n  - /etc/passwd\n  - docs\n  - '*.md'\n",  # outside, absolute, a folder, a glob
+    b"\xff\xfe\x00read",  # not text
+])
+def test_an_aider_config_that_names_nothing_usable_adds_nothing_and_breaks_nothing(cli, git_repo, config):
+    root = git_repo({".github/copilot-instructions.md": "Use pnpm.\n", "CONVENTIONS.md": "Use tabs.\n",
+                     "docs/guide.md": "Guide.\n", ".aider.conf.yml": config})
+    result = cli("check", "--format", "json", "--no-cache", *TODAY, cwd=root)
+    assert result.exit_code == 0, result
+    assert stats_files(cli, root) == [".github/copilot-instructions.md"]
+
+
 def test_a_file_an_agent_does_not_read_there_is_not_taken_for_one(cli, git_repo):
     key = anthropic_key()
     root = git_repo({".github/copilot-instructions.md": "Use pnpm.\n", ".github/workflows/notes.md": f"{key}\n",

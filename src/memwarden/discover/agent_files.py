@@ -119,7 +119,8 @@ def aider_reads(root: Path) -> tuple[str, ...]:
         if not isinstance(name, str) or not name.strip():
             continue
         path = Path(name.strip())
-        if path.is_absolute() or ".." in path.parts or any(ch in name for ch in "*?["):
+        # A folder is no file to read: as a kind's glob it would be reported as a misplaced memory file.
+        if path.is_absolute() or ".." in path.parts or any(ch in name for ch in "*?[") or (root / path).is_dir():
             continue
         found.append(path.as_posix())
     return tuple(dict.fromkeys(found))
