@@ -8,6 +8,7 @@ the dates). Aider reads no file of its own: only those its `.aider.conf.yml` nam
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,31 +121,48 @@ def aider_reads(root: Path) -> tuple[str, ...]:
             continue
         path = Path(name.strip())
         # A folder is no file to read: as a kind's glob it would be reported as a misplaced memory file.
-        if path.is_absolute() or ".." in path.parts or any(ch in name for ch in "*?[") or (root / path).is_dir():
+        if path.is_absolute() or ".." in path.parts or _has_wildcard(name) or (root / path).is_dir():
             continue
         found.append(path.as_posix())
     return tuple(dict.fromkeys(found))
 
 
 def present(root: Path) -> str | None:
-    """The first agent file found at root (a cheap look: the fixed names, then the folders' first level), or None."""
+    """The first agent file found at root, or None: one listing of root, then only the folders it holds
+    (detection asks this of every folder it passes, so it must stay cheap)."""
+    try:
+        names = set(os.listdir(root))
+    except OSError:
+        return None
     for row in AGENT_FILES:
         for glob in row.globs:
-            if "*" not in glob:
-                if (root / glob).is_file():
+            first = glob.split("/", 1)[0]
+            if "/" not in glob:
+                candidates = sorted(names) if _has_wildcard(glob) else [glob] if glob in names else []
+                hit = next((name for name in candidates if _root_match(name, glob)), None)
+                if hit is not None and os.path.isfile(root / hit):
+                    return hit
+                continue
+            if first not in names:
+                continue
+            if not _has_wildcard(glob):
+                if os.path.isfile(root / glob):
                     return glob
                 continue
             fixed = []
             for part in glob.split("/"):
-                if any(ch in part for ch in "*?["):
+                if _has_wildcard(part):
                     break
                 fixed.append(part)
-            folder = root.joinpath(*fixed)
-            # A wildcard at the root (`.roorules-*`) looks at the root's own files only.
-            if _holds_match(root, folder, row.globs, depth=3 if fixed else 1):
+            if _holds_match(root, root.joinpath(*fixed), row.globs):
                 return glob
-    aider = next((name for name in aider_reads(root) if (root / name).is_file()), None)
-    return aider
+    if AIDER_CONFIG in names:
+        return next((name for name in aider_reads(root) if os.path.isfile(root / name)), None)
+    return None
+
+
+def _has_wildcard(pattern: str) -> bool:
+    return any(ch in pattern for ch in "*?[")
 
 
 def _holds_match(root: Path, folder: Path, globs: tuple[str, ...], depth: int = 3) -> bool:
