@@ -119,7 +119,9 @@ def test_a_subprojects_own_rules_file_is_that_folders_workspace(cli, git_repo):
 
 
 def test_clinerules_as_a_folder_is_walked_not_reported_as_a_misplaced_file(cli, git_repo):
-    root = git_repo({".clinerules/01-style.md": "Use pnpm.\n", ".clinerules/02-tests.md": "Run the tests.\n"})
+    root = git_repo({".clinerules/01-style.md": "Use pnpm.\n", ".clinerules/02-tests.md": "Run the tests.\n",
+                     # Other tools' folders of these names are no rules files either.
+                     ".rules/lint.json": "{}\n", ".roorules/x.md": "x\n", ".cursorrules/a.txt": "a\n"})
     result = cli("check", "--format", "json", "--no-cache", *TODAY, cwd=root)
     assert result.exit_code == 0, result
     assert result.json()["findings"] == []

@@ -75,8 +75,6 @@ AIDER_SOURCE = "aider.chat/docs/config/aider_conf.html"
 AGENT_FILE_GLOBS = tuple(glob for row in AGENT_FILES for glob in row.globs)
 # The folders the globs lead into: the walk enters these dot-folders (and reads only the files a kind claims there).
 AGENT_FILE_DIRS = tuple(sorted({glob.split("/", 1)[0] for glob in AGENT_FILE_GLOBS if "/" in glob}))
-# A name that is a rules file or a folder of them (`.clinerules`): a folder of that name is walked, never reported.
-FILE_OR_FOLDER = (".clinerules",)
 
 
 def agent_of(relpath: str) -> AgentFiles | None:
@@ -91,6 +89,12 @@ def _root_match(relpath: str, glob: str) -> bool:
     if "/" not in glob and "/" in relpath:
         return False
     return matches_any(relpath, (glob,))
+
+
+def folder_is_no_file(relpath: str) -> bool:
+    """Whether a folder at a path an agent's rules file could have is just a folder: `.clinerules/` is Cline's
+    folder of rules, and a `.rules/` folder is some other tool's, not a misplaced Zed rules file."""
+    return agent_of(relpath) is not None
 
 
 def in_agent_dir(relpath: str) -> bool:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from memwarden.discover import config as config_module
-from memwarden.discover.agent_files import FILE_OR_FOLDER, aider_reads, in_agent_dir
+from memwarden.discover.agent_files import aider_reads, folder_is_no_file, in_agent_dir
 from memwarden.discover.config import Config
 from memwarden.documents import Document, load
 from memwarden.documents.base import UnreadableDocument
@@ -130,7 +130,7 @@ class Workspace:
             for name in sorted(dirnames):
                 relpath = prefix + name
                 kind = self.profile.classify(relpath)
-                if kind is not None and not self._excluded(relpath) and relpath not in FILE_OR_FOLDER:
+                if kind is not None and not self._excluded(relpath) and not folder_is_no_file(relpath):
                     yield relpath, kind  # a folder named like a memory file: reported, not read
                     continue
                 if name in SKIP_DIRS or (name.startswith(".") and name != ".gish" and not in_agent_dir(relpath)):
