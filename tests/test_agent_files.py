@@ -215,3 +215,11 @@ def test_content_proposed_for_a_cursor_rule_is_checked_as_one(git_repo):
     assert sorted((f["path"], f["name"], f["line"]) for f in body["findings"]) == [
         (".cursor/rules/new.mdc", "deleted-repo-path", 4), (".cursor/rules/new.mdc", "secret-in-memory", 5)]
     assert key.encode() not in done.stdout and not (root / ".cursor/rules/new.mdc").exists()
+
+
+def test_personal_data_in_an_agents_rules_is_reported_masked(cli, git_repo):
+    root = git_repo({".amazonq/rules/ops.md": "Logs: /home/alice/app/logs. On call: +44 20 7946 0958.\n"})
+    result = cli("check", "--select", "personal-path,personal-data", "--format", "json", "--no-cache", cwd=root)
+    found = sorted((f["path"], f["name"]) for f in result.json()["findings"])
+    assert found == [(".amazonq/rules/ops.md", "personal-data"), (".amazonq/rules/ops.md", "personal-path")]
+    assert "7946 0958" not in result.stdout
