@@ -223,3 +223,18 @@ def test_personal_data_in_an_agents_rules_is_reported_masked(cli, git_repo):
     found = sorted((f["path"], f["name"]) for f in result.json()["findings"])
     assert found == [(".amazonq/rules/ops.md", "personal-data"), (".amazonq/rules/ops.md", "personal-path")]
     assert "7946 0958" not in result.stdout
+
+
+def test_a_cached_check_follows_a_windsurf_rules_file_as_it_grows_and_shrinks(cli, git_repo):
+    line = "- Prefer small functions over long ones.\n"
+    root = git_repo({".windsurf/rules/big.md": line * 10})
+
+    def past_edge() -> list[str]:
+        result = cli("check", "--select", "MW502", "--format", "json", *TODAY, cwd=root)
+        return [f["path"] for f in result.json()["findings"]]
+
+    assert past_edge() == []
+    write_files(root, {".windsurf/rules/big.md": line * 300})
+    assert past_edge() == [".windsurf/rules/big.md"]
+    write_files(root, {".windsurf/rules/big.md": line * 10, ".windsurf/rules/other.md": line * 300})
+    assert past_edge() == [".windsurf/rules/other.md"]
