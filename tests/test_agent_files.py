@@ -238,3 +238,12 @@ def test_a_cached_check_follows_a_windsurf_rules_file_as_it_grows_and_shrinks(cl
     assert past_edge() == [".windsurf/rules/big.md"]
     write_files(root, {".windsurf/rules/big.md": line * 10, ".windsurf/rules/other.md": line * 300})
     assert past_edge() == [".windsurf/rules/other.md"]
+
+
+def test_budget_on_a_windsurf_rules_file_uses_windsurfs_limit(cli, git_repo):
+    root = git_repo({".windsurf/rules/big.md": "- Prefer small functions over long ones.\n" * 300})
+    for cwd, named in ((root, ".windsurf/rules/big.md"), (root / ".windsurf", "rules/big.md")):
+        result = cli("budget", named, "--json", cwd=cwd)
+        assert result.exit_code == 2, result
+        body = result.json()
+        assert (body["preset"], body["unit"], body["used"], body["edge"]) == ("windsurf", "chars", 12_300, 12_000)

@@ -268,6 +268,18 @@ def startup_measurements(ws, options: dict) -> list[Measurement]:
     return found
 
 
+def documented_preset(ws, index: Path) -> str | None:
+    """The preset of the agent whose rules file index is, when that agent documents a limit (Windsurf), else None."""
+    from memwarden.discover.agent_files import agent_of
+
+    try:
+        relpath = (Path(os.path.realpath(index.absolute().parent)) / index.name).relative_to(ws.root).as_posix()
+    except ValueError:
+        return None
+    row = agent_of(relpath)
+    return row.limit.preset if row is not None and row.limit is not None else None
+
+
 def rules_file_measurements(ws) -> list[Measurement]:
     """Each agent rules file whose agent documents a size limit (Windsurf's), measured alone against it."""
     from memwarden.discover.agent_files import agent_of
