@@ -161,9 +161,8 @@ class Workspace:
     def claims(self, relpath: str) -> Kind | None:
         """The memory kind of a file, decided from its path alone, as the walk would (no walk: a hook is fast)."""
         folders = relpath.split("/")[:-1]
-        if any(name in SKIP_DIRS or (name.startswith(".") and name != ".gish") for name in folders) and not (
-            in_agent_dir(relpath) and not any(name in SKIP_DIRS for name in folders)
-        ):
+        hidden = any(name.startswith(".") and name != ".gish" for name in folders)
+        if any(name in SKIP_DIRS for name in folders) or (hidden and not in_agent_dir(relpath)):
             return None
         kind = self.profile.classify(relpath)
         return None if kind is None or self._excluded(relpath) else kind
