@@ -46,6 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from memwarden.decoding import decode
+from memwarden.discover.agent_files import WINDSURF_LIMIT
 from memwarden.documents.scan import comment_spans, front_matter_end
 from memwarden.errors import UsageError
 from memwarden.text import excerpt
@@ -77,6 +78,8 @@ class Preset:
     reads_as_python_text: bool = False
     # OpenClaw: each bootstrap file against the first limit, and all of them against the second (see openclaw_gauges).
     per_file: bool = False
+    # An agent's rules file measured alone against its documented limit (Windsurf): not an index, no shelf to move to.
+    rules_file: bool = False
 
 
 # OpenClaw's bootstrap limits (src/agents/pi-embedded-helpers/bootstrap.ts at commit 004e91311b55): each file is
@@ -116,6 +119,12 @@ PRESETS: dict[str, Preset] = {
         "OpenClaw: each bootstrap file cut at 20,000 chars (bootstrapMaxChars), all of them at 150,000 "
         "(bootstrapTotalMaxChars), in UTF-16 units",
         per_file=True,
+    ),
+    "windsurf": Preset(
+        "windsurf", (Limit("chars", _ninety(WINDSURF_LIMIT.chars), WINDSURF_LIMIT.chars),), False, False,
+        f"Windsurf: each rules file (.windsurfrules, .windsurf/rules/*.md) cut at {WINDSURF_LIMIT.chars:,} characters "
+        f"({WINDSURF_LIMIT.source})",
+        rules_file=True,
     ),
 }
 PROFILE_PRESETS = {

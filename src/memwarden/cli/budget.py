@@ -42,7 +42,7 @@ class _BudgetCommand(click.Command):
 @click.argument("index", required=False, type=click.Path(path_type=Path))
 @click.option("--workspace", "-w", "workspace_dir", type=click.Path(path_type=Path), default=Path("."),
               show_default=True, help="The workspace whose startup index to measure.")
-@click.option("--preset", type=click.Choice(["gish", "claude-code", "codex", "openclaw"]),
+@click.option("--preset", type=click.Choice(["gish", "claude-code", "codex", "openclaw", "windsurf"]),
               help="The agent's limits [default: from the profile: ghost-in-shell->gish, claude-code->claude-code, three-layer->codex].")
 @click.option("--unit", type=click.Choice(["chars", "utf16", "bytes", "lines"]),
               help="Count Unicode code points, UTF-16 units, UTF-8 bytes or lines [default: the preset's; chars for gish].")
@@ -74,6 +74,9 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
                    USER.md, HEARTBEAT.md, BOOTSTRAP.md, MEMORY.md) cut at 20,000
                    UTF-16 units, keeping its first 70% and last 20%; all of them
                    at 150,000 (option total_edge); budget 90% of each
+      windsurf     each Windsurf rules file (.windsurfrules, .windsurf/rules/*.md)
+                   cut at 12,000 characters; budget 90%; measured beside the
+                   startup index when no preset is chosen
     --unit, --max and --edge override the preset (and the [tool.memwarden.rules.
     index-over-budget] options preset, unit, max, edge in the config).
 
@@ -116,7 +119,13 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
             budget_options(ws.config), ws.profile.name, ws.root,
             preset=preset, unit=unit, max_=max_, edge=edge,
         )
-        if index is not None and preset is None and settings.preset.chain and index.name not in startup_index.CODEX_FILES:
+        own = startup_index.documented_preset(ws, index) if index is not None and preset is None else None
+        if own is not None:
+            # An agent's rules file with a documented limit (a Windsurf rule) is measured with its agent's.
+            settings = startup_index.resolve_settings(
+                budget_options(ws.config), ws.profile.name, ws.root, preset=own, unit=unit, max_=max_, edge=edge,
+            )
+        elif index is not None and preset is None and settings.preset.chain and index.name not in startup_index.CODEX_FILES:
             # A MEMORY.md (or any file but an AGENTS file) is never Codex's AGENTS.md: Claude Code's limits.
             settings = startup_index.resolve_settings(
                 budget_options(ws.config), ws.profile.name, ws.root, preset="claude-code", unit=unit, max_=max_, edge=edge,
@@ -124,6 +133,11 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
         measurement = startup_index.measure(ws, settings, index)
         if not measurement.found and index is None and preset is None and settings.preset.chain:
             measurement = _claude_code_instead(ws, settings, unit, max_, edge) or measurement
+        if index is None and preset is None and not show_history and not any((unit, max_, edge)):
+            # The agents' rules files with a documented limit (Windsurf's) are measured beside the index.
+            rules_files = startup_index.rules_file_measurements(ws)
+            if rules_files:
+                _report_all([(ws, m) for m in ([measurement] if measurement.found else []) + rules_files], as_json)
     except OSError as error:
         click.echo(f"memwarden: error: {hidden(str(error.filename or ''))}: {error.strerror}", err=True)
         sys.exit(EXIT_USAGE)

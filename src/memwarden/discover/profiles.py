@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memwarden.decoding import decode
+from memwarden.discover.agent_files import AGENT_FILE_GLOBS, present as agent_file_present
 from memwarden.discover.globs import matches_any
 from memwarden.fileio import read_regular
 
@@ -100,14 +101,27 @@ def other_text_kind(relpath: str) -> Kind:
 
 
 def agent_instructions(*extra: str) -> Kind:
-    """The kind of the files an agent loads whole, in every profile (markdown, front matter optional)."""
+    """The kind of every agent's instruction files, in every profile (markdown, front matter optional): the
+    files an agent CLI loads whole at the root, and the other agents' rules files (`agent_files`)."""
+    globs = AGENT_INSTRUCTION_FILES + INSTRUCTION_TEMPLATES + extra + AGENT_FILE_GLOBS
     return Kind(
         "agent-instructions",
         "markdown",
-        AGENT_INSTRUCTION_FILES + INSTRUCTION_TEMPLATES + extra,
-        "instructions the agent CLI loads whole at start-up (CLAUDE.md, AGENTS.md, GEMINI.md)",
-        exclude=_ROOT_ONLY,
+        globs,
+        "instructions an agent loads (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules/, .github/copilot-instructions.md ...)",
+        # A glob without '/' matches the name at any depth: these are read at the root only.
+        exclude=tuple(f"*/**/{glob}" for glob in globs if "/" not in glob),
     )
+
+
+def with_instruction_files(profile: Profile, names: tuple[str, ...]) -> Profile:
+    """The profile with more files of its agent-instructions kind (Aider's `read:` files), at the root when a name has no '/'."""
+    kind = profile.kind("agent-instructions")
+    if not names or kind is None:
+        return profile
+    added = tuple(name for name in names if name not in kind.globs)
+    exclude = kind.exclude + tuple(f"*/**/{name}" for name in added if "/" not in name)
+    return profile.with_kinds({kind.name: replace(kind, globs=kind.globs + added, exclude=exclude)})
 
 
 GHOST_IN_SHELL = Profile(
@@ -311,6 +325,9 @@ def detect(root: Path) -> tuple[str | None, str]:
     present = [name for name in AGENT_INSTRUCTION_FILES + INSTRUCTION_TEMPLATES if (root / name).is_file()]
     if present:
         return "agent-instructions", f"{present[0]} is here and no memory folder"
+    rules = agent_file_present(root)
+    if rules:
+        return "agent-instructions", f"{rules} (an agent's rules) is here and no memory folder"
     return None, "no MEMORY.md, memory/, .gish/, CLAUDE.md, AGENTS.md or GEMINI.md here"
 
 

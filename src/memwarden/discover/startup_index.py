@@ -241,7 +241,7 @@ def measure(ws, settings: Settings, index: Path | None = None) -> Measurement:
     if not sources:
         return result
     for source in sources:
-        if not settings.preset.chain:
+        if not settings.preset.chain and not settings.preset.rules_file:
             source.index = _as_index(ws, source)
         if not source.decoded:
             settings.notes.append(f"{source.relpath} is not valid UTF-8; measured with replacement characters")
@@ -262,4 +262,35 @@ def startup_measurements(ws, options: dict) -> list[Measurement]:
     chosen = [settings]
     if not settings.explicit_preset and not settings.preset.chain and has_own_agents_file(ws):
         chosen.append(resolve_settings({}, ws.profile.name, ws.root, preset="codex"))
-    return [m for m in (measure(ws, each) for each in chosen) if m.found]
+    found = [m for m in (measure(ws, each) for each in chosen) if m.found]
+    if not settings.explicit_preset:
+        found.extend(rules_file_measurements(ws))
+    return found
+
+
+def documented_preset(ws, index: Path) -> str | None:
+    """The preset of the agent whose rules file index is, when that agent documents a limit (Windsurf), else None."""
+    from memwarden.discover.agent_files import agent_of
+
+    try:
+        relpath = (Path(os.path.realpath(index.absolute().parent)) / index.name).relative_to(ws.root).as_posix()
+    except ValueError:
+        return None
+    row = agent_of(relpath)
+    return row.limit.preset if row is not None and row.limit is not None else None
+
+
+def rules_file_measurements(ws) -> list[Measurement]:
+    """Each agent rules file whose agent documents a size limit (Windsurf's), measured alone against it."""
+    from memwarden.discover.agent_files import agent_of
+
+    found = []
+    for relpath in sorted(ws.files):
+        row = agent_of(relpath)
+        if row is None or row.limit is None or ws.files[relpath].name != "agent-instructions":
+            continue
+        settings = resolve_settings({}, ws.profile.name, ws.root, preset=row.limit.preset)
+        measurement = measure(ws, settings, ws.root / relpath)
+        if measurement.found:
+            found.append(measurement)
+    return found

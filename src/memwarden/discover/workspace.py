@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from memwarden.discover import config as config_module
+from memwarden.discover.agent_files import aider_reads, folder_is_no_file, in_agent_dir
 from memwarden.discover.config import Config
 from memwarden.documents import Document, load
 from memwarden.documents.base import UnreadableDocument
@@ -34,6 +35,7 @@ from memwarden.discover.profiles import (
     detect,
     looks_like_workspace,
     other_text_kind,
+    with_instruction_files,
 )
 
 # memwarden's own files in a workspace: its config and its baseline of accepted secrets are not memory.
@@ -128,10 +130,10 @@ class Workspace:
             for name in sorted(dirnames):
                 relpath = prefix + name
                 kind = self.profile.classify(relpath)
-                if kind is not None and not self._excluded(relpath):
+                if kind is not None and not self._excluded(relpath) and not folder_is_no_file(relpath):
                     yield relpath, kind  # a folder named like a memory file: reported, not read
                     continue
-                if name in SKIP_DIRS or (name.startswith(".") and name != ".gish"):
+                if name in SKIP_DIRS or (name.startswith(".") and name != ".gish" and not in_agent_dir(relpath)):
                     continue
                 if os.path.islink(os.path.join(directory, name)):
                     continue
@@ -144,6 +146,8 @@ class Workspace:
                 kind = self.profile.classify(relpath)
                 if kind is not None:
                     yield relpath, kind
+                elif in_agent_dir(relpath):
+                    continue  # an agent's dot-folder is entered for its rules files only
                 elif owns_tree and name not in OWN_FILES and is_text_file(Path(directory, name), relpath):
                     yield relpath, other_text_kind(relpath)
         yield from self._unlisted(unlisted)
@@ -157,7 +161,8 @@ class Workspace:
     def claims(self, relpath: str) -> Kind | None:
         """The memory kind of a file, decided from its path alone, as the walk would (no walk: a hook is fast)."""
         folders = relpath.split("/")[:-1]
-        if any(name in SKIP_DIRS or (name.startswith(".") and name != ".gish") for name in folders):
+        hidden = any(name.startswith(".") and name != ".gish" for name in folders)
+        if any(name in SKIP_DIRS for name in folders) or (hidden and not in_agent_dir(relpath)):
             return None
         kind = self.profile.classify(relpath)
         return None if kind is None or self._excluded(relpath) else kind
@@ -452,7 +457,7 @@ def open_workspace(root: Path, profile_name: str | None = None, config_file: Pat
             name, reason = AGENT_INSTRUCTIONS.name, "nothing detected here: only the files an agent loads whole"
     if name not in PROFILES:
         raise UsageError(f"unknown profile '{name}'; choose one of {', '.join(PROFILES)}")
-    profile = PROFILES[name]
+    profile = with_instruction_files(PROFILES[name], aider_reads(root))
     if config.kinds:
         profile = profile.with_kinds(_config_kinds(profile, config))
     return Workspace(root=root, profile=profile, profile_reason=reason, config=config)
@@ -504,9 +509,12 @@ def collect(
             root = find_root(path)
             is_root = is_workspace_root(root) and not _config_only(root, profile_name, config_file)
             if (root == path and not is_root) or (root != path and owns_only_its_root(root)):
-                # No workspace here, or one that owns only its root files: look below.
+                # No workspace here, or one that owns only its root files: look below. The agents load the
+                # repository's instruction files whatever folder they work in, so a folder below them finds them too.
                 nested = find_nested_roots(path)
-                if not nested:
+                if root != path and is_root:
+                    add(workspace(root), None)
+                elif not nested:
                     notes.append(
                         f"{given}: no memory workspace found "
                         "(no MEMORY.md, memory/, .gish/, CLAUDE.md, AGENTS.md or GEMINI.md)"

@@ -178,7 +178,7 @@ def _measured(measurement: Measurement) -> str:
 
 
 def _shelving_fix(ctx, settings: Settings, measurement: Measurement) -> Fix | None:
-    if settings.preset.chain or len(measurement.sources) != 1:
+    if settings.preset.chain or settings.preset.rules_file or len(measurement.sources) != 1:
         return None
     index = measurement.sources[0]
     plan = plan_shelving(ctx.workspace, settings, index, ctx.options["shelf"] or DEFAULT_SHELF)
@@ -229,8 +229,11 @@ def index_over_budget(ctx):
     when the size is at or over the budget (`size >= max`) but still below
     the truncation point (`size < edge`). A workspace whose root holds an
     AGENTS.md (or `AGENTS.override.md`, `Agents.md`) has that chain measured
-    with `codex` as well, unless a preset is set. CLAUDE.md and GEMINI.md are
-    loaded whole, with no documented cut, and are not measured.
+    with `codex` as well, unless a preset is set. Each Windsurf rules file
+    (`.windsurfrules`, `.windsurf/rules/*.md`) is measured alone against
+    Windsurf's documented 12,000 characters (`windsurf`: budget 10,800), with
+    no fix. CLAUDE.md, GEMINI.md and the other agents' rules files are loaded
+    whole, with no documented cut, and are not measured.
     `memwarden budget` prints the same numbers as a gauge.
 
     Options, under this rule's table or `index-past-truncation`'s: `preset`
@@ -287,7 +290,8 @@ def index_past_truncation(ctx):
     lines or 25,000 UTF-16 units, Codex at 32,768 bytes of AGENTS.md, OpenClaw
     each bootstrap file (AGENTS.md, SOUL.md, USER.md ... MEMORY.md) at
     20,000 UTF-16 units, keeping its first 70% and last 20% (the lines between
-    are named), and all of them at 150,000 (`total_edge`): one finding a file.
+    are named), and all of them at 150,000 (`total_edge`): one finding a file;
+    Windsurf each rules file at 12,000 characters.
 
     ## Why
     The cut is silent, and it takes the end of the file: the lines added last,
@@ -299,7 +303,7 @@ def index_past_truncation(ctx):
 
     ## Fix safety
     Unsafe, opt-in: the same move to a shelf index as `index-over-budget`,
-    until the index is back within its budget.
+    until the index is back within its budget (none for a Windsurf rules file).
     """
     for settings, measurement, gauge in _measure(ctx, budget.PAST):
         path, line = _where(measurement, gauge.first_cut_line, gauge)
