@@ -163,3 +163,44 @@ def test_no_module_reaches_into_another_modules_private_attribute():
             ):
                 reached.append(f"{name}:{node.lineno} uses {aliases[node.value.id]}.{node.attr}")
     assert reached == []
+
+
+# The layers, lowest first: a module imports only from its own layer or the ones before it. The leaf
+# modules hold the vocabulary everything shares; documents are parsed with no idea of a workspace;
+# analysis reads documents; discover finds a workspace's files and loads them (so it sits above the
+# documents and the analysis it measures with); fixes build edits for rules; the engine runs rules;
+# report renders what the engine found; server and cli sit on top.
+LEAVES = ("model", "errors", "text", "decoding", "fileio", "git", "patterns", "tiers", "registry", "kinds", "globs")
+LAYERS = (LEAVES, ("documents",), ("analysis",), ("discover",), ("fixes",), ("rules",), ("engine",), ("report",),
+          ("server",), ("cli", "__main__"))
+
+
+def layer_of(name: str) -> int | None:
+    """The layer of a module (by its room, or its own name for a leaf module); None for the package itself."""
+    parts = name.split(".")
+    if len(parts) == 1:
+        return None
+    return next((number for number, rooms in enumerate(LAYERS) if parts[1] in rooms), -1)
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    for name, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            source_layer, target_layer = layer_of(name), layer_of(target)
+            if None not in (source_layer, target_layer) and target_layer > source_layer:
+                found.append(f"{name} imports {target}, a layer above it")
+    return found
+
+
+def test_the_layer_checker_sees_an_upward_import():
+    graph = {"memwarden.analysis.x": {"memwarden.discover.profiles"}, "memwarden.rules.y": {"memwarden.analysis.x"}}
+    assert upward_imports(graph) == ["memwarden.analysis.x imports memwarden.discover.profiles, a layer above it"]
+
+
+def test_every_module_has_a_layer():
+    assert [name for name in MODULES if layer_of(name) == -1] == []
+
+
+def test_no_module_imports_from_a_layer_above_it():
+    assert upward_imports(edges()) == []

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from memwarden.patterns import LazyPattern
-from memwarden.discover.profiles import EPISODE_KINDS
+from memwarden.kinds import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, Record, YamlDocument, format_json_path
 
 EPISODE_TEXT_FIELDS = ("title", "summary", "content", "detail", "lesson")

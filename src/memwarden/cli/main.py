@@ -325,10 +325,11 @@ def schema(kind, profile):
     """Print the JSON Schema of a kind (KIND or PROFILE/KIND)."""
     import json
 
+    from memwarden.discover.profiles import find_kind
     from memwarden.documents import schema_store
     from memwarden.errors import UsageError
 
-    found_profile, found_kind = schema_store.find(kind, profile)
+    found_profile, found_kind = find_kind(kind, profile)
     loaded = schema_store.load_schema(found_profile, found_kind)
     if loaded is None:
         raise UsageError(f"{found_profile.name}/{found_kind.name} has no schema")

@@ -16,10 +16,7 @@ from memwarden.analysis.budget import Limit, Measurement, Settings, Source
 from memwarden.discover.profiles import Kind
 from memwarden.documents import IndexDocument, load
 from memwarden.fileio import read_regular
-
-# In a folder Codex reads the first of these; Agents.md is AGENTS.md as spelled in some repositories
-# (the same file on a case-insensitive file system).
-CODEX_FILES = ("AGENTS.override.md", "AGENTS.md", "Agents.md")
+from memwarden.kinds import CODEX_FILES
 
 
 def file_exists(path: Path) -> bool:

@@ -31,7 +31,7 @@ from memwarden.analysis.expiry import (
 from memwarden.analysis.coherence.statements import sentences
 from memwarden.analysis.superseded import superseded_notes
 from memwarden.decoding import decode
-from memwarden.discover.profiles import EPISODE_KINDS
+from memwarden.kinds import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, Record, load
 from memwarden.documents.markdown import front_matter_values, plain_front_matter_values
 from memwarden.documents.scan import comment_spans, front_matter_end

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memwarden.discover.globs import matches
+from memwarden.globs import matches
 from memwarden.git import Touch
 
 _GLOB_CHARACTERS = set("*?[")
