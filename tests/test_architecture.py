@@ -204,3 +204,39 @@ def test_every_module_has_a_layer():
 
 def test_no_module_imports_from_a_layer_above_it():
     assert upward_imports(edges()) == []
+
+
+# Rooms whose module-level expressions are LazyPatterns, compiled when a rule first needs them. The
+# repository-claim modules are left to the tuning of their rules; OpenClaw's rules are being written.
+LAZY_ROOMS = ("memwarden.documents", "memwarden.analysis", "memwarden.rules")
+NOT_YET_LAZY = ("memwarden.analysis.repo_claims", "memwarden.rules.repo_claims", "memwarden.rules.openclaw")
+
+
+def compiled_at_import(tree: ast.Module) -> list[int]:
+    """Lines of ``re.compile`` calls a module makes when it is imported (outside any function or class)."""
+    found = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            func = getattr(child, "func", None)
+            if isinstance(child, ast.Call) and isinstance(func, ast.Attribute) and func.attr == "compile" and \
+                    isinstance(func.value, ast.Name) and func.value.id == "re":
+                found.append(child.lineno)
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def test_the_import_checker_sees_a_compile():
+    tree = ast.parse("import re\nA = re.compile('a')\ndef f():\n    return re.compile('b')\n")
+    assert compiled_at_import(tree) == [2]
+
+
+def test_documents_analysis_and_rules_compile_no_expression_at_import():
+    eager = [f"{name}:{line}" for name, path in MODULES.items()
+             if name.startswith(LAZY_ROOMS) and not name.startswith(NOT_YET_LAZY)
+             for line in compiled_at_import(ast.parse(path.read_text(encoding="utf-8")))]
+    assert eager == [], "use memwarden.patterns.LazyPattern: a start-up should not compile what no rule runs"

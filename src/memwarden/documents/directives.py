@@ -15,13 +15,13 @@ per-file-ignores or the secrets baseline there.
 
 from __future__ import annotations
 
-import re
+from memwarden.patterns import LazyPattern
 from dataclasses import dataclass
 
 ACTIONS = ("disable-next-line", "disable-line", "disable-file", "disable", "enable")
 _DIRECTIVE = {
-    "yaml": re.compile(r"#\s*memwarden:\s*(?P<action>[a-z-]+)(?:\s*=\s*(?P<names>[A-Za-z0-9_,\s-]*[A-Za-z0-9_]))?"),
-    "markdown": re.compile(
+    "yaml": LazyPattern(r"#\s*memwarden:\s*(?P<action>[a-z-]+)(?:\s*=\s*(?P<names>[A-Za-z0-9_,\s-]*[A-Za-z0-9_]))?"),
+    "markdown": LazyPattern(
         r"<!--\s*memwarden:\s*(?P<action>[a-z-]+)(?:\s*=\s*(?P<names>[A-Za-z0-9_,\s-]*[A-Za-z0-9_]))?\s*-->"
     ),
 }
