@@ -4,7 +4,7 @@
 
 Runs `collect` (detection in every folder passed, each workspace's walk) on the folder and prints
 the best and median wall time over --runs runs, with the workspaces and files found. Detection
-asks every folder whether it holds an agent's rules files (discover/agent_files.py); this keeps
+asks every folder whether it holds an agent's rules files (agent_files.py); this keeps
 that honest. On the judged corpus (72 repositories, 103 workspaces) the agent files cost about 9%
 (median of three alternating rounds of 5 runs: 1.55 s against 1.42 s before, on a loaded 2-core
 machine, December 2026): the walk's globs, not the detection. Compare before a change to discovery.

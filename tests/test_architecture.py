@@ -163,3 +163,80 @@ def test_no_module_reaches_into_another_modules_private_attribute():
             ):
                 reached.append(f"{name}:{node.lineno} uses {aliases[node.value.id]}.{node.attr}")
     assert reached == []
+
+
+# The layers, lowest first: a module imports only from its own layer or the ones before it. The leaf
+# modules hold the vocabulary everything shares; documents are parsed with no idea of a workspace;
+# analysis reads documents; discover finds a workspace's files and loads them (so it sits above the
+# documents and the analysis it measures with); fixes build edits for rules; the engine runs rules;
+# report renders what the engine found; server and cli sit on top.
+LEAVES = ("model", "errors", "text", "decoding", "fileio", "git", "patterns", "tiers", "registry", "kinds", "globs", "agent_files")
+LAYERS = (LEAVES, ("documents",), ("analysis",), ("discover",), ("fixes",), ("rules",), ("engine",), ("report",),
+          ("server",), ("cli", "__main__"))
+
+
+def layer_of(name: str) -> int | None:
+    """The layer of a module (by its room, or its own name for a leaf module); None for the package itself."""
+    parts = name.split(".")
+    if len(parts) == 1:
+        return None
+    return next((number for number, rooms in enumerate(LAYERS) if parts[1] in rooms), -1)
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    for name, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            source_layer, target_layer = layer_of(name), layer_of(target)
+            if None not in (source_layer, target_layer) and target_layer > source_layer:
+                found.append(f"{name} imports {target}, a layer above it")
+    return found
+
+
+def test_the_layer_checker_sees_an_upward_import():
+    graph = {"memwarden.analysis.x": {"memwarden.discover.profiles"}, "memwarden.rules.y": {"memwarden.analysis.x"}}
+    assert upward_imports(graph) == ["memwarden.analysis.x imports memwarden.discover.profiles, a layer above it"]
+
+
+def test_every_module_has_a_layer():
+    assert [name for name in MODULES if layer_of(name) == -1] == []
+
+
+def test_no_module_imports_from_a_layer_above_it():
+    assert upward_imports(edges()) == []
+
+
+# Rooms whose module-level expressions are LazyPatterns, compiled when a rule first needs them. The
+# repository-claim modules are left to the tuning of their rules; OpenClaw's rules are being written.
+LAZY_ROOMS = ("memwarden.documents", "memwarden.analysis", "memwarden.rules")
+NOT_YET_LAZY = ("memwarden.analysis.repo_claims", "memwarden.rules.repo_claims", "memwarden.rules.openclaw")
+
+
+def compiled_at_import(tree: ast.Module) -> list[int]:
+    """Lines of ``re.compile`` calls a module makes when it is imported (outside any function or class)."""
+    found = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            func = getattr(child, "func", None)
+            if isinstance(child, ast.Call) and isinstance(func, ast.Attribute) and func.attr == "compile" and \
+                    isinstance(func.value, ast.Name) and func.value.id == "re":
+                found.append(child.lineno)
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def test_the_import_checker_sees_a_compile():
+    tree = ast.parse("import re\nA = re.compile('a')\ndef f():\n    return re.compile('b')\n")
+    assert compiled_at_import(tree) == [2]
+
+
+def test_documents_analysis_and_rules_compile_no_expression_at_import():
+    eager = [f"{name}:{line}" for name, path in MODULES.items()
+             if name.startswith(LAZY_ROOMS) and not name.startswith(NOT_YET_LAZY)
+             for line in compiled_at_import(ast.parse(path.read_text(encoding="utf-8")))]
+    assert eager == [], "use memwarden.patterns.LazyPattern: a start-up should not compile what no rule runs"

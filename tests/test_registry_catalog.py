@@ -63,3 +63,30 @@ def test_a_module_that_fails_to_import_is_an_error(monkeypatch):
         assert "no_such_module" in str(error)
     else:
         raise AssertionError("a module that does not import was skipped")
+
+
+def _loaded_by_check(tmp_path, *args: str) -> set[str]:
+    (tmp_path / "MEMORY.md").write_text("# Memory\n\n- [Deploys](deploys.md): how we deploy\n", "utf-8")
+    (tmp_path / "deploys.md").write_text("---\nname: deploys\ndescription: how we deploy\n---\nWe deploy on Fridays.\n",
+                                         "utf-8")
+    probe = (
+        "import os, sys\nos.chdir(sys.argv[1])\nfrom memwarden.cli.main import main\n"
+        "try:\n    main(sys.argv[2:])\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(m for m in sys.modules if m.startswith(('memwarden.rules.', 'memwarden.analysis.history'))),"
+        " file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path), "check", ".", "--no-cache", *args],
+                          capture_output=True, text=True, check=True)
+    return set(done.stderr.strip().splitlines()[-1].split())
+
+
+def test_a_check_imports_only_the_rules_it_runs(tmp_path):
+    loaded = _loaded_by_check(tmp_path, "--select", "broken-note-link")
+    # secret-in-memory's options say how the engine hides secrets in any finding; nothing else: not the other
+    # rules (the text report needs none of them), nor the history a --staged or --base run compares with
+    assert loaded == {"memwarden.rules.note_links", "memwarden.rules.secrets"}
+
+
+def test_a_sarif_report_still_lists_every_rule(tmp_path):
+    loaded = _loaded_by_check(tmp_path, "--select", "broken-note-link", "--format", "sarif")
+    assert {module for _, module in registry.CATALOG.values()} <= loaded

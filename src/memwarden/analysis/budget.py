@@ -46,7 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from memwarden.decoding import decode
-from memwarden.discover.agent_files import WINDSURF_LIMIT
+from memwarden.agent_files import WINDSURF_LIMIT
 from memwarden.documents.scan import comment_spans, front_matter_end
 from memwarden.errors import UsageError
 from memwarden.text import excerpt

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from memwarden.patterns import LazyPattern
-from memwarden.discover.profiles import EPISODE_KINDS
+from memwarden.kinds import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, Record, YamlDocument, format_json_path
 
 EPISODE_TEXT_FIELDS = ("title", "summary", "content", "detail", "lesson")
@@ -21,8 +21,8 @@ FACT_DATE_KEYS = ("last_updated", "updated", "date", "created", "since", "verifi
 NOTE_DATE_KEYS = ("updated", "date", "created")
 MAX_DEPTH = 64  # deeper facts are hostile input, not memory
 
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z")
-_DATE_PREFIX = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_DATE = LazyPattern(r"(\d{4})-(\d{2})-(\d{2})\Z")
+_DATE_PREFIX = LazyPattern(r"(\d{4})-(\d{2})-(\d{2})")
 MISSING = object()  # an ExpiryPlace's value when the record has no `expires`
 
 
@@ -391,7 +391,7 @@ def _date_text(group: str) -> str:
 
 
 # What every alternative of _date_text needs (its year), so what no dated statement lacks (a test checks both).
-_YEAR = re.compile(r"\d{4}")
+_YEAR = LazyPattern(r"\d{4}")
 
 # A snapshot: the statement was true on that date. A deadline: it must be looked at again by then.
 # Issue 29: the labels CJK memory puts before a date (最終確認: 2026-03-01, 確認日：, 最後確認, 統計至) and
@@ -406,7 +406,7 @@ _SNAPSHOT = LazyPattern(
     r"기준|현재|확인|시점)"
 )
 # A verification of one build, version or commit ("verified 2026-08-20 against v1.0.0-beta.4") stays true of it.
-_PINNED_AFTER = re.compile(r"\s+(?:against|at commit|@)\s", re.I)
+_PINNED_AFTER = LazyPattern(r"\s+(?:against|at commit|@)\s", re.I)
 # "As of 2026-03-01 the repo was renamed", "as of 2026-02 we use uv": the date records when something
 # changed, a fact of history that does not go stale. Read in the clause after an "as of" snapshot.
 _CHANGE_AFTER = LazyPattern(

@@ -10,15 +10,16 @@ from pathlib import Path
 
 from memwarden.documents.markdown import IndexDocument
 from memwarden.documents.scan import comment_spans, find_links, resolve_link
+from memwarden.patterns import LazyPattern
 
-_TERMINATOR = re.compile(r"[.!?。！？]+")
+_TERMINATOR = LazyPattern(r"[.!?。！？]+")
 # A "." after one of these (or after a single letter: an initial, "a." in a list) ends no sentence.
 _ABBREVIATIONS = {
     "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig", "eg", "ie", "mr", "mrs", "ms", "dr", "st", "al",
     "jr", "sr", "incl", "esp", "resp", "min", "max", "ca", "viz", "et al", "w.r.t", "n.b", "nb", "ex", "ref",
 }
-_WORDY = re.compile(r"[^\W\d_]", re.UNICODE)
-_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』")
+_WORDY = LazyPattern(r"[^\W\d_]", re.UNICODE)
+_QUOTED = LazyPattern(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』")
 
 
 def normalize_trigger(text: str) -> str:
@@ -74,14 +75,14 @@ def visible_text(item: str) -> str:
 
 # -- content without a link ----------------------------------------------------------
 
-_HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
-_RULE_OR_UNDERLINE = re.compile(r"^\s{0,3}(?:[-*_=]\s*){3,}$")
-_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+|^\s*\|")  # a list item or a table row
+_HEADING = LazyPattern(r"^\s{0,3}#{1,6}(?:\s|$)")
+_RULE_OR_UNDERLINE = LazyPattern(r"^\s{0,3}(?:[-*_=]\s*){3,}$")
+_TABLE_SEPARATOR = LazyPattern(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_ITEM = LazyPattern(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+|^\s*\|")  # a list item or a table row
 # What makes a line point rather than tell: an @import (Claude Code, gish), a wikilink, a URL, or a file path.
-_IMPORT = re.compile(r"^\s*(?:[-*+]\s+)?@[~.\w/-]")
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S", re.I)
-_PATH = re.compile(
+_IMPORT = LazyPattern(r"^\s*(?:[-*+]\s+)?@[~.\w/-]")
+_URL = LazyPattern(r"\b[a-z][a-z0-9+.-]*://\S", re.I)
+_PATH = LazyPattern(
     r"`[^`\n]*(?:/|\.(?:md|ya?ml|jsonl?|txt|toml)\b)[^`\n]*`"  # a path in inline code
     r"|(?:^|[\s(\[\"'])(?:\.{1,2}|~)?/[\w.-]"  # /abs, ./rel, ../up, ~/home
     r"|\b[\w-]+(?:/[\w.-]+)*\.(?:md|ya?ml|jsonl?|txt|toml)\b"  # a memory file's name
@@ -125,7 +126,7 @@ def _points(line: str) -> bool:
 
 # An index that declares its unlinked lines whole rules ("Each line below is a complete rule",
 # "rules without a note live inline", 「每一行都是一條完整的規則」): those lines are not content to move out.
-_INLINE_RULES = re.compile(
+_INLINE_RULES = LazyPattern(
     r"\b(?:each|every)\s+(?:line|item|bullet|entry)\b[^.\n]{0,60}?\b(?:is|are)\s+(?:a\s+|an\s+)?"
     r"(?:whole|complete|standalone|stand-alone|self-contained|full)\s+(?:rule|lesson|instruction|memory)"
     r"|\b(?:rules?|lessons?)\b[^.\n]{0,40}?\b(?:live|stay|are\s+kept|kept)\s+inline\b"
@@ -212,7 +213,7 @@ def content_runs(doc, max_chars: int) -> list[ContentRun]:
 
 # -- where links lead -----------------------------------------------------------------
 
-_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
+_WINDOWS_PATH = LazyPattern(r"[A-Za-z]:[\\/]")
 
 
 def in_reading_order(indexes) -> list:

@@ -18,15 +18,16 @@ from __future__ import annotations
 import json
 import math
 import re
+from memwarden.patterns import LazyPattern
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-_LATIN = re.compile(r"[a-z0-9][a-z0-9_+#.-]*")
-_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]+")
-_CODE_SPAN = re.compile(r"`[^`\n]{1,200}`")
-_LATIN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+_LATIN = LazyPattern(r"[a-z0-9][a-z0-9_+#.-]*")
+_WIDE = LazyPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]+")
+_CODE_SPAN = LazyPattern(r"`[^`\n]{1,200}`")
+_LATIN_WORD = LazyPattern(r"[a-z]+(?:'[a-z]+)?")
 
 
 def text_features(text: str) -> list[str]:

@@ -30,17 +30,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memwarden.documents.scan import comment_spans
+from memwarden.patterns import LazyPattern
 
 ROOT_FOLDERS = frozenset({
     "opt", "usr", "etc", "var", "srv", "mnt", "media", "Volumes", "Applications", "Library", "System",
     "private", "workspace", "workspaces", "nix", "snap", "root", "bin", "sbin", "lib", "lib64",
 })
-_PATH = re.compile(r"(?<![\w.~$%/:\\@-])/(?P<first>[A-Za-z][A-Za-z0-9._-]*)(?:/[^\s`'\"()<>\[\]{},;|*?$]+)+/?")
-_PLACEHOLDER = re.compile(r"\.\.\.|…|(?:^|/)(?:path/to|to/the|your[-_]?\w*|example|foo|bar|xxx+|some[-_]?\w*)(?:/|$)",
-                          re.IGNORECASE)
+_PATH = LazyPattern(r"(?<![\w.~$%/:\\@-])/(?P<first>[A-Za-z][A-Za-z0-9._-]*)(?:/[^\s`'\"()<>\[\]{},;|*?$]+)+/?")
+_PLACEHOLDER = LazyPattern(r"\.\.\.|…|(?:^|/)(?:path/to|to/the|your[-_]?\w*|example|foo|bar|xxx+|some[-_]?\w*)(?:/|$)",
+                           re.IGNORECASE)
 _TRAILING = ".,:;!?)]}'\"`"
 # A Windows home seen from WSL (/mnt/c/Users/<name>) is a home folder: personal-path's.
-_WSL_HOME = re.compile(r"/mnt/[A-Za-z]/Users/")
+_WSL_HOME = LazyPattern(r"/mnt/[A-Za-z]/Users/")
 # Paths only a Mac has: on another system their absence says nothing about the note.
 _MACOS_ONLY = ("/Volumes/", "/Applications/", "/Library/", "/System/", "/private/", "/opt/homebrew/")
 

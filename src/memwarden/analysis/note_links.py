@@ -17,11 +17,11 @@ embed of a non-note file (`![[diagram.png]]`) resolves by its file name.
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass
 
 from memwarden.analysis.index_lines import is_file, is_folder, is_windows_path
 from memwarden.documents.scan import find_wikilinks, markdown_links, resolve_link
+from memwarden.patterns import LazyPattern
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,8 @@ class DeadLink:
     reference: bool = False  # a reference-style link: the offset is its label's
 
 
-_SEPARATORS = re.compile(r"[-_\s]+")
-_TYPE_PREFIX = re.compile(r"^(?:feedback|project|reference|user)-(?=.)")
+_SEPARATORS = LazyPattern(r"[-_\s]+")
+_TYPE_PREFIX = LazyPattern(r"^(?:feedback|project|reference|user)-(?=.)")
 
 
 def _slug(name: str) -> str:

@@ -15,8 +15,8 @@ import posixpath
 from dataclasses import dataclass
 
 from memwarden.decoding import decode
-from memwarden.discover.profiles import EPISODE_KINDS, OTHER_LOG_KIND
 from memwarden.documents import JsonlDocument
+from memwarden.kinds import CODEX_FILES, EPISODE_KINDS, OTHER_LOG_KIND, PLAIN_MARKDOWN_PROFILES
 
 # The kinds whose JSONL records should be episodes.
 LOG_KINDS = EPISODE_KINDS + (OTHER_LOG_KIND,)
@@ -150,8 +150,6 @@ def bare_note_folders(ws) -> dict[str, tuple[str, ...]]:
     """Folders of at least MIN_BARE_NOTES notes none of which has front matter: folder -> its notes.
 
     None in a profile whose notes are plain Markdown by design (Serena, Cline's Memory Bank, OpenClaw)."""
-    from memwarden.discover.profiles import PLAIN_MARKDOWN_PROFILES
-
     if ws.profile.name in PLAIN_MARKDOWN_PROFILES:
         return {}
     by_folder: dict[str, list[str]] = {}
@@ -169,8 +167,6 @@ def bare_note_folders(ws) -> dict[str, tuple[str, ...]]:
 
 def in_bare_note_folder(ctx, relpath: str) -> bool:
     """Whether a note lies in a folder of notes none of which has front matter (built once a run)."""
-    from memwarden.discover.profiles import PLAIN_MARKDOWN_PROFILES
-
     if ctx.workspace.profile.name in PLAIN_MARKDOWN_PROFILES:
         return True  # plain Markdown by design: a note without front matter is what the profile expects
     folders = ctx.memo.get(("recognition", "bare-note-folders"), lambda: bare_note_folders(ctx.workspace))
@@ -179,8 +175,6 @@ def in_bare_note_folder(ctx, relpath: str) -> bool:
 
 def shadowed_instruction_files(ws) -> list[tuple[str, str]]:
     """AGENTS files Codex never loads because an AGENTS.override.md sits in the same folder: (file, override)."""
-    from memwarden.discover.startup_index import CODEX_FILES
-
     override, *shadowed = CODEX_FILES
     found = []
     for relpath in sorted(ws.files):

@@ -9,13 +9,13 @@ name with or without `.md`, a `[[wikilink]]` or a Markdown link).
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass
 
 from memwarden.documents.scan import find_links, has_scheme, resolve_from
+from memwarden.patterns import LazyPattern
 
 SUPERSEDED_STATUSES = frozenset({"superseded", "deprecated"})
-_WIKILINK = re.compile(r"^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$")
+_WIKILINK = LazyPattern(r"^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$")
 _WORDS = (b"supersed", b"deprecat")
 
 

@@ -422,17 +422,17 @@ def is_cause(text: str, language: str | None = None) -> bool:
 # moment it goes wrong to write instead.
 
 _SEEN = {"en": "<what it sees>", "zh-Hant": "（看到的情況）", "zh-Hans": "（看到的情况）", "ja": "（見えたこと）"}
-_EN_DONT = re.compile(r"^(?:never|don't|do not|avoid)\s+([^,.;:]{3,80})", re.I)
-_EN_DO = re.compile(
+_EN_DONT = LazyPattern(r"^(?:never|don't|do not|avoid)\s+([^,.;:]{3,80})", re.I)
+_EN_DO = LazyPattern(
     r"^(?:always|make sure to|make sure|remember to|ensure)\s+([^,.;:]{3,80})"
     r"|^((?:verify|check|measure|confirm)\s+[^,.;:]{3,80})",
     re.I,
 )
-_EN_MODAL = re.compile(r"\b(?:must|should|need to|needs to|have to|has to)\s+(?:always\s+)?([^,.;:]{3,80})", re.I)
-_ZH_DONT = re.compile(r"^(?:不要|別|别|切勿|禁止)([^，,。]{2,40})")
-_ZH_DO = re.compile(r"^(?:永遠|永远|必須|必须|務必|务必|一定要|記得|记得)([^，,。]{2,40})")
-_JA_DONT = re.compile(r"^(.{2,40}?)(?:しない|しないこと|してはいけない)$")
-_JA_DO = re.compile(r"^(?:必ず|常に)(.{2,40}?)(?:こと|する)?$")
+_EN_MODAL = LazyPattern(r"\b(?:must|should|need to|needs to|have to|has to)\s+(?:always\s+)?([^,.;:]{3,80})", re.I)
+_ZH_DONT = LazyPattern(r"^(?:不要|別|别|切勿|禁止)([^，,。]{2,40})")
+_ZH_DO = LazyPattern(r"^(?:永遠|永远|必須|必须|務必|务必|一定要|記得|记得)([^，,。]{2,40})")
+_JA_DONT = LazyPattern(r"^(.{2,40}?)(?:しない|しないこと|してはいけない)$")
+_JA_DO = LazyPattern(r"^(?:必ず|常に)(.{2,40}?)(?:こと|する)?$")
 # The example of each kind, in the trigger's language: {seen} is where what the agent sees goes.
 _EXAMPLES = {  # language: (cause, topic, rule)
     "en": ('"{seen}, so it must be fine"', '"{seen} in {t}, so it must be fine"', '"{seen}, so I\'ll skip it this once"'),

@@ -177,7 +177,6 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
         color=output is None and report.use_color(sys.stdout),
         unsafe_fixes=unsafe_fixes,
         quiet=quiet,
-        rules=tuple(registry.all_rules()),
     )
     _emit(report.render_chunks(output_format or _default_format(), findings, summary, options), output)
     failing = summary.errors + (summary.warnings if strict else 0)
@@ -187,6 +186,8 @@ def check(paths, fix, unsafe_fixes, diff, base, staged, select, extend_select, i
 def _under_base_config(ws, run, found) -> list:
     """With --staged or --base, what the append-only rules find under the base's configuration, when the
     change alters it (so that it cannot switch off its own check); said once on stderr."""
+    if not (run.base or run.staged):
+        return []  # not a comparison: the history it would compare with is not even imported
     from memwarden.engine.base_config import findings_under_base_config
 
     extra, label = findings_under_base_config(ws, run)
@@ -325,10 +326,11 @@ def schema(kind, profile):
     """Print the JSON Schema of a kind (KIND or PROFILE/KIND)."""
     import json
 
+    from memwarden.discover.profiles import find_kind
     from memwarden.documents import schema_store
     from memwarden.errors import UsageError
 
-    found_profile, found_kind = schema_store.find(kind, profile)
+    found_profile, found_kind = find_kind(kind, profile)
     loaded = schema_store.load_schema(found_profile, found_kind)
     if loaded is None:
         raise UsageError(f"{found_profile.name}/{found_kind.name} has no schema")

@@ -12,19 +12,27 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from memwarden.decoding import decode
-from memwarden.discover.agent_files import AGENT_FILE_GLOBS, present as agent_file_present
-from memwarden.discover.globs import matches_any
+from memwarden.agent_files import AGENT_FILE_GLOBS, present as agent_file_present
+from memwarden.errors import UsageError
 from memwarden.fileio import read_regular
+from memwarden.globs import matches_any
 
-FORMATS = ("yaml", "jsonl", "markdown", "index")
-# The kinds that hold episodes, in every profile: the live log and its archives.
-EPISODE_KINDS = ("episodic", "episode-archive")
-# A JSONL file in memory/ that no other kind names: checked only for looking like a log it knows.
-OTHER_LOG_KIND = "memory-log"
+# The kinds vocabulary lives below every room; its names stay importable from here.
+from memwarden.kinds import (  # noqa: F401
+    EPISODE_KINDS,
+    FORMATS,
+    OTHER_LOG_KIND,
+    OTHER_TEXT,
+    OTHER_TEXT_KINDS,
+    PLAIN_MARKDOWN_PROFILES,
+    Kind,
+    Profile,
+    other_text_kind,
+)
 
 # The files an agent CLI loads whole at start-up: Claude Code, Codex (Agents.md as spelled on
 # case-insensitive file systems, and the override), Gemini CLI. At the workspace root only: one in a
@@ -48,56 +56,6 @@ REPOSITORY_META_FILES = tuple(
 # dotfiles repository keeps (`.gemini/GEMINI.md`, `.codex/AGENTS.md`, `.agents/AGENTS.md`, an OpenClaw
 # workspace at its default place, `.openclaw/workspace/`).
 AGENT_DOT_DIRS = (".claude", ".serena", ".learnings", ".gemini", ".codex", ".agents", ".openclaw")
-
-
-@dataclass(frozen=True)
-class Kind:
-    name: str
-    format: str  # one of FORMATS; "index" is Markdown read as a list of entries
-    globs: tuple[str, ...]
-    description: str
-    exclude: tuple[str, ...] = ()
-    schema_file: str | None = None  # custom kinds: a schema path from the config
-    memory: bool = True  # False: `other-text`, a file no kind claims (only rules with any_text read it)
-
-    def claims(self, relpath: str) -> bool:
-        return matches_any(relpath, self.globs) and not matches_any(relpath, self.exclude)
-
-
-@dataclass(frozen=True)
-class Profile:
-    name: str
-    description: str
-    kinds: tuple[Kind, ...]
-    index_link_base: dict[str, str] = field(default_factory=dict)
-
-    def kind(self, name: str) -> Kind | None:
-        return next((k for k in self.kinds if k.name == name), None)
-
-    def classify(self, relpath: str) -> Kind | None:
-        return next((k for k in self.kinds if k.claims(relpath)), None)
-
-    def with_kinds(self, overrides: dict[str, Kind]) -> "Profile":
-        kinds = [overrides.pop(k.name, k) for k in self.kinds]
-        kinds.extend(overrides.values())
-        return replace(self, kinds=tuple(kinds))
-
-
-OTHER_TEXT = "other-text"
-# A file no kind claims is read by its extension; anything else that is text is plain text (never parsed).
-_OTHER_FORMATS = {".yml": "yaml", ".yaml": "yaml", ".jsonl": "jsonl", ".ndjson": "jsonl", ".md": "markdown",
-                  ".markdown": "markdown"}
-OTHER_TEXT_KINDS = {
-    fmt: Kind(OTHER_TEXT, fmt, (), "a text file no kind of the profile claims: checked for secrets, personal "
-              "paths and parse errors only", memory=False)
-    for fmt in ("yaml", "jsonl", "markdown", "text")
-}
-
-
-def other_text_kind(relpath: str) -> Kind:
-    """The `other-text` kind of a file no kind claims, its format by the file's extension."""
-    suffix = relpath[relpath.rfind("."):].lower() if "." in relpath.rsplit("/", 1)[-1] else ""
-    return OTHER_TEXT_KINDS[_OTHER_FORMATS.get(suffix, "text")]
 
 
 def agent_instructions(*extra: str) -> Kind:
@@ -247,9 +205,6 @@ OPENCLAW = Profile(
         ),
     ),
 )
-
-# Profiles whose notes are plain Markdown by design: a folder of them without front matter is expected.
-PLAIN_MARKDOWN_PROFILES = ("plain-notes", "openclaw")
 
 # Cline's Memory Bank core files: any of them names the folder.
 MEMORY_BANK_FILES = ("projectbrief.md", "productContext.md", "activeContext.md", "systemPatterns.md",
@@ -417,3 +372,18 @@ def _claude_code_index(root: Path) -> str | None:
 
 def looks_like_workspace(root: Path) -> bool:
     return detect(root)[0] is not None
+
+
+def find_kind(name: str, profile_name: str | None) -> tuple[Profile, Kind]:
+    """A kind by 'KIND' (in the given or default profile) or 'PROFILE/KIND'."""
+    if "/" in name:
+        profile_name, name = name.split("/", 1)
+    candidates = [PROFILES[profile_name]] if profile_name in PROFILES else list(PROFILES.values())
+    if profile_name and profile_name not in PROFILES:
+        raise UsageError(f"unknown profile '{profile_name}'; choose one of {', '.join(PROFILES)}")
+    for profile in candidates:
+        kind = profile.kind(name)
+        if kind is not None:
+            return profile, kind
+    kinds = sorted({f"{p.name}/{k.name}" for p in PROFILES.values() for k in p.kinds})
+    raise UsageError(f"unknown kind '{name}'; known kinds: {', '.join(kinds)}")

@@ -16,10 +16,7 @@ from memwarden.analysis.budget import Limit, Measurement, Settings, Source
 from memwarden.discover.profiles import Kind
 from memwarden.documents import IndexDocument, load
 from memwarden.fileio import read_regular
-
-# In a folder Codex reads the first of these; Agents.md is AGENTS.md as spelled in some repositories
-# (the same file on a case-insensitive file system).
-CODEX_FILES = ("AGENTS.override.md", "AGENTS.md", "Agents.md")
+from memwarden.kinds import CODEX_FILES
 
 
 def file_exists(path: Path) -> bool:
@@ -270,7 +267,7 @@ def startup_measurements(ws, options: dict) -> list[Measurement]:
 
 def documented_preset(ws, index: Path) -> str | None:
     """The preset of the agent whose rules file index is, when that agent documents a limit (Windsurf), else None."""
-    from memwarden.discover.agent_files import agent_of
+    from memwarden.agent_files import agent_of
 
     try:
         relpath = (Path(os.path.realpath(index.absolute().parent)) / index.name).relative_to(ws.root).as_posix()
@@ -282,7 +279,7 @@ def documented_preset(ws, index: Path) -> str | None:
 
 def rules_file_measurements(ws) -> list[Measurement]:
     """Each agent rules file whose agent documents a size limit (Windsurf's), measured alone against it."""
-    from memwarden.discover.agent_files import agent_of
+    from memwarden.agent_files import agent_of
 
     found = []
     for relpath in sorted(ws.files):

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from memwarden.discover import config as config_module
-from memwarden.discover.agent_files import aider_reads, folder_is_no_file, in_agent_dir
+from memwarden.agent_files import aider_reads, folder_is_no_file, in_agent_dir
 from memwarden.discover.config import Config
 from memwarden.documents import Document, load
 from memwarden.documents.base import UnreadableDocument

@@ -10,7 +10,7 @@ from memwarden.documents.base import Document, ParseError, UnreadableDocument
 from memwarden.documents.jsonl import JsonlDocument, Record
 from memwarden.documents.markdown import IndexDocument, IndexEntry, MarkdownDocument, ProseSpan
 from memwarden.documents.yamldoc import YamlDocument, format_json_path
-from memwarden.discover.profiles import Kind
+from memwarden.kinds import Kind
 from memwarden.fileio import MAX_FILE_BYTES, read_regular
 
 CLASSES = {

@@ -12,7 +12,7 @@ import bisect
 from pathlib import Path
 
 from memwarden.decoding import ParseError, decode, detect_newline
-from memwarden.discover.profiles import Kind
+from memwarden.kinds import Kind
 
 # Deeper than this, a memory file is not a memory file: we stop before any
 # recursive walker (ours, jsonschema's) can exhaust the stack.

@@ -21,8 +21,9 @@ from memwarden.documents.scan import (
     opens_front_matter,
 )
 from memwarden.documents.yamldoc import JsonPath, Span, parse_yaml, plain_is_str
+from memwarden.patterns import LazyPattern
 
-_URL = re.compile(r"\b(?:https?|ftp|file)://[^\s<>()\[\]]+|\bwww\.[^\s<>()\[\]]+")
+_URL = LazyPattern(r"\b(?:https?|ftp|file)://[^\s<>()\[\]]+|\bwww\.[^\s<>()\[\]]+")
 CODE_PLACEHOLDER = "CODE"
 
 
@@ -193,7 +194,7 @@ class MarkdownDocument(Document):
         return spans
 
 
-_TASK = re.compile(r"^\[[ xX]\]\s")
+_TASK = LazyPattern(r"^\[[ xX]\]\s")
 
 
 class _Aligner:
@@ -320,9 +321,9 @@ def _line_spans(doc: MarkdownDocument, pieces, block: int, kind: str) -> list[Pr
     return spans
 
 
-_LIST_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])\s+(?P<item>.*)$")
-_ARROW = re.compile(r"→|->|⟶|⇒")
-REVERSE_MARKER = re.compile(r"\*\*\s*or the reverse\s*\*\*|\*\*\s*(?:或反過來|或反过来|反之|逆に)\s*\*\*", re.I)
+_LIST_ITEM = LazyPattern(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])\s+(?P<item>.*)$")
+_ARROW = LazyPattern(r"→|->|⟶|⇒")
+REVERSE_MARKER = LazyPattern(r"\*\*\s*or the reverse\s*\*\*|\*\*\s*(?:或反過來|或反过来|反之|逆に)\s*\*\*", re.I)
 
 
 @dataclass(frozen=True)
@@ -433,9 +434,9 @@ class IndexDocument(MarkdownDocument):
 # A line the fast path reads: blank, a comment, `key: plain value` or `- plain item`. Anything else (a quoted
 # or flow or block value, an anchor, a tag, a tab, a multi-line plain scalar, a bad indent) sends the
 # whole front matter to the YAML reader, whose reading the fast path must equal (tests/test_fast_path.py).
-_PLAIN_KEY = re.compile(r"( *)(?:([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?|- +(.*))")
+_PLAIN_KEY = LazyPattern(r"( *)(?:([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?|- +(.*))")
 _NOT_PLAIN_START = tuple("\"'|>&*![]{}%@`#,:?-")
-_FLOW_WORDS = re.compile(r"\[ *(?:[A-Za-z0-9_][A-Za-z0-9_.-]*(?: *, *[A-Za-z0-9_][A-Za-z0-9_.-]*)*)? *\]")
+_FLOW_WORDS = LazyPattern(r"\[ *(?:[A-Za-z0-9_][A-Za-z0-9_.-]*(?: *, *[A-Za-z0-9_][A-Za-z0-9_.-]*)*)? *\]")
 
 
 def front_matter_values(front: dict, keys: tuple[str, ...], nested: str = "metadata") -> dict:

@@ -8,10 +8,10 @@ list under a key with no value); one line of any other shape leaves the YAML err
 
 from __future__ import annotations
 
-import re
+from memwarden.patterns import LazyPattern
 
-_KEY_LINE = re.compile(r"([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*")
-_ITEM_LINE = re.compile(r"[ \t]*-[ \t]+(.*?)[ \t]*")
+_KEY_LINE = LazyPattern(r"([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*")
+_ITEM_LINE = LazyPattern(r"[ \t]*-[ \t]+(.*?)[ \t]*")
 _BOOLEANS = {"true": True, "false": False}
 
 

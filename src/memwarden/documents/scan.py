@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import posixpath
 import re
+from memwarden.patterns import LazyPattern
 from dataclasses import dataclass
 from urllib.parse import unquote
 
 _CLOSERS = {'"': '"', "“": "”", "「": "」", "『": "』"}
 _TITLE_CLOSERS = {'"': '"', "'": "'", "(": ")"}
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
-_BACKTICKS = re.compile(r"`+")
+FENCE = LazyPattern(r"^ {0,3}(`{3,}|~{3,})")
+_BLANK_LINE = LazyPattern(r"\n[ \t]*\n")
+_BACKTICKS = LazyPattern(r"`+")
 # "[label]: target" at the start of a line (up to three spaces in), target bare or in <...>.
-_DEFINITION = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|[^\s<]+)", re.M)
-_WHITESPACE = re.compile(r"\s")
-_NOT_WHITESPACE = re.compile(r"\S")
+_DEFINITION = LazyPattern(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|[^\s<]+)", re.M)
+_WHITESPACE = LazyPattern(r"\s")
+_NOT_WHITESPACE = LazyPattern(r"\S")
 
 
 class _Next:
@@ -359,7 +360,7 @@ def resolve_link(index_relpath: str, target: str) -> str | None:
     return posixpath.normpath(posixpath.join(base, path))
 
 
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_SCHEME = LazyPattern(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 def has_scheme(target: str) -> bool:

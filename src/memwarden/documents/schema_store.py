@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from memwarden.errors import UsageError
-from memwarden.discover.profiles import PROFILES, Kind, Profile
+from memwarden.kinds import Kind, Profile
 
 
 @functools.lru_cache(maxsize=1)
@@ -122,18 +122,3 @@ def _validator(path: str) -> SchemaValidator:
 def validator(profile: Profile, kind: Kind):
     path = schema_path(profile, kind)
     return _validator(str(path)) if path else None
-
-
-def find(name: str, profile_name: str | None) -> tuple[Profile, Kind]:
-    """A kind by 'KIND' (in the given or default profile) or 'PROFILE/KIND'."""
-    if "/" in name:
-        profile_name, name = name.split("/", 1)
-    candidates = [PROFILES[profile_name]] if profile_name in PROFILES else list(PROFILES.values())
-    if profile_name and profile_name not in PROFILES:
-        raise UsageError(f"unknown profile '{profile_name}'; choose one of {', '.join(PROFILES)}")
-    for profile in candidates:
-        kind = profile.kind(name)
-        if kind is not None:
-            return profile, kind
-    kinds = sorted({f"{p.name}/{k.name}" for p in PROFILES.values() for k in p.kinds})
-    raise UsageError(f"unknown kind '{name}'; known kinds: {', '.join(kinds)}")

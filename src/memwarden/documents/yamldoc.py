@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from memwarden.documents.base import MAX_DEPTH, Document, ParseError
+from memwarden.patterns import LazyPattern
 
 # Nodes built from one file, aliases counted each time they are expanded.
 MAX_EXPANDED_NODES = 200_000
@@ -314,7 +315,7 @@ _IMPLICIT_12 = (
     (_YAML + "null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
 )
 
-_NOT_STR = re.compile("|".join(f"(?:{pattern})" for _, pattern, _ in _IMPLICIT_12), re.X)
+_NOT_STR = LazyPattern("|".join(f"(?:{pattern})" for _, pattern, _ in _IMPLICIT_12), re.X)
 
 
 def plain_is_str(value: str) -> bool:
@@ -323,7 +324,7 @@ def plain_is_str(value: str) -> bool:
 
 
 # What libyaml reads otherwise than ruamel.yaml does; a text with any of these is read by the round trip.
-_ROUND_TRIP_ONLY = re.compile(
+_ROUND_TRIP_ONLY = LazyPattern(
     r"""
       [\t\ufeff\u2028\u2029\x85]  # a tab (an error between tokens to ruamel.yaml), a BOM inside the text
                                  # (ruamel.yaml counts it into columns), U+2028, U+2029 and NEL (line
@@ -344,8 +345,8 @@ _ROUND_TRIP_ONLY = re.compile(
 )
 
 # What lies between two tokens: spaces, tabs, comments, line breaks.
-_GAP = re.compile(r"(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))*[ \t]*(?:#[^\r\n]*)?")
-_BREAK = re.compile(r"\r\n|\r|\n")
+_GAP = LazyPattern(r"(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))*[ \t]*(?:#[^\r\n]*)?")
+_BREAK = LazyPattern(r"\r\n|\r|\n")
 
 
 @functools.lru_cache(maxsize=1)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from memwarden.analysis.expiry import claim_records, expiry_places, parse_date
 from memwarden.analysis.negation import find_claims
 from memwarden.analysis.tags import normalized_tags
-from memwarden.discover.profiles import EPISODE_KINDS
+from memwarden.kinds import EPISODE_KINDS
 from memwarden.documents import IndexDocument, JsonlDocument, MarkdownDocument
 from memwarden.engine.run import RunOptions, check_workspace
 from memwarden.rules.claims import CLAIM_KINDS

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 import posixpath
-import re
 from dataclasses import dataclass
 
 from memwarden.analysis.history import FactLost, IndexEntryLost, Loss, NoteLost, RecordLost, archive_root
@@ -24,6 +23,7 @@ from memwarden.documents.base import decode, detect_newline
 from memwarden.documents.jsonl import JsonPositions
 from memwarden.documents.scan import has_scheme, resolve_from
 from memwarden.model import Edit
+from memwarden.patterns import LazyPattern
 
 
 @dataclass(frozen=True)
@@ -291,7 +291,7 @@ def _mark_json(source: str, data, key: str, value: str) -> str:
 
 # -- the YAML writer: block YAML, one line at a time ---------------------------------------
 
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_PLAIN_KEY = LazyPattern(r"[A-Za-z_][A-Za-z0-9_-]*")
 _YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n"}
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memwarden.fileio import read_regular
+from memwarden.patterns import LazyPattern
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,7 @@ def _owner_of(path: str) -> tuple[int, int]:
 TEMP_SUFFIX = ".memwarden-tmp"
 # `.NAME.PID.XXXXXXXX.memwarden-tmp` as _stage names it (mkstemp's 8 characters); before the pid was in the
 # name, `.NAME.XXXXXXXX.memwarden-tmp`.
-_TEMP_NAME = re.compile(r"\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX), re.DOTALL)
+_TEMP_NAME = LazyPattern(r"\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX), re.DOTALL)
 STALE_AFTER = 3600  # seconds: a temp file this old is a dead write's, whoever's pid is in its name now
 _swept: set[str] = set()  # folders this process has swept
 

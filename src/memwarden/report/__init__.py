@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
-from memwarden import __version__
+from memwarden import __version__, registry
 from memwarden.model import Finding, Rule, Severity, Summary
 from memwarden.report.gitlab import render_gitlab
 from memwarden.text import escape_controls
@@ -242,7 +242,8 @@ class ReportOptions:
     color: bool = False  # text: ANSI colours
     unsafe_fixes: bool = False  # text: unsafe fixes count as applicable
     quiet: bool = False  # text: findings only, no summary
-    rules: tuple[Rule, ...] = ()  # sarif: the rule catalog, for its table of rules
+    # sarif: the rules for its table of rules; None: every rule, imported only when a reporter lists them
+    rules: tuple[Rule, ...] | None = None
 
 
 REPORTERS: dict[str, Callable[[list[Finding], Summary, ReportOptions], str]] = {
@@ -250,7 +251,9 @@ REPORTERS: dict[str, Callable[[list[Finding], Summary, ReportOptions], str]] = {
         findings, summary, color=options.color, unsafe_fixes=options.unsafe_fixes, quiet=options.quiet
     ),
     "json": lambda findings, summary, options: render_json(findings, summary),
-    "sarif": lambda findings, summary, options: render_sarif(findings, summary, list(options.rules)),
+    "sarif": lambda findings, summary, options: render_sarif(
+        findings, summary, list(options.rules) if options.rules is not None else registry.all_rules()
+    ),
     "github": lambda findings, summary, options: render_github(findings, summary),
     "gitlab": lambda findings, summary, options: render_gitlab(findings),
 }

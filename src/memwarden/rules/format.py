@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memwarden.analysis import recognition
-from memwarden.discover.profiles import EPISODE_KINDS
+from memwarden.kinds import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.documents.base import UnreadableDocument
 from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity

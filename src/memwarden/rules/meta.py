@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from memwarden import registry
 from memwarden.model import Problem, Severity
 from memwarden.registry import rule
-from memwarden.engine.directives import ACTIONS, directives
+from memwarden.documents.directives import ACTIONS, directives
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from memwarden.documents.scan import comment_spans
 from memwarden.model import Problem, Severity
 from memwarden.registry import rule
 from memwarden.text import quoted
+from memwarden.patterns import LazyPattern
 
 NOTE_KINDS = ("note",)
 GISH = "ghost-in-shell"
@@ -28,10 +29,10 @@ _WHY_LABEL = (r"(?:Why(?:\s+(?:it|this)\s+matters)?|Reason|Rationale|原因|理�
               r"|Por\s+qu[eé])")
 _HOW_LABEL = (r"(?:(?:How|When)\s+to\s+apply(?:\s+it)?|適用時機|適用方式|适用时机|如何應用|如何应用|如何套用|適用方法"
               r"|使い方|Comment\s+l'appliquer|Anwendung|C[oó]mo\s+aplicar(?:lo)?)")
-_WHY = re.compile(rf"\*\*\s*{_WHY_LABEL}\s*[:.：]?\s*\*\*|^#{{1,6}}[ \t]+{_WHY_LABEL}(?![A-Za-z])",
-                  re.IGNORECASE | re.MULTILINE)
-_HOW = re.compile(rf"\*\*\s*{_HOW_LABEL}(?![A-Za-z])[^*\n]{{0,3}}\*\*|^#{{1,6}}[ \t]+{_HOW_LABEL}(?![A-Za-z])",
-                  re.IGNORECASE | re.MULTILINE)
+_WHY = LazyPattern(rf"\*\*\s*{_WHY_LABEL}\s*[:.：]?\s*\*\*|^#{{1,6}}[ \t]+{_WHY_LABEL}(?![A-Za-z])",
+                   re.IGNORECASE | re.MULTILINE)
+_HOW = LazyPattern(rf"\*\*\s*{_HOW_LABEL}(?![A-Za-z])[^*\n]{{0,3}}\*\*|^#{{1,6}}[ \t]+{_HOW_LABEL}(?![A-Za-z])",
+                   re.IGNORECASE | re.MULTILINE)
 
 
 def _shelf(relpath: str) -> str | None:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from memwarden.model import Option, Problem, Severity
 from memwarden.registry import rule
+from memwarden.patterns import LazyPattern
 
 # Keys whose value is a command line to run.
-_COMMAND_KEY = re.compile(r"(?:^|_)(?:command|cmd|exec|executable)$")
+_COMMAND_KEY = LazyPattern(r"(?:^|_)(?:command|cmd|exec|executable)$")
 _RUNTIME_SECTIONS = ("executors", "launchers")
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memwarden.patterns import LazyPattern
-from memwarden.discover.profiles import EPISODE_KINDS
+from memwarden.kinds import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument
 from memwarden.fixes import edits as structured
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity

@@ -7,21 +7,21 @@ time values to this rule so that one problem gives one finding.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 
 from memwarden.analysis import recognition
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.model import Problem, Severity
 from memwarden.registry import rule
+from memwarden.patterns import LazyPattern
 
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z")
-_DATETIME = re.compile(
+_DATE = LazyPattern(r"(\d{4})-(\d{2})-(\d{2})\Z")
+_DATETIME = LazyPattern(
     r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:[.,]\d+)?)?"
     r"(?P<tz>Z|z|[+-]\d{2}:?\d{2})?\Z"
 )
 
-_TIMELIKE = re.compile(r"[0-9TZtz:+. /-]*")
+_TIMELIKE = LazyPattern(r"[0-9TZtz:+. /-]*")
 
 # json path -> what it must hold
 TIMESTAMP_FIELDS = {

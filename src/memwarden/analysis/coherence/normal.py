@@ -10,7 +10,7 @@ cuts the text into Latin words and CJK characters, since CJK has no spaces to cu
 from __future__ import annotations
 
 import functools
-import re
+from memwarden.patterns import LazyPattern
 import unicodedata
 
 # Traditional -> Simplified for the characters technical memory uses most. Cheap by design.
@@ -31,7 +31,7 @@ _SIMPLIFIED = (
     "绿钟红蓝买卖货钱银链发传递拥驱锁层频响观旧漏洞览韧脚产隐藏于属盖气双较阶厅节约终废"
 )
 _TO_SIMPLIFIED = {ord(t): s for t, s in zip(_TRADITIONAL, _SIMPLIFIED) if t != s}
-_TRADITIONAL_CHAR = re.compile("[" + "".join(sorted(map(chr, _TO_SIMPLIFIED))) + "]")
+_TRADITIONAL_CHAR = LazyPattern("[" + "".join(sorted(map(chr, _TO_SIMPLIFIED))) + "]")
 
 CJK_CHAR = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
@@ -47,7 +47,7 @@ def normalise(text: str) -> str:
     return " ".join(folded.split())
 
 
-_DIGIT = re.compile(r"\d")
+_DIGIT = LazyPattern(r"\d")
 
 
 def has_digit(token: str) -> bool:

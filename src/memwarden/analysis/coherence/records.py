@@ -31,12 +31,13 @@ from memwarden.analysis.expiry import (
 from memwarden.analysis.coherence.statements import sentences
 from memwarden.analysis.superseded import superseded_notes
 from memwarden.decoding import decode
-from memwarden.discover.profiles import EPISODE_KINDS
+from memwarden.kinds import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, Record, load
 from memwarden.documents.markdown import front_matter_values, plain_front_matter_values
 from memwarden.documents.scan import comment_spans, front_matter_end
+from memwarden.patterns import LazyPattern
 
-_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)[^\n]*\n.*?(?:^[ \t]{0,3}\1[^\n]*$|\Z)", re.M | re.S)
+_FENCE = LazyPattern(r"^[ \t]{0,3}(```|~~~)[^\n]*\n.*?(?:^[ \t]{0,3}\1[^\n]*$|\Z)", re.M | re.S)
 
 
 class Piece(Protocol):
@@ -195,7 +196,7 @@ def _episodes(doc: JsonlDocument, order: int) -> list[MemoryRecord]:
 # -- notes --------------------------------------------------------------------------------
 
 
-_NOT_NEWLINE = re.compile(r"[^\n]")
+_NOT_NEWLINE = LazyPattern(r"[^\n]")
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:

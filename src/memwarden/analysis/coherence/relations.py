@@ -27,10 +27,10 @@ neither may carry a polarity cue the other lacks.
 
 from __future__ import annotations
 
-import re
 
 from memwarden.analysis.coherence.sketch import jaccard
 from memwarden.analysis.coherence.statements import Statement, sentences, statement
+from memwarden.patterns import LazyPattern
 
 NEGATION = "negation"
 VALUE = "value"
@@ -43,7 +43,7 @@ MIN_CONTAINED = 4  # containment says little about a record of three words
 SHORT = 6  # Latin words in a statement short enough that one swapped word changes its subject
 NAMED = 0.1  # content shared by two records that name the same things with the same amounts
 SHORT_RECORD = 300  # characters: a fact or a one-line episode, where names and amounts are most of what it says
-_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")  # Han only: a kana run is grammar or a loanword
+_HAN_RUN = LazyPattern(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")  # Han only: a kana run is grammar or a loanword
 LONGEST = 240  # characters: a longer sentence is a narrative, with too many things in it to set against one
 
 
@@ -128,7 +128,7 @@ def _cjk_shared(clause: str, other: str) -> bool:
     return any(gram in other for gram in han_grams(clause))
 
 
-_CJK_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー]+")
+_CJK_WORD = LazyPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー]+")
 _PARTICLES = "".join(chr(c) for c in range(0x3040, 0x30A0))  # hiragana: grammar before a subject
 
 

@@ -22,6 +22,7 @@ from typing import Iterator
 
 from memwarden.analysis import negation
 from memwarden.analysis.coherence.normal import CJK_CHAR, has_digit, normalise, stem
+from memwarden.patterns import LazyPattern
 
 # Words that carry polarity, not content (lower case, after normalise()).
 EN_CUES = frozenset(
@@ -36,14 +37,14 @@ CJK_CUES = (
     "关闭", "失败", "报错", "终止", "停止", "弃用", "撤去", "廃止", "削除", "解约", "解約", "提供终了",
     "终了", "できな", "ない", "なく", "ません", "無効", "无效", "使えな", "エラー",
 )
-_CJK_CUE = re.compile("|".join(sorted(CJK_CUES, key=len, reverse=True)))
+_CJK_CUE = LazyPattern("|".join(sorted(CJK_CUES, key=len, reverse=True)))
 _CUE_FIRST = frozenset(cue[0] for cue in CJK_CUES)  # no such character, no need to run the regex
 # Removal, retirement and replacement: what a record says when a thing it names is gone.
 _EN_GONE = (
     r"removed|retired|sunset|sunsetted|deprecated|dropped|shut down|phased out|switched off|turned off|"
     r"disabled|discontinued|decommissioned|banned|killed|uninstalled|pulled \S+(?: \S+)? out|taken down"
 )
-_REMOVAL = re.compile(
+_REMOVAL = LazyPattern(
     # English verbs are removals only as a passive ("was retired"), as the first word of a logged
     # action ("2026-06-18 Sunset /v1/export"), or after who did it ("security banned X"): "the
     # deprecated overload" and "pulled in via" are not.
@@ -55,11 +56,11 @@ _REMOVAL = re.compile(
 )
 # A name: a word with a capital past its first letter or a digit (GitHub, TiFlash, A800, gpt-4o),
 # a capitalised word (Sidekiq), or a path (/v1/export). Read before case folding.
-_NAME = re.compile(r"(?<![\w/.-])(?:[A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*|[A-Z][\w.+-]+|/[\w/.-]+)")
+_NAME = LazyPattern(r"(?<![\w/.-])(?:[A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*|[A-Z][\w.+-]+|/[\w/.-]+)")
 MAX_VERSIONED = 4
-_VERSIONED = re.compile(r"(?<![\w.-])([a-z][a-z.+-]*[a-z]) v?(\d+(?:\.\d+){0,2})(?![\w:-]|\.\d)")
+_VERSIONED = LazyPattern(r"(?<![\w.-])([a-z][a-z.+-]*[a-z]) v?(\d+(?:\.\d+){0,2})(?![\w:-]|\.\d)")
 _CLAUSE_ENDS = ",;:，；、。：!?！？()（）"
-_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+_DAY = LazyPattern(r"\b(\d{4}-\d{2}-\d{2})\b")
 EN_STOP = frozenset(
     "a an the to of for in on at by with and or is are was were be been being do does did has have had it its "
     "this that these those we our us i you they them can could will would should may might must yet still any "
@@ -74,19 +75,19 @@ UNITS = frozenset(
     "year years kb mb gb tb % percent px x times requests rps qps users seats projects 分 分钟 秒 小时 时 天 日 周 "
     "月 年 次 个 件 人 名 台 倍 时间 万".split()
 )
-_SCOPE = re.compile(r"\b(?:except|excluding|other than|besides|apart from)\b|以外|除了|除外|之外|を除")
+_SCOPE = LazyPattern(r"\b(?:except|excluding|other than|besides|apart from)\b|以外|除了|除外|之外|を除")
 _SCOPE_WORDS = ("except", "excluding", "other than", "besides", "apart from")  # the Latin ones, as text
 # Words that name an environment, plan, platform or object kind: two records that differ in one of
 # them are about different things ("staging" against "production", 免费版 against 专业版).
-_QUALIFIER = re.compile(
+_QUALIFIER = LazyPattern(
     r"\b(?:staging|production|prod|dev|development|test|testing|local|ci|free|pro|plus|team|enterprise|"
     r"business|premium|basic|ios|android|web|mobile|desktop|macos|mac|windows|linux|intel|arm|arm64|x86|"
     r"us|eu|apac|beta|stable|nightly|legacy|access|refresh|read|write|public|private|internal|external)\b"
     r"|测试|正式|生产|预发|开发|本番|検証|开発|開発|免费|付费|专业|企业|个人|安卓|网页|桌面|测试环境|国内|海外|内网|外网"
 )
 _QUALIFIER_WORDS = frozenset(_QUALIFIER.pattern.split(r"\b")[1][3:-1].split("|"))  # its Latin words
-_WORD = re.compile(r"\w+")
-_JOINS = re.compile(r"[.:+#'/-]")  # what joins the runs of one Latin word (_LATIN)
+_WORD = LazyPattern(r"\w+")
+_JOINS = LazyPattern(r"[.:+#'/-]")  # what joins the runs of one Latin word (_LATIN)
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,7 @@ class Statement:
 # A sentence ends at 。！？, at . ! ? ; before a space or the end, or at a line break: one regex pass
 # (the negation detector's splitter also knows abbreviations, at several times the cost, and a
 # comparison of two sentences' content does not need them). "5.7", "Fly.io" and "a.b/c" stay whole.
-_SENTENCE = re.compile(r"(?:[^\n。！？!?.;；]|[.!?;](?![\s]|\Z))+[。！？!?.;；]*")
+_SENTENCE = LazyPattern(r"(?:[^\n。！？!?.;；]|[.!?;](?![\s]|\Z))+[。！？!?.;；]*")
 
 
 def sentences(text: str) -> Iterator[tuple[str, int]]:
@@ -225,15 +226,15 @@ def sentences(text: str) -> Iterator[tuple[str, int]]:
             yield sentence, match.start()
 
 
-_LATIN = re.compile(r"[a-z0-9_]+(?:[.:+#'/-][a-z0-9_]+)*")
-_NUMBER = re.compile(r"(?<![a-z0-9_])[a-z0-9_]*\d[a-z0-9_]*(?:[.:+#'/-][a-z0-9_]+)*")
-_AFTER = re.compile(rf" ?([a-z%]+|[{CJK_CHAR}]{{1,2}})")
-_SPLIT_UNIT = re.compile(r"(\d+(?:\.\d+)?)([a-z%]+)")
-_CJK_RUN = re.compile(rf"[{CJK_CHAR}ー]+")
-_DIGIT_CJK = re.compile(rf"\d ?[{CJK_CHAR}]")  # a number with a CJK unit after it
+_LATIN = LazyPattern(r"[a-z0-9_]+(?:[.:+#'/-][a-z0-9_]+)*")
+_NUMBER = LazyPattern(r"(?<![a-z0-9_])[a-z0-9_]*\d[a-z0-9_]*(?:[.:+#'/-][a-z0-9_]+)*")
+_AFTER = LazyPattern(rf" ?([a-z%]+|[{CJK_CHAR}]{{1,2}})")
+_SPLIT_UNIT = LazyPattern(r"(\d+(?:\.\d+)?)([a-z%]+)")
+_CJK_RUN = LazyPattern(rf"[{CJK_CHAR}ー]+")
+_DIGIT_CJK = LazyPattern(rf"\d ?[{CJK_CHAR}]")  # a number with a CJK unit after it
 # Glue characters and hiragana (grammar, not content) become breaks in a CJK run; katakana words stay.
 _BREAK_CHARS = "".join(sorted(_CJK_GLUE)) + "".join(chr(c) for c in range(0x3040, 0x30A0))
-_BREAKS = re.compile(f"[{_BREAK_CHARS}]")  # each becomes a space: one regex pass, not a lookup per character
+_BREAKS = LazyPattern(f"[{_BREAK_CHARS}]")  # each becomes a space: one regex pass, not a lookup per character
 
 
 @functools.lru_cache(maxsize=256)
@@ -242,7 +243,7 @@ def _breaks_with(unit_chars: frozenset) -> re.Pattern:
     return re.compile("[" + _BREAK_CHARS + "".join(re.escape(c) for c in sorted(unit_chars)) + "]")
 
 
-_DIGIT_AT = re.compile(r"\d")
+_DIGIT_AT = LazyPattern(r"\d")
 _RUN = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 
 

@@ -9,7 +9,6 @@ missing. What is lost comes back as a Loss; the rules word it.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
@@ -32,6 +31,7 @@ from memwarden.analysis.history.records import (
 from memwarden.analysis.history.snapshots import Snapshot
 from memwarden.documents.scan import resolve_from
 from memwarden.documents.yamldoc import format_json_path
+from memwarden.patterns import LazyPattern
 
 
 @dataclass(kw_only=True)
@@ -84,7 +84,7 @@ class NoteLost(Loss):
     archived: bool  # it was in an archive folder already
 
 
-_YAML_KEY = re.compile(r"(?:-\s+)?(?:[^\s#'\"\[\]{}:-][^:]*?|'[^']*'|\"[^\"]*\"):(?=\s|$)")
+_YAML_KEY = LazyPattern(r"(?:-\s+)?(?:[^\s#'\"\[\]{}:-][^:]*?|'[^']*'|\"[^\"]*\"):(?=\s|$)")
 
 
 def _yaml_key(line: str) -> str | None:

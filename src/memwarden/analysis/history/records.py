@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +16,7 @@ from memwarden.analysis.history.roles import FileRole
 from memwarden.analysis.tags import normalized_tags
 from memwarden.documents.base import MAX_DEPTH
 from memwarden.documents.jsonl import depth_exceeds
+from memwarden.patterns import LazyPattern
 
 # "expires" too: re-verifying a claim moves its date, and memwarden's own fix adds it.
 DEFAULT_MUTABLE_FIELDS = ["decay_status", "retrieval", "quality", "linked_to", "archived", "expires"]
@@ -24,7 +24,7 @@ DEFAULT_MUTABLE_FIELDS = ["decay_status", "retrieval", "quality", "linked_to", "
 ARCHIVE_MARKERS = ("archived", "decay_status")
 
 # Printable ASCII that JSON writes as itself (no quote, backslash or slash, which may be escaped).
-_VERBATIM_RUN = re.compile(r"[\x20\x21\x23-\x2e\x30-\x5b\x5d-\x7e]+")
+_VERBATIM_RUN = LazyPattern(r"[\x20\x21\x23-\x2e\x30-\x5b\x5d-\x7e]+")
 MIN_NEEDLE = 6
 
 _DECODER = json.JSONDecoder()

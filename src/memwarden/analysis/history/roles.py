@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memwarden.discover.profiles import EPISODE_KINDS, Kind
+from memwarden.kinds import EPISODE_KINDS, Kind
 
 ASSOCIATION_KINDS = ("associations",)
 FACT_KINDS = ("facts",)

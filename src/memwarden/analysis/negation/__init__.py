@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass
 
 from memwarden.analysis.learned import Model
-from memwarden.analysis.negation.chinese import zh_claims
+from memwarden.analysis.negation.chinese import ZH_CUE, zh_claims
 from memwarden.analysis.negation.common import (
     CLAIM,
     DIRECTIVE,
@@ -49,11 +49,13 @@ from memwarden.analysis.negation.common import (
     sentences,
     strip_end,
 )
-from memwarden.analysis.negation.english import en_claims
-from memwarden.analysis.negation.cjk_positive import cjk_positive_claim
-from memwarden.analysis.negation.evidence import cjk_names, en_names, en_positive_claim
+from memwarden.analysis.negation.english import NEGATIVE_WORDS, en_claims
+from memwarden.analysis.negation.cjk_positive import JA_GONE, ZH_GONE, cjk_positive_claim
+from memwarden.analysis.negation.evidence import EN_GONE, cjk_names, en_names, en_positive_claim
 from memwarden.analysis.negation.families import families, family_words
-from memwarden.analysis.negation.japanese import JA_QUESTION_END, ja_claims
+from memwarden.analysis.negation.japanese import JA_CUE, JA_QUESTION_END, ja_claims
+from memwarden.patterns import union
+from memwarden.patterns import LazyPattern
 
 __all__ = ["CLAIM", "DIRECTIVE", "NONE", "QUESTION", "Claim", "classify", "find_claims", "is_question", "language_of", "sentences"]
 
@@ -72,15 +74,15 @@ class Claim:
 
 # -- sentences to verdicts -----------------------------------------------------
 
-_ZH_QUESTION_END = re.compile(r"[嗎吗呢麼么]$")
+_ZH_QUESTION_END = LazyPattern(r"[嗎吗呢麼么]$")
 # Issue #14 round 3, by kind: an open question with no question mark opens with the doubt, and a dated
 # work log narrates what was done; a negative word in either is not a standing claim.
-_HEDGE_OPENER = re.compile(
+_HEDGE_OPENER = LazyPattern(
     r"[\s*_>-]*(?:(?:i'm |i am |we're |still )?(?:not sure|unsure|unclear|no idea)\b|"
     r"(?:還|还)?(?:不確定|不确定|不清楚|不知道)|(?:まだ)?(?:わからない|分からない|未確認|要確認))",
     re.I,
 )
-_LOG_OPENER = re.compile(
+_LOG_OPENER = LazyPattern(
     r"[\s*_>-]*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\s*[^\s:：]{0,12}(?:紀錄|记录|記錄|日誌|日志|ログ|メモ|日報|log|notes?)\s*[:：]",
     re.I,
 )
@@ -171,7 +173,7 @@ _STATES = {
 _VETO = {"directive", "hedge", "narrative", "self", "todo"}
 _PLAIN_CHARS = 240
 _FULL_STOPS = (".", "。", "!", "！", ")", "）", "」")
-_MARKUP = re.compile(r"\*\*|^#|\||```|\n|→|=|^[\w -]{1,24}:\s|\s[—–]\s")  # and "Why: …", "X — a note"
+_MARKUP = LazyPattern(r"\*\*|^#|\||```|\n|→|=|^[\w -]{1,24}:\s|\s[—–]\s")  # and "Why: …", "X — a note"
 _FAMILY_WORDS = {
     "removal": "a removal", "end-of-life": "an end of life", "expired": "an expiry", "limit": "a limit",
     "only": "an only-X", "too-old": "a version too old", "paid-plan": "a plan or tier", "block": "a block",
@@ -219,11 +221,26 @@ def judge(sentence: str, learned: bool = False) -> tuple[str, str, str]:
     return verdict, cue, ""
 
 
+# The rules find a claim only at a negative word of the sentence's language or at a removal, block, empty
+# result or limit said in it (the positive claims): one expression of those cues per language the rules read
+# (Chinese in both scripts), compiled on first use, turns away a sentence with none before any rule reads it,
+# as most of memory's sentences are; a sentence in another language is never a claim.
+CLAIM_CUES = {
+    "en": union(NEGATIVE_WORDS, EN_GONE),
+    "zh": union(ZH_CUE, ZH_GONE),
+    "ja": union(JA_CUE, JA_GONE),
+}
+
+
 def find_claims(text: str, learned: bool = False) -> list[Claim]:
     """The negative claims in a piece of prose, one per sentence, in order (the rules' alone unless ``learned``)."""
     found = []
     for start, end in sentences(text):
         sentence = text[start:end]
+        if not learned:  # the learned scorer reads sentences with no cue; the rules cannot find a claim there
+            cues = CLAIM_CUES.get(language_of(sentence))
+            if cues is None or cues.search(sentence) is None:
+                continue
         verdict, cue, why = judge(sentence, learned)
         if verdict == CLAIM:
             found.append(Claim(start, end, sentence, cue, language_of(sentence), why))

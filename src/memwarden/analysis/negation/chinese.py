@@ -6,6 +6,7 @@ import re
 
 from memwarden.analysis.negation.common import CLAIM, DIRECTIVE, LOOKBACK, NONE, Sentence
 from memwarden.analysis.negation.evidence import zh_evidence
+from memwarden.patterns import LazyPattern
 
 # -- Chinese -----------------------------------------------------------------
 
@@ -25,7 +26,7 @@ _ZH_DIRECTIVES = ("不要", "請勿", "请勿", "切勿", "勿", "禁止", "嚴�
                   "不應", "不应", "不該", "不该", "別", "别", "不得", "不可", "不能", "不必", "不用", "不需要")
 _ZH_CLAIMS = ("並非", "并非", "絕非", "绝非", "缺少", "缺乏", "無法", "无法", "無關", "无关", "查無", "查无",
               "並沒", "并没", "並未", "并未", "尚未", "沒", "没", "無", "无", "未", "不")
-_ZH_CUE = re.compile("|".join(re.escape(w) for w in sorted(set(_ZH_DIRECTIVES + _ZH_CLAIMS), key=len, reverse=True)))
+ZH_CUE = LazyPattern("|".join(re.escape(w) for w in sorted(set(_ZH_DIRECTIVES + _ZH_CLAIMS), key=len, reverse=True)))
 _ZH_FILLERS = ("請", "请", "千萬", "千万", "切記", "切记", "記得", "记得", "務必", "务必", "一定", "絕對", "绝对", "永遠",
                "永远", "也", "就", "還是", "还是", "最好", "你", "您", "我們", "我们", "先", "但是", "但", "所以", "因此",
                "另外", "並且", "并且", "而且", "然後", "然后", "平時", "平时", "直接", "再", "可", "都", "一律", "絕", "绝")
@@ -51,19 +52,19 @@ def _strip_fillers(head: str) -> str:
 
 # Real prose (issue #19). A post-mortem: 「沒用 venv，直接全域安裝結果壞了」「没看 diff 就发版了」.
 # Issue 29: what a thing was before it changed (「原本 … target 只支援最新版(不能傳版本)，所以…擴充」, 「當時 CI 沒有快取」).
-_ZH_NARRATIVE = re.compile(r"差點|差点|導致|导致|被投訴|被投诉|出事|壞了|坏了|後來|后来|原本|原先|本來|本来|當時|当时|當初|当初")
+_ZH_NARRATIVE = LazyPattern(r"差點|差点|導致|导致|被投訴|被投诉|出事|壞了|坏了|後來|后来|原本|原先|本來|本来|當時|当时|當初|当初")
 # A rule the project keeps (「驗證一律在 Docker 內跑，不接受本機通過」), and no problem found (「其他 repos 沒有此問題」).
-_ZH_POLICY = re.compile(r"一律|一概")
-_ZH_NO_PROBLEM = re.compile(r"有?\s*(?:此|這個?|这个?|該|该|任何|什麼|什么)?\s*(?:問題|问题|影響|影响|差異|差异|異常|异常)")
+_ZH_POLICY = LazyPattern(r"一律|一概")
+_ZH_NO_PROBLEM = LazyPattern(r"有?\s*(?:此|這個?|这个?|該|该|任何|什麼|什么)?\s*(?:問題|问题|影響|影响|差異|差异|異常|异常)")
 # A consequence of a condition earlier in the sentence: 「一旦 X 沒回來，下次用 Y 就 … 找不到檔案」.
-_ZH_CONSEQUENCE = re.compile(r"就|便|則|则")
+_ZH_CONSEQUENCE = LazyPattern(r"就|便|則|则")
 # Where things are kept by policy: 「密鑰從不放在 repo」「個資不會進 log」「帳密不存在筆電上」.
-_ZH_STORAGE = re.compile(
+_ZH_STORAGE = LazyPattern(
     r"^(?:會|会|能)?(?:放|(?:存放|保存|儲存|存储|提交|上傳|上传)(?:在|到|進|进)|進|进|寫進|写进|存在[^於于，。]{1,8}[上裡里中])"
 )
 # A judgement: 「不太好做」「不夠優雅」「不是件輕鬆的事」「沒想像中麻煩」.
-_ZH_JUDGEMENT = re.compile(r"^(?:太|夠|够|容易|簡單|简单|好做|好搞|輕鬆|轻松|算|是一件|是件|想像|想象|有想像|有想象|是不)")
-_ZH_SECOND_CLAUSE_IS = re.compile(r"[，,；;]\s*(?:而是|就是|其實是|其实是|是|都在|統一|统一|改放|放在)")
+_ZH_JUDGEMENT = LazyPattern(r"^(?:太|夠|够|容易|簡單|简单|好做|好搞|輕鬆|轻松|算|是一件|是件|想像|想象|有想像|有想象|是不)")
+_ZH_SECOND_CLAUSE_IS = LazyPattern(r"[，,；;]\s*(?:而是|就是|其實是|其实是|是|都在|統一|统一|改放|放在)")
 
 
 def zh_claims(text: str):
@@ -71,7 +72,7 @@ def zh_claims(text: str):
     narrative = _ZH_NARRATIVE.search(text) is not None
     prohibition = any(word in text for word in ("不許", "不许", "不准", "禁止", "嚴禁", "严禁"))
     gathered = any(word in text for word in ("都在", "統一", "统一", "改放"))
-    for match in _ZH_CUE.finditer(text):
+    for match in ZH_CUE.finditer(text):
         cue, start = match.group(), match.start()
         verdict = _zh_verdict(text, sentence, cue, start, match.end())
         if verdict == CLAIM:

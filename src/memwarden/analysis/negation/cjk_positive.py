@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 from memwarden.analysis.negation.evidence import CJK_SELF, CJK_TODO, cjk_names
+from memwarden.patterns import LazyPattern
 
-_ZH_GONE = re.compile(
+ZH_GONE = LazyPattern(
     r"(?:已經|已经|已|被|早就|早已)[^，。；,;]{0,16}?(?P<cue>擋下|挡下|攔下|拦下|結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|取消|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
     r"關閉|关闭|關掉|关掉|除役|移除|拿掉|刪掉|删掉|刪除|删除|廢棄|废弃|淘汰|終止|终止|鎖掉|锁掉|封鎖|封锁|封掉|擋掉|挡掉|"
     r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止)"
@@ -22,7 +23,7 @@ _ZH_GONE = re.compile(
     r"|(?P<cue8>(?:零|0)\s*(?:筆|笔|條|条|個|个|項|项)(?:結果|结果|資料|数据|記錄|记录))"
     r"|(?:已經|已经|已|被|而且|是)\s*(?P<cue9>deprecated|removed|sunset|retired|EOL|deleted|disabled|broken|(?:刪|删|砍|拆)了)"
 )
-_JA_GONE = re.compile(
+JA_GONE = LazyPattern(
     r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
     r"sunset|deprecated|not supported|遮断され|遮断している|ブロックしている|拒否している|使い切っ|上限に達し|閉じられている|塞がれている|"
     r"期限切れ(?=。|$|だ|です|になっ|し)|(?:提供|サービス|サポート|配信|販売)が終わ|(?:提供|サービス|サポート)を終了し|拒否され|禁止されている|止まっている|壊れている|サポート終了|配布終了|"
@@ -35,13 +36,13 @@ _JA_GONE = re.compile(
     r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)|\d[^、。]{0,8}(?P<cue5>(?:まで)?しか)"
     r"|(?P<cue6>最大|上限は)[^、。]{0,12}\d"
 )
-_CJK_NEGATED_NOUN = re.compile(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
-_CJK_WE = re.compile(r"我們|我们|咱們|咱们|我|私たち|僕|俺|我々")
-_CJK_SELF_DESIGN = re.compile(r"我們|我们|咱們|咱们|自前|自社|うちの|我々|私たち")
-_ZH_PAST_EVENT = re.compile(r"結果|结果|之前|後來|后来|搞|弄|導致|导致|差點|差点|上次|那次")
-_CJK_CONDITION = re.compile("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば|的話|的话|的時候|的时候")
+_CJK_NEGATED_NOUN = LazyPattern(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
+_CJK_WE = LazyPattern(r"我們|我们|咱們|咱们|我|私たち|僕|俺|我々")
+_CJK_SELF_DESIGN = LazyPattern(r"我們|我们|咱們|咱们|自前|自社|うちの|我々|私たち")
+_ZH_PAST_EVENT = LazyPattern(r"結果|结果|之前|後來|后来|搞|弄|導致|导致|差點|差点|上次|那次")
+_CJK_CONDITION = LazyPattern("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば|的話|的话|的時候|的时候")
 # Limits on the project's own work are conventions: 「每次 PR 最多 3 個檔案」「commit 訊息最長 72 字元」.
-_CJK_OWN_WORK = re.compile(
+_CJK_OWN_WORK = LazyPattern(
     r"(?<![A-Za-z])(?:PR|commit|subagent|diff)(?![A-Za-z])|コミット|提交|分支|ブランチ|子代理|エージェント|代理|行改動|行改动|"
     r"^(?:每次|一次)", re.I)
 
@@ -50,7 +51,7 @@ def cjk_positive_claim(text: str, language: str) -> str:
     """The words of a removal, block, empty result or limit in a Chinese or Japanese sentence, else ""."""
     if _CJK_CONDITION.search(text) or CJK_TODO.search(text):
         return ""
-    pattern = _ZH_GONE if language == "zh" else _JA_GONE
+    pattern = ZH_GONE if language == "zh" else JA_GONE
     match = pattern.search(text)
     if match is None:
         return ""

@@ -15,7 +15,7 @@ LOOKBACK = 200
 # -- sentences -------------------------------------------------------------------
 
 CJK = LazyPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
-KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
+KANA = LazyPattern(r"[\u3040-\u30ff\uff66-\uff9f]")
 _END_MARK = LazyPattern(r"[。！？]+[」』）)\"'”’]*|[.!?]+[\"'”’)\]]*|\n[ \t]*\n|…+")
 _ABBREVIATIONS = {
     "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig", "mr", "mrs", "ms", "dr", "st", "al", "jr", "sr",
@@ -60,11 +60,11 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 # Scripts the detector does not read: a Korean or Russian sentence is skipped, never matched on
 # the stray English words (a tool name, `not found` in a log line) it happens to carry.
-_OTHER_SCRIPT = re.compile(
+_OTHER_SCRIPT = LazyPattern(
     r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"  # Hangul
     r"\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f]"  # Greek ... Thai
 )
-_LATIN_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_LATIN_WORD = LazyPattern(r"[^\W\d_]+", re.UNICODE)
 # Function words of the Latin-script languages nearest to English in memory files; "no" and "non"
 # are negations there too, and reading "no funciona" as English would be a guess.
 _FOREIGN_WORDS = {
@@ -108,13 +108,13 @@ def language_of(sentence: str) -> str:
 
 # -- text that is mentioned, not used -------------------------------------------
 
-_HIDDEN = re.compile(
+_HIDDEN = LazyPattern(
     r'"[^"\n]{0,300}"|“[^”\n]{0,300}”|`[^`\n]{0,300}`|\[\[[^\]\n]{0,200}\]\]'
     r"|\b(?:https?|ftp|file)://\S+|\bwww\.\S+|\]\([^)\s]{0,300}\)"
 )
 
 
-_QUOTE_MARK = re.compile(r'["“”]')
+_QUOTE_MARK = LazyPattern(r'["“”]')
 
 
 def hidden_spans(text: str) -> list[tuple[int, int]]:
@@ -157,7 +157,7 @@ def paren_depths(text: str) -> bytearray:
 
 # -- shared helpers ------------------------------------------------------------
 
-CLAUSE_BREAK = re.compile(r"[,;:，；：、—–]|\s-\s")
+CLAUSE_BREAK = LazyPattern(r"[,;:，；：、—–]|\s-\s")
 
 
 class Sentence:

@@ -7,17 +7,23 @@ import re
 from memwarden.analysis.negation.common import LOOKBACK as _LOOKBACK
 from memwarden.analysis.negation.common import CLAIM, CLAUSE_BREAK, DIRECTIVE, NONE, hidden_spans, paren_depths
 from memwarden.analysis.negation.evidence import en_evidence
+from memwarden.patterns import LazyPattern
 
 # -- English -------------------------------------------------------------------
 
-_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
-_NEXT_WORD = re.compile(r"\s+([A-Za-z][A-Za-z-]{0,40})")
+_WORD = LazyPattern(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+_NEXT_WORD = LazyPattern(r"\s+([A-Za-z][A-Za-z-]{0,40})")
 
 _EN_NEGATIVE = {
     "not", "never", "no", "nothing", "nobody", "none", "neither", "nor", "nowhere", "cannot",
     "unsupported", "unavailable", "unable", "impossible", "lack", "lacks", "lacking", "nonexistent",
     "incompatible", "unreachable", "missing", "zero", "cant",
 }
+# Every word en_claims may take as negative (`_negative_token`: a whole token of the set, or one ending in
+# n't), as one expression: a sentence without any has no English negation to judge.
+NEGATIVE_WORDS = LazyPattern(
+    r"(?<![A-Za-z])(?i:" + "|".join(sorted(_EN_NEGATIVE, key=len, reverse=True)) + r")(?![A-Za-z])|(?i:n['’]t)"
+)
 _EN_FILLERS = {"please", "so", "and", "but", "then", "also", "just", "still", "simply", "you", "or", "thus", "again",
                "therefore", "instead", "otherwise", "now", "first", "finally", "always"}
 _EN_IMPERATIVE_OPENERS = {"ensure", "check", "verify", "confirm", "avoid", "try"}
@@ -107,17 +113,17 @@ _PREDICATE_BEFORE_NO = _AUXILIARIES | {
 }
 _SQL_AFTER_NOT = {"NULL", "EXISTS", "IN", "LIKE", "BETWEEN", "ILIKE", "DEFERRABLE"}
 _SQL_BEFORE_NOT = {"IS", "AND", "OR", "WHERE", "IF"}
-_CONTRAST_AFTER = re.compile(r"[,;:—–(]\s*(?:it'?s|it is|they'?re|they are|that'?s|rather|instead|but)\b|\bbut (?:rather|it'?s|it is)\b", re.I)
-_LABEL = re.compile(r"^[*_\s]*(why|how to apply)\s*[*_]*\s*:", re.I)
-_DESIGN = re.compile(r"\b(?:intentional(?:ly)?|deliberate(?:ly)?|by design|on purpose)\b", re.I)
-_PREFERENCE = re.compile(r"\b(?:prefers|preferred|likes|dislikes|wants|hates|would rather)\b", re.I)
-_SETTING = re.compile(r"(?<![\w.])[A-Za-z_][\w.]{0,40}=[\w.\"'-]")
-_CODE_SUBJECT = re.compile(
+_CONTRAST_AFTER = LazyPattern(r"[,;:—–(]\s*(?:it'?s|it is|they'?re|they are|that'?s|rather|instead|but)\b|\bbut (?:rather|it'?s|it is)\b", re.I)
+_LABEL = LazyPattern(r"^[*_\s]*(why|how to apply)\s*[*_]*\s*:", re.I)
+_DESIGN = LazyPattern(r"\b(?:intentional(?:ly)?|deliberate(?:ly)?|by design|on purpose)\b", re.I)
+_PREFERENCE = LazyPattern(r"\b(?:prefers|preferred|likes|dislikes|wants|hates|would rather)\b", re.I)
+_SETTING = LazyPattern(r"(?<![\w.])[A-Za-z_][\w.]{0,40}=[\w.\"'-]")
+_CODE_SUBJECT = LazyPattern(
     r"^[\s(]*(?:(?:but|and|so|then|while|whereas|also)\s+)*(?:the\s+)?(?:CODE\b|`[^`]*`)"
     # "The `payments` service account has no ...": the code span names a vendor's thing, which is the subject
     r"(?!\s+(?:service account|account|bucket|tenant|project|namespace|cluster|instance|role|token|key|queue|topic)\b)",
     re.I)
-_QUOTED_SUBJECT = re.compile(r'^\s*(?:"[^"]*"|“[^”]*”)\s*(?:\w+\s*){0,2}$')
+_QUOTED_SUBJECT = LazyPattern(r'^\s*(?:"[^"]*"|“[^”]*”)\s*(?:\w+\s*){0,2}$')
 
 
 

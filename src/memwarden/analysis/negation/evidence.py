@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from memwarden.patterns import LazyPattern
 
 # -- English -----------------------------------------------------------------------
 
@@ -124,12 +125,12 @@ _EN_VENDOR_NOUNS = {
     "bucket", "database", "webhook", "webhooks", "token", "tokens", "permission", "permissions", "scope", "port",
     "org", "orgs", "organization", "workspace", "trial", "host", "hosts", "vm", "vms", "nodes",
 }
-_EN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#]*(?:[.'’-][A-Za-z0-9+#]+)*")
-_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){1,3}(?![\w.]*\d{4})|\b(?:version|release|v)\s?\d+\b", re.I)
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+")
-_DOMAIN = re.compile(r"\b[\w-]+\.(?:com|org|io|co|net|dev|app|ai|sh|cloud)\b")
-_STARTS = re.compile(r"(?:^|[:;—–(\[\"“→⇒=|]|\s-\s|[.!?]\s)\s*[*_]*$")
-_CONDITION_OPENER = re.compile(r"^[\s*_>(-]*(?:if|when|whenever|once|unless|in case|as long as|until)\b", re.I)
+_EN_WORD = LazyPattern(r"[A-Za-z][A-Za-z0-9+#]*(?:[.'’-][A-Za-z0-9+#]+)*")
+_VERSION = LazyPattern(r"(?<![\w.])v?\d+(?:\.\d+){1,3}(?![\w.]*\d{4})|\b(?:version|release|v)\s?\d+\b", re.I)
+_CJK_RUN = LazyPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+")
+_DOMAIN = LazyPattern(r"\b[\w-]+\.(?:com|org|io|co|net|dev|app|ai|sh|cloud)\b")
+_STARTS = LazyPattern(r"(?:^|[:;—–(\[\"“→⇒=|]|\s-\s|[.!?]\s)\s*[*_]*$")
+_CONDITION_OPENER = LazyPattern(r"^[\s*_>(-]*(?:if|when|whenever|once|unless|in case|as long as|until)\b", re.I)
 
 
 def _capitalized_name(text: str, word: str, start: int) -> bool:
@@ -150,7 +151,7 @@ def _capitalized_name(text: str, word: str, start: int) -> bool:
 
 # A sentence that opens in lower case with its subject is a command or tool speaking ("wslc has no
 # compose", "coverage does not see code in a spawned worker"): prose opens with a capital (issue 29).
-_EN_LOWER_OPENER = re.compile(
+_EN_LOWER_OPENER = LazyPattern(
     r"^[\s*_>-]*(?P<name>[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*)\s+(?:has|have|is|are|does|doesn't|don't|can't|cannot|"
     r"won't|isn't|aren't|never|only|still|no longer|silently|lacks|ignores|refuses|rejects|drops)\b")
 _EN_PLAIN_OPENERS = {
@@ -268,7 +269,7 @@ def _search_result(lowered: list[str], index: int) -> bool:
 
 # A search that came back empty is a claim whoever ran it: "grep turned up nothing", "no results for
 # 'invoice'", "I couldn't find any docs for the flag", "the key wasn't found in the vault".
-_SEARCH_RESULT = re.compile(
+_SEARCH_RESULT = LazyPattern(
     r"\b(?:returned|returns|found|finds|turned up|turns up|yielded|yields|came back with|shows?)\s+(?:no|nothing|zero|none)\b"
     r"|^[\s*_>-]*no (?:results?|matches|hits) (?:for|in|on)\b|\b(?:none|nothing|no (?:results?|matches|hits)) (?:was |were )?found\b"
     r"|\b(?:couldn't|could not|can't|cannot|unable to|failed to)\s+(?:find|locate)\b"
@@ -278,7 +279,7 @@ _SEARCH_RESULT = re.compile(
 
 
 # An open to-do of the project's own: "... cannot be delivered until this is fixed", "TODO", "FIXME" (issue 29).
-_EN_OPEN_TODO = re.compile(
+_EN_OPEN_TODO = LazyPattern(
     r"\buntil (?:this|it|that|the (?:bug|issue|fix)) (?:is|gets|has been|lands|ships)\b|\buntil (?:fixed|we fix)\b"
     r"|\b(?:TODO|FIXME|WIP)\b|\bwork in progress\b", re.I)
 
@@ -327,8 +328,8 @@ def _en_unsupported(lowered: list[str], index: int) -> bool:
 # -- Chinese and Japanese ----------------------------------------------------------
 
 # A name in Latin letters (a product, a service, a version), or a word for what a vendor decides.
-_LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9.+#_-]*|\d+(?:\.\d+)+")
-_CJK_VENDOR_NOUNS = re.compile(
+_LATIN_NAME = LazyPattern(r"[A-Za-z][A-Za-z0-9.+#_-]*|\d+(?:\.\d+)+")
+_CJK_VENDOR_NOUNS = LazyPattern(
     "方案|帳號|帐号|账号|賬號|帳戶|账户|接口|版本|舊版|旧版|新版|平台|瀏覽器|浏览器|區域|区域|廠商|厂商|官方|免費|免费|付費|付费|"
     "插件|外掛|套件|驅動|驱动|系統|系统|伺服器|服务器|主機|主机|叢集|集群|容器|映像|镜像|"
     "プラン|アカウント|バージョン|版|プラットフォーム|ブラウザ|リージョン|ベンダー|無料|有料|ライセンス|"
@@ -364,7 +365,7 @@ _LATIN_GENERIC = {
     "key", "value", "field", "fields", "param", "params", "flag", "flags", "option", "options", "default",
     "healthcheck", "cache", "retry", "step", "steps", "task", "tasks", "job", "jobs", "mock", "stub", "patch",
 }
-_LATIN_FILE = re.compile(r"\.(?:ya?ml|json|md|tsx?|jsx?|py|go|rs|toml|sh|txt|lock|cfg|ini|env|sql|css|html)$", re.I)
+_LATIN_FILE = LazyPattern(r"\.(?:ya?ml|json|md|tsx?|jsx?|py|go|rs|toml|sh|txt|lock|cfg|ini|env|sql|css|html)$", re.I)
 
 
 def _latin_name(word: str) -> bool:
@@ -381,19 +382,19 @@ def cjk_names(text: str) -> bool:
 
 
 # The project as subject: 「我們」「我」「你」「用戶」「規則」, 「私たち」「ユーザー」「ルール」「テスト」.
-CJK_SELF = re.compile(
+CJK_SELF = LazyPattern(
     "我們|我们|我|你|您|咱們|咱们|用戶|用户|使用者|團隊|团队|規則|规则|政策|流程|函式|函数|欄位|字段|"
     # issue 29: the project and its own code as the subject
     "專案|项目|本專案|程式碼|代码|代碼|腳本|脚本|模組|模块|前端|後端|后端|頁面|页面|元件|组件|"
     "私たち|僕|俺|ユーザー|チーム|ルール|ポリシー|関数|カラム|フィールド"
 )
 # Chinese: what comes right after the negation, or the negation inside a potential complement (找不到).
-_ZH_PREDICATE_AFTER = re.compile(
+_ZH_PREDICATE_AFTER = LazyPattern(
     r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:supp|work|allo|返回|回傳|回传|申請|申请|維護|维护|註冊|注册|開通|开通|發行|发行|帶|带|支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"
     r"觸發|触发|自動|自动|同步|保存|保留|信任|生效|管用|理會|理会|處理|处理|讀取|读取|載入|加载|顯示|显示|適用|适用|有|辦法|办法|法|權|权|能|可以|可用|可能|到|了|動|动|上|行|得)"
 )
 _ZH_CLAIM_CUES = ("無法", "无法", "缺少", "缺乏", "查無", "查无", "未")
-_ZH_POTENTIAL = re.compile(r"^[到了動动上起下進进]")
+_ZH_POTENTIAL = LazyPattern(r"^[到了動动上起下進进]")
 
 
 def _cjk_self_subject(subject: str) -> bool:
@@ -402,7 +403,7 @@ def _cjk_self_subject(subject: str) -> bool:
 
 
 # An open to-do of the project's own in Chinese or Japanese: 「TODO：上傳功能還不支援大檔案」「待修」「未対応（対応予定）」.
-CJK_TODO = re.compile(r"(?<![A-Za-z])(?:TODO|FIXME|WIP)(?![A-Za-z])|待修|待辦|待办|待處理|待处理|還沒修|还没修|対応予定|修正予定")
+CJK_TODO = LazyPattern(r"(?<![A-Za-z])(?:TODO|FIXME|WIP)(?![A-Za-z])|待修|待辦|待办|待處理|待处理|還沒修|还没修|対応予定|修正予定")
 
 
 def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) -> bool:
@@ -427,13 +428,13 @@ def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
     return cjk_names(text) or _world_without_name(text, start, end)
 
 
-_JA_PREDICATE_BEFORE = re.compile(
+_JA_PREDICATE_BEFORE = LazyPattern(
     r"(?:対応|サポート|提供|存在|利用|使用|使え|同梱|載っ|搭載|登録|発行|選べ|選択でき|ロード|インポート|書き込め|作れ|送れ|見られ|読め|呼べ|呼び出せ|動かせ|"
     r"落とせ|上げられ|つなげ|繋げ|増やせ|変えられ|消せ|止められ|使わ|動作|動か|動い|でき|インストール|導入|入って|入っ|有効|許可|接続|到達|"
     r"見つから|見つかり|見当たら|表示さ|読み込ま|読ま|扱え|公開|実装|記載|含ま|含まれて|受け付け|配信|参照|保持|実行|"
     r"設定|作成|削除|取得|開|繋が|つなが|アクセス|ヒット|配布|販売|提供され|公開され|更新され|更新し|同期し|発火し|発火|反映し|自動|効か|効い)[^、。]{0,6}$|られ$"
 )
-_JA_EXISTENCE = re.compile(r"(?:が|は|も|には|では|に|の)(?:あり|い)?$")
+_JA_EXISTENCE = LazyPattern(r"(?:が|は|も|には|では|に|の)(?:あり|い)?$")
 _JA_CLAIM_CUES = ("非対応", "未対応", "未実装", "未サポート", "不可", "なし", "無し")
 
 
@@ -461,7 +462,7 @@ def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
 
 # A search that came back empty, or support that is missing, is a claim about the world whatever it
 # names: 「找不到相關資料」「查無結果」「見つからなかった」「何も出てこなかった」「嵌入式檢視器不支援深色模式」.
-_CJK_WORLD = re.compile(
+_CJK_WORLD = LazyPattern(
     r"找不到|沒找到|没找到|搜不到|查不到|查無|查无|沒有任何結果|没有任何结果|沒有結果|没有结果|"
     r"見つから|見当たら|結果が(?:なかっ|ない|ありませ)|何も(?:出てこ|ヒットし|見つから)|"
     r"(?:一|1|１)\s*件も(?:なかっ|ない|ありませ|出てこ|表示され|ヒットし)|"
@@ -480,7 +481,7 @@ def _world_without_name(text: str, start: int, end: int) -> bool:
 # policy; "came back empty", 「是空的」「結果は空」: an empty result; "at most 50 per call",
 # 「最多 10 次」「150 リクエストまで」: a limit. Each needs a name in its subject, as above.
 
-_EN_GONE = re.compile(
+EN_GONE = LazyPattern(
     r"\b(?:was|were|has been|have been|had been|is|are|got|now)\s+(?:being\s+)?(?:\w+ly\s+)?"
     r"(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
     r"(?P<cue>removed|retired|deprecated|discontinued|decommissioned|sunset|sunsetted|shut down|taken down|"
@@ -522,20 +523,20 @@ _EN_GONE = re.compile(
     re.I,
 )
 _EN_AGENTS = {"claude", "codex", "gemini", "copilot", "cursor", "agent", "assistant", "bot", "aider"}
-_EN_SUBJECT_BREAK = re.compile(r"[;:—–(]|,\s|\.\s")
+_EN_SUBJECT_BREAK = LazyPattern(r"[;:—–(]|,\s|\.\s")
 # An environment names where a state holds, the way a product does: "is empty in staging".
-_EN_ENVIRONMENT = re.compile(
+_EN_ENVIRONMENT = LazyPattern(
     r"\b(?:staging|prod|production|sandbox|pre-?prod|uat)\b"
     r"|\b(?:denied|rejected|blocked|dropped) by (?:the |an? |our )?(?:[\w-]+ )?(?:branch protection|policy|firewall|"
     r"waf|ruleset|scp|csp|proxy|security group|org setting|admin)", re.I)
 # Where the name comes after the verb: "is broken in the Expo dev client", "is denied by a NetworkPolicy".
-_EN_NAMED_AFTER = re.compile(r"\s+(?:\w+\s+)?(?:in|on|under|by|for|from|with|since)\s", re.I)
-_EN_NOT_A_LIMIT_SUBJECT = re.compile(r"\b(?:blocked|blocks)\s+(?:on|by)\s+(?:#|PR\b|issue\b|[\w-]+/[\w-]+#)", re.I)
+_EN_NAMED_AFTER = LazyPattern(r"\s+(?:\w+\s+)?(?:in|on|under|by|for|from|with|since)\s", re.I)
+_EN_NOT_A_LIMIT_SUBJECT = LazyPattern(r"\b(?:blocked|blocks)\s+(?:on|by)\s+(?:#|PR\b|issue\b|[\w-]+/[\w-]+#)", re.I)
 
 
 # What the project did or decided: a narrated event ("last week ... until we fixed"), a change made in
 # a PR, a design ("by design", "we wrote").
-_EN_OWN_DOING = re.compile(
+_EN_OWN_DOING = LazyPattern(
     r"\b(?:(?P<when>last (?:week|month|night|time|sprint)|yesterday|this morning)|all (?:morning|day|night|week)|until we|"
     r"by design|we wrote|we built|in-house|(?:in|by|via) (?:PR|pull request|commit)\b|in #\d)", re.I)
 
@@ -548,7 +549,7 @@ def en_positive_claim(text: str) -> str:
     if any(m.group("when") is None for m in own):
         return ""
     environment = _EN_ENVIRONMENT.search(text) is not None
-    for match in _EN_GONE.finditer(text):
+    for match in EN_GONE.finditer(text):
         if _EN_NOT_A_LIMIT_SUBJECT.match(text, match.start(match.lastgroup)):
             continue  # "blocked on brightdigit/ConfigKeyKit#1": waiting for a change, not a block
         window = max(0, match.start() - 200)

@@ -2,30 +2,30 @@
 
 from __future__ import annotations
 
-import re
 
 from memwarden.analysis.negation.common import CJK, CLAIM, DIRECTIVE, NONE, Sentence, strip_end
 from memwarden.analysis.negation.evidence import ja_evidence
+from memwarden.patterns import LazyPattern
 
 # -- Japanese ---------------------------------------------------------------
 
-_JA_CUE = re.compile(
+JA_CUE = LazyPattern(
     r"ない|無い|なかっ|ません|なくなっ|なくて|不可|不明|非対応|未対応|未実装|未サポート|未確認|未定義|なし|無し|無理|ず"
 )
-_JA_DIRECTIVE_END = re.compile(
+_JA_DIRECTIVE_END = LazyPattern(
     r"(?:ないで(?:ください|下さい|ほしい|くれ|ね)?|こと|ように(?:してください|しましょう|する)?|てはいけない|てはいけません"
     r"|てはならない|てはなりません|ちゃいけない|じゃいけない|べきではない|べきでない|べきではありません|禁止|厳禁|してください"
     r"|ください|下さい|なさい|するな|しましょう)$"
 )
 # 「設定は勝手に変えない。」: a plain ない after an adverb of licence is a house rule, not a fact.
-_JA_RULE_ADVERB = re.compile(
+_JA_RULE_ADVERB = LazyPattern(
     r"(?:勝手に|無断で|絶対に|むやみに|安易に)[^、。]{0,12}(?:ない|しない)$"
     # 「本番 DB には直接つながない」: 直接 with a plain negative is a rule; a potential (できない, 使えない) stays a fact
     r"|直接[^、。]{0,8}(?<![れえけせてきめ])ない$")
-JA_QUESTION_END = re.compile(r"(?:か|かな|かね|かい|でしょうか|のでは|では)$")
+JA_QUESTION_END = LazyPattern(r"(?:か|かな|かね|かい|でしょうか|のでは|では)$")
 _JA_NOT_AFTER = ("ことは", "ことも", "少", "危", "幼", "汚", "違い", "もったい", "つまら", "仕方", "仕方が", "構わ", "問題", "問題は", "問題が",
                  "間違い", "悪く", "なくは", "なくも", "わけでは", "わけじゃ", "限ら", "かもしれ", "だけで", "のみで", "切れ", "たまら", "くだら", "さりげ", "何気", "はか")
-_JA_DIRECTIVE_BEFORE = re.compile(r"(?:ては|では|ちゃ|じゃ|ければ|くては|いと|なきゃ|なくちゃ)(?:いけ|なら|なり|だめ)$|べきで(?:は)?$")
+_JA_DIRECTIVE_BEFORE = LazyPattern(r"(?:ては|では|ちゃ|じゃ|ければ|くては|いと|なきゃ|なくちゃ)(?:いけ|なら|なり|だめ)$|べきで(?:は)?$")
 # After the negation: a condition (場合, なら, ければ), "without" (ずに is not here: it is asserted), or an
 # embedded question (落ちていないか確認した).
 _JA_CONDITION_AFTER = ("ければ", "くても", "くたって", "と", "場合", "なら", "時", "とき", "限り", "うちに", "たら", "たとき",
@@ -33,14 +33,14 @@ _JA_CONDITION_AFTER = ("ければ", "くても", "くたって", "と", "場合"
 _JA_DIRECTIVE_AFTER = ("でください", "で下さい", "でほしい", "でくれ", "こと", "ように", "ようにし", "ほうが", "方が")
 _JA_CAUSAL_AFTER = ("ので", "から", "ため", "為", "けど", "けれど", "が、", "し、")
 _JA_PREDICATE_NOUNS = ("状態", "様子", "模様", "ため", "為", "まま", "はず", "よう", "ようだ", "みたい", "らしい", "そう")
-_HIRAGANA = re.compile(r"[\u3041-\u309f]")
+_HIRAGANA = LazyPattern(r"[\u3041-\u309f]")
 
 
 # Real prose (issue #19): a post-mortem (「回さずに push してしまった」), where things are kept by policy
 # (「このリポジトリには置かれておらず」), a judgement (「あまり使いやすくない」「思ったほど大変ではなかった」).
-_JA_NARRATIVE = re.compile(r"てしまっ|でしまっ|ちゃっ|じゃっ|てしまい|でしまい|冷や汗|後から修正|あとから修正")
-_JA_STORAGE_BEFORE = re.compile(r"(?:置か|置い|保存|保管|格納|コミット)[^、。]{0,6}$")
-_JA_JUDGEMENT_BEFORE = re.compile(r"(?:やすく|にくく|とは言え|とはいえ|少なく|珍しく|良く|よく)$")
+_JA_NARRATIVE = LazyPattern(r"てしまっ|でしまっ|ちゃっ|じゃっ|てしまい|でしまい|冷や汗|後から修正|あとから修正")
+_JA_STORAGE_BEFORE = LazyPattern(r"(?:置か|置い|保存|保管|格納|コミット)[^、。]{0,6}$")
+_JA_JUDGEMENT_BEFORE = LazyPattern(r"(?:やすく|にくく|とは言え|とはいえ|少なく|珍しく|良く|よく)$")
 
 
 def ja_claims(text: str):
@@ -48,7 +48,7 @@ def ja_claims(text: str):
     core = strip_end(text)
     directive_sentence = bool(_JA_DIRECTIVE_END.search(core)) or bool(_JA_RULE_ADVERB.search(core))
     narrative = _JA_NARRATIVE.search(text) is not None
-    for match in _JA_CUE.finditer(text):
+    for match in JA_CUE.finditer(text):
         cue, start, end = match.group(), match.start(), match.end()
         verdict = _ja_verdict(text, sentence, cue, start, end)
         if verdict == CLAIM:

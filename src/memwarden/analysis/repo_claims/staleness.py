@@ -5,7 +5,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from memwarden.discover.globs import matches
+from memwarden.globs import matches
 from memwarden.git import Touch
 
 _GLOB_CHARACTERS = set("*?[")

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memwarden.errors import UsageError
+from memwarden.patterns import LazyPattern
 
 DEFAULT_PATH = ".memwarden-baseline.json"
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = LazyPattern("[\ud800-\udfff]")
 VERSION = 1
 DESCRIPTION = (
     "Findings of memwarden's secret-in-memory rule accepted as not secret (or already rotated), "

@@ -17,8 +17,9 @@ import html
 import re
 
 from memwarden.analysis.secrets.gate import may_hold_secret
+from memwarden.patterns import LazyPattern
 
-_TOKEN_CHAR = re.compile(r"[A-Za-z0-9+/=_-]")
+_TOKEN_CHAR = LazyPattern(r"[A-Za-z0-9+/=_-]")
 
 
 def joined_lines(text: str, fmt: str):
@@ -42,7 +43,7 @@ def may_join_secret(text: str, fmt: str) -> bool:
 
 # -- YAML: a double-quoted scalar's escaped line break ---------------------------------------------
 
-_UNESCAPED_QUOTE = re.compile(r'(?<!\\)(?:\\\\)*"')
+_UNESCAPED_QUOTE = LazyPattern(r'(?<!\\)(?:\\\\)*"')
 
 
 def folded_yaml_lines(text: str):
@@ -82,7 +83,7 @@ def folded_yaml_lines(text: str):
 
 # Inline markup that renders to nothing (comments, tags, emphasis, code and link delimiters), or to one
 # character (a backslash escape, an entity). A '[' counts only where it opens a link.
-_MARKUP = re.compile(
+_MARKUP = LazyPattern(
     r"(?P<gone><!--.{0,200}?-->|</?[A-Za-z][A-Za-z0-9-]{0,40}(?:\s[^<>\n]{0,200})?/?>|\*+|~~|`+"
     r"|\]\([^()\s]{0,500}\)|\[(?=[^\[\]\n]{1,200}\]\())"
     r"|\\(?P<escaped>[!-/:-@\[-`{-~])"
@@ -91,16 +92,16 @@ _MARKUP = re.compile(
     r"|(?P<invisible>[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]+)"
 )
 # Underscores alone never join two words (emphasis with '_' opens and closes only at a word's edge).
-_MAY_RENDER = re.compile(r"[*~`<\\&\]\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
+_MAY_RENDER = LazyPattern(r"[*~`<\\&\]\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 # Markup that renders to nothing (or to a character of its own) followed by a token character, where a token
 # character stands before it: the only place a rendering can join two runs. A quick test, markup character by
 # markup character, before any rendering of a text the gate turned away.
-_JOINING_MARKUP = re.compile(
+_JOINING_MARKUP = LazyPattern(
     r"(?:\*+|~~|`+|<!--.{0,200}?-->|</?[A-Za-z][A-Za-z0-9-]{0,40}(?:\s[^<>\n]{0,200})?/?>"
     r"|\\(?=[!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|\]\([^()\s]{0,500}\)|\["
     r"|[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff])+[A-Za-z0-9+/=_&\\-]"
 )
-_MARKUP_START = re.compile(r"[*~`<\\&\]\[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
+_MARKUP_START = LazyPattern(r"[*~`<\\&\]\[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
 
 
@@ -113,7 +114,7 @@ def _may_join(text: str) -> bool:
 
 
 # Characters that show as nothing: a token split by them reads whole on the screen.
-_INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
+_INVISIBLE = LazyPattern(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 
 
 def rendered_markdown_lines(text: str):

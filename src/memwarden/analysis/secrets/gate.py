@@ -6,13 +6,13 @@
 
 from __future__ import annotations
 
-import re
+from memwarden.patterns import LazyPattern
 
 # What every detector needs on a line: a 16-character token run not made only of lowercase hex and
 # hyphens (tokens, base64 high entropy, JWTs; hex counts only under a secret's name, a word below),
 # '://', a secret-like word or name, a PEM or PuTTY header, 'xox', a CJK password label, or a
 # command-line credential flag (`-p pw`, `-pPW`, `-uroot`). A line with none of these is skipped.
-MAY_HOLD_SECRET = re.compile(
+MAY_HOLD_SECRET = LazyPattern(
     r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/=_-]{16})[0-9a-f-]*[g-zA-Z+/=_]"
     r"|://|BEGIN|PuTTY|xox|(?i:key|pass|pwd|secret|contrase|token|apikey|pat(?![a-z0-9])|credential"
     r"|auth|bearer|private|cookie|signing)"
@@ -39,14 +39,14 @@ def may_hold_secret(text: str) -> bool:
 # turned into that letter (str.lower, and the three it also folds: İ, ı, ſ; tests/test_secret_gate.py checks every
 # code point); "\s-[up]"; and the token run: a whole run of 16 or more token characters that is not all
 # lowercase hex digits and hyphens.
-_GATE_LITERALS = re.compile(r"://|BEGIN|PuTTY|xox|密碼|密码|口令|パスワード|비밀번호|--user")
+_GATE_LITERALS = LazyPattern(r"://|BEGIN|PuTTY|xox|密碼|密码|口令|パスワード|비밀번호|--user")
 _GATE_WORDS = ("key", "pass", "pwd", "secret", "contrase", "token", "credential", "auth", "bearer", "private",
                "cookie", "signing")  # apikey holds key
-_GATE_PAT = re.compile(r"pat(?![a-z0-9])")
-_GATE_DASH = re.compile(r"-[up]")
-_SPACE = re.compile(r"\s")
-_TOKEN_RUN = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
-_NOT_HEX = re.compile(r"[g-zA-Z+/=_]")
+_GATE_PAT = LazyPattern(r"pat(?![a-z0-9])")
+_GATE_DASH = LazyPattern(r"-[up]")
+_SPACE = LazyPattern(r"\s")
+_TOKEN_RUN = LazyPattern(r"[A-Za-z0-9+/=_-]{16,}")
+_NOT_HEX = LazyPattern(r"[g-zA-Z+/=_]")
 
 
 def _folded(text: str) -> str:

@@ -14,13 +14,14 @@ import re
 
 from memwarden.analysis.secrets.forms import quoted_forms
 from memwarden.analysis.secrets.lines import decode_escapes
+from memwarden.patterns import LazyPattern
 
 RUN = 8  # a run of this many characters of a secret, quoted anywhere, is hidden
 
-_TOKEN = re.compile(r"[^\s'\"`()\[\]{},;<>]+")
+_TOKEN = LazyPattern(r"[^\s'\"`()\[\]{},;<>]+")
 _TRAILING = ".…:!?"
 # One segment of a JSON path: `['any key']`, `[3]`, `.key`, or a leading `$`.
-_PATH_PART = re.compile(r"\['(?:[^'\\]|\\.)*'\]|\[\d+\]|\.[^.\[]*|[^.\[]+|.", re.DOTALL)
+_PATH_PART = LazyPattern(r"\['(?:[^'\\]|\\.)*'\]|\[\d+\]|\.[^.\[]*|[^.\[]+|.", re.DOTALL)
 
 
 def marker(detection) -> str:

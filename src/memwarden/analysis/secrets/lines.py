@@ -12,18 +12,19 @@ from __future__ import annotations
 import re
 
 from memwarden.analysis.secrets import patterns
+from memwarden.patterns import LazyPattern
 
 WINDOW = 4096  # the most characters any detector sees at once
 OVERLAP = 512  # windows overlap by this much, so a secret on a boundary is seen whole
 
-_KEYWORD_NAMES = re.compile(
+_KEYWORD_NAMES = LazyPattern(
     r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key|client_?key|"
     r"db_?pass|database_?pass|key_?pass|password|passwd|pwd|secret|contrase(?:ñ|n)a",
     re.IGNORECASE,
 )
-_LONG_WORD = re.compile(r"\w{64,}")
-_SPLIT_ASSIGNMENT = re.compile(r"=(?=[^=])")
-_NO_BACKSLASH = re.compile(r"[^\\]+")
+_LONG_WORD = LazyPattern(r"\w{64,}")
+_SPLIT_ASSIGNMENT = LazyPattern(r"=(?=[^=])")
+_NO_BACKSLASH = LazyPattern(r"[^\\]+")
 
 
 def windows(line: str):
@@ -85,7 +86,7 @@ def pieces(run: str, run_start: int):
             position += len(part) + 1
 
 
-_IN_URL = re.compile(r"://[^\s\"'<>`]{0,2000}\Z")
+_IN_URL = LazyPattern(r"://[^\s\"'<>`]{0,2000}\Z")
 
 
 def url_segments(window: str, found):
@@ -122,7 +123,7 @@ def password_assignments(window: str):
         yield start, value, group != "bare"
 
 
-_WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
+_WORD_CHAR = LazyPattern(r"[A-Za-z0-9_]")
 
 
 def word_around(text: str, start: int, end: int, reach: int = 300) -> str:
@@ -147,7 +148,7 @@ def url_user(window: str, password_start: int) -> str | None:
 # 'relay-conductor-20250923T204918Z' (a slug may end in an ISO timestamp), 'DONE_0112-eli5-mismatch'
 # (a part all in capitals, or Capitalized, is a word too; a part in mixed case is not).
 _SLUG_PART = r"(?:[a-z0-9]{1,24}|[A-Z0-9]{1,24}|[A-Z][a-z0-9]{1,23}|\d{8}T\d{2,6}Z?)"
-_WORD_SEGMENT = re.compile(
+_WORD_SEGMENT = LazyPattern(
     rf"{_SLUG_PART}(?:[-_.]{_SLUG_PART})+|(?:[A-Z][a-z0-9]{{1,24}}){{2,}}(?:[-_.][A-Za-z0-9]{{1,24}})*"
 )
 
@@ -260,7 +261,7 @@ def decode_json_literal(literal: str, *, yaml: bool = False) -> tuple[str, list[
     return "".join(out), starts
 
 
-_HEX_DIGITS = re.compile(r"[0-9a-fA-F]+")
+_HEX_DIGITS = LazyPattern(r"[0-9a-fA-F]+")
 
 
 def decode_escapes(raw: str) -> list[str]:

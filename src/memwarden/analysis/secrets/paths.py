@@ -22,19 +22,19 @@ process (a later run in it hides those too: more hiding, never less).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from memwarden.analysis.secrets.hiding import Quotes, marker
 from memwarden.analysis.secrets.scanner import Detection, may_hold_secret
+from memwarden.patterns import LazyPattern
 
 UNCHECKED = "[memwarden: hidden: could not be checked for secrets]"
 # A word of a message that may be a path or a name: no whitespace, quotes or brackets around it; or a marker
 # shown already, kept as it is (its words would read as `secret: github-token` to the keyword detector).
 # Only the exact shape: a name spelled `[SECRET:ghp_...]` is a name like any other.
-_WORD = re.compile(r"(\[SECRET:[a-z0-9-]+ sha256:[0-9a-f]{8}\]|\[memwarden: hidden: could not be checked for secrets\])"
-                   r"|[^\s'\"`()\[\]{}<>,;|]+")
-_MARKER = re.compile(_WORD.pattern.split("|[^", 1)[0])
+_WORD = LazyPattern(r"(\[SECRET:[a-z0-9-]+ sha256:[0-9a-f]{8}\]|\[memwarden: hidden: could not be checked for secrets\])"
+                    r"|[^\s'\"`()\[\]{}<>,;|]+")
+_MARKER = LazyPattern(_WORD.pattern.split("|[^", 1)[0])
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,8 @@ class NameSecret:
 # what agents name notes; every format a detector knows has a random run that is none of these (20 capitals and
 # digits after AKIA; 36 letters and digits after ghp_), so such a name is not scanned. What this lets through: a
 # token whose random part is all lowercase letters (1 in 10^9 for a Slack token's 24), or all digits.
-_PLAIN_PART = re.compile(r"[a-z]+|[A-Z]?[a-z]{2,}(?:[A-Z][a-z]{2,})*|[A-Z]{1,8}|\d+|[a-z0-9]{1,6}")
-_PART_SPLIT = re.compile(r"[_\-+=.~@:,()\[\]{}!#&%' ]+")
+_PLAIN_PART = LazyPattern(r"[a-z]+|[A-Z]?[a-z]{2,}(?:[A-Z][a-z]{2,})*|[A-Z]{1,8}|\d+|[a-z0-9]{1,6}")
+_PART_SPLIT = LazyPattern(r"[_\-+=.~@:,()\[\]{}!#&%' ]+")
 _KNOWN: dict[str, tuple[Detection, ...] | None] = {}  # name -> its secrets (None: could not be checked)
 _UNREAD = object()
 _FOUND = Quotes()  # every secret any name read in this process holds: what hide_known_names hides

@@ -12,12 +12,13 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from memwarden.patterns import LazyPattern
 from dataclasses import dataclass
 
 # -- allow markers -------------------------------------------------------------
 
-ALLOW_MARKER = re.compile(r"memwarden:\s*allow-secret|pragma:\s*allowlist[ -]secret", re.IGNORECASE)
-ALLOW_NEXT_LINE = re.compile(r"pragma:\s*allowlist[ -]nextline[ -]secret", re.IGNORECASE)
+ALLOW_MARKER = LazyPattern(r"memwarden:\s*allow-secret|pragma:\s*allowlist[ -]secret", re.IGNORECASE)
+ALLOW_NEXT_LINE = LazyPattern(r"pragma:\s*allowlist[ -]nextline[ -]secret", re.IGNORECASE)
 
 
 # -- secret types ----------------------------------------------------------------
@@ -91,20 +92,20 @@ EXTRA_DETECTORS = (
     ExtraDetector(
         SecretType("anthropic-api-key", "Anthropic API key", 85),
         # sk-ant-api03-<93 url-safe base64>AA today; admin keys are sk-ant-admin01-...
-        re.compile(r"(?<![A-Za-z0-9_-])sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,300}"),
+        LazyPattern(r"(?<![A-Za-z0-9_-])sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,300}"),
     ),
     ExtraDetector(
         SecretType("openai-api-key", "OpenAI API key", 85),
         # project, service-account and admin keys; the legacy sk-...T3BlbkFJ... is detect-secrets'
-        re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{32,300}"),
+        LazyPattern(r"(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{32,300}"),
     ),
     ExtraDetector(
         SecretType("github-fine-grained-token", "GitHub fine-grained token", 85),
-        re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9]{20,30}_[A-Za-z0-9]{50,70}(?![A-Za-z0-9_])"),
+        LazyPattern(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9]{20,30}_[A-Za-z0-9]{50,70}(?![A-Za-z0-9_])"),
     ),
     ExtraDetector(
         SecretType("npm-token", "npm token", 85),
-        re.compile(r"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])"),
+        LazyPattern(r"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])"),
     ),
     ExtraDetector(
         SecretType("url-password", "password in a connection URL", 75),
@@ -112,7 +113,7 @@ EXTRA_DETECTORS = (
         # part cannot hold ':' and the password cannot hold '@', so each start backtracks
         # over at most a few hundred characters. A password may hold '#' (written unencoded,
         # as people do): the '@host' after it says it is no fragment.
-        re.compile(
+        LazyPattern(
             r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@\"'<>`\\]{0,128}"
             r":(?P<secret>[^\s/?@\"'<>`\\]{1,256})@(?=[A-Za-z0-9\[_])"
         ),
@@ -120,34 +121,34 @@ EXTRA_DETECTORS = (
     ),
     ExtraDetector(
         SecretType("huggingface-token", "Hugging Face token", 85),
-        re.compile(r"(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{34}(?![A-Za-z0-9_])"),
+        LazyPattern(r"(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{34}(?![A-Za-z0-9_])"),
     ),
     ExtraDetector(
         SecretType("google-api-key", "Google API key", 85),
-        re.compile(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"),
+        LazyPattern(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"),
     ),
     # Service tokens whose body is hex: the prefix alone says what they are (hex elsewhere counts only under a
     # secret's name, so without these a token in prose was missed).
     ExtraDetector(
         SecretType("digitalocean-token", "DigitalOcean token", 85),
-        re.compile(r"(?<![A-Za-z0-9_])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9_])"),
+        LazyPattern(r"(?<![A-Za-z0-9_])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9_])"),
     ),
     ExtraDetector(
         SecretType("shopify-token", "Shopify access token", 85),
-        re.compile(r"(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9_])"),
+        LazyPattern(r"(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9_])"),
     ),
     ExtraDetector(
         SecretType("databricks-token", "Databricks token", 85),
-        re.compile(r"(?<![A-Za-z0-9_])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])"),
+        LazyPattern(r"(?<![A-Za-z0-9_])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])"),
     ),
     ExtraDetector(
         SecretType("mailgun-key", "Mailgun API key", 85),
-        re.compile(r"(?<![A-Za-z0-9_-])key-[a-f0-9]{32}(?![A-Za-z0-9_-])"),
+        LazyPattern(r"(?<![A-Za-z0-9_-])key-[a-f0-9]{32}(?![A-Za-z0-9_-])"),
     ),
     ExtraDetector(
         KEYWORD_PASSWORD,
         # 密碼：..., 密码是 ..., パスワードは..., 비밀번호: ... (detect-secrets' names are English and Spanish)
-        re.compile(
+        LazyPattern(
             r"(?:密碼|密码|口令|パスワード|비밀번호)\s{0,4}(?:[:：=]|是|為|为|は)\s{0,4}[\"'`「]?"
             r"(?P<secret>[^\s，。、；;,\"'`「」()（）]{4,128})"
         ),
@@ -157,7 +158,7 @@ EXTRA_DETECTORS = (
     ExtraDetector(
         KEYWORD_PASSWORD,
         # A password on a command line: curl -u user:pw, docker login -p pw, mysql --password=pw
-        re.compile(
+        LazyPattern(
             r"(?:\s(?:-u|--user)\s{1,4}[^\s:'\"]{1,64}:|\s--pass(?:word)?(?:\s{1,4}|=)"
             r"|\b(?:login|mysql|mysqldump|mysqladmin)\b[^\n]{0,80}?\s-p\s{0,4})"
             r"[\"']?(?P<secret>[^\s'\"`]{4,128})"
@@ -169,7 +170,7 @@ EXTRA_DETECTORS = (
 
 # Names detect-secrets' keyword list lacks (it knows password, secret, api_key...): the value of
 # `pass:`, `token:`, `passphrase=` in a YAML, JSON or env assignment.
-CREDENTIAL_KEY = re.compile(
+CREDENTIAL_KEY = LazyPattern(
     r"(?:^|[\s{,\[])[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,48})[\"']?\s{0,4}(?::|=)\s{0,4}[\"']?"
     r"(?P<secret>[^\s\"'`,;{}\[\]()<>]{8,200})"
 )
@@ -177,7 +178,7 @@ PASSWORD_WORDS = frozenset({"pass", "passphrase"})
 # `password: (Ab7...`, `password: '[Ab7...'`, `pwd = "a;b(c"`: a password's value may start with or hold any
 # punctuation, which detect-secrets' keyword patterns (a value starts with a word character) and
 # CREDENTIAL_KEY stop at. Quoted, the value runs to the closing quote; bare, to the next space.
-PASSWORD_ASSIGNMENT = re.compile(
+PASSWORD_ASSIGNMENT = LazyPattern(
     r"(?:^|[\s{,\[])[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,48})[\"']?\s{0,4}(?::|=)\s{0,4}"
     r"(?:\"(?P<double>[^\s\"]{4,200})\"|'(?P<single>[^\s']{4,200})'|(?P<bare>[^\s\"'`][^\s`]{3,199}))"
 )
@@ -187,28 +188,28 @@ TOKEN_WORDS = frozenset({"token", "apikey", "pat", "credential", "credentials"})
 
 # -- private key blocks ------------------------------------------------------------
 
-PRIVATE_KEY_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+PRIVATE_KEY_END = LazyPattern(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 PRIVATE_KEY_BODY_LIMIT = 20_000  # characters searched for the END line
-PUBLIC_BLOCK_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}(?:PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?)-----")
-PUBLIC_KEY_PREFIX = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{3}|sk-ssh-ed25519@openssh\.com)\s{1,4}\Z")
-BASE64_LINE = re.compile(r"[ \t>#*/-]{0,12}[A-Za-z0-9+/=]{16,}[ \t]*\Z")
+PUBLIC_BLOCK_BEGIN = LazyPattern(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}(?:PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?)-----")
+PUBLIC_KEY_PREFIX = LazyPattern(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{3}|sk-ssh-ed25519@openssh\.com)\s{1,4}\Z")
+BASE64_LINE = LazyPattern(r"[ \t>#*/-]{0,12}[A-Za-z0-9+/=]{16,}[ \t]*\Z")
 
 
 # -- what is not a secret ------------------------------------------------------------
 
-_TEMPLATE = re.compile(
+_TEMPLATE = LazyPattern(
     r"\A(?:<[^<>]*>|\{[^{}]*\}|\$\{[^{}]*\}|\$\([^()]*\)|\{\{.*\}\}|%\([^()]*\)s|%[A-Za-z_][A-Za-z0-9_]*%|\[\[.*\]\])\Z",
     re.DOTALL,
 )
-_PLACEHOLDER_RUN = re.compile(r"[xX]{4,}|\*{3,}|#{4,}|_{5,}|\.{3,}|…|•{3,}")
-_PLACEHOLDER_WORDS = re.compile(
+_PLACEHOLDER_RUN = LazyPattern(r"[xX]{4,}|\*{3,}|#{4,}|_{5,}|\.{3,}|…|•{3,}")
+_PLACEHOLDER_WORDS = LazyPattern(
     r"your[-_ ]?(?:own[-_ ]?)?(?:api[-_ ]?)?(?:key|token|secret|pass|pat|password|here)"
     r"|(?:insert|enter|replace|put|paste|add)[-_ ]?(?:your|the|a)?[-_ ]?(?:key|token|secret|password|here)"
     r"|example|sample|placeholder|dummy|changeme|change[-_]me|replace[-_]?me|not[-_]?a[-_]?real|redacted|xxx",
     re.IGNORECASE,
 )
 # A value made only of words that describe a secret (and maybe a short number) is a stand-in for one.
-_WORDY = re.compile(
+_WORDY = LazyPattern(
     r"\A(?:(?:dev|devel|development|test|testing|tests|local|fake|dummy|mock|demo|sample|example|my|your|our|super"
     r"|some|placeholder|insecure|unsafe|default|foo|bar|baz|temp|tmp|ci|e2e|unit|stub|not|real|the|a|very|random"
     r"|secret|secrets|password|passwd|pass|pwd|key|keys|token|jwt|api|apikey|auth|session|signing|cookie|access"
@@ -216,7 +217,7 @@ _WORDY = re.compile(
     r"\d{0,4}\Z",
     re.IGNORECASE,
 )
-_WORDY_NOUN = re.compile(r"secret|pass|pwd|key|token|jwt|s3cr3t|p4ssw0rd", re.IGNORECASE)
+_WORDY_NOUN = LazyPattern(r"secret|pass|pwd|key|token|jwt|s3cr3t|p4ssw0rd", re.IGNORECASE)
 # Defaults every reader knows (a container image's documented password, the classic weak ones): no secret.
 KNOWN_DEFAULTS = frozenset(
     """
@@ -224,16 +225,16 @@ KNOWN_DEFAULTS = frozenset(
     password1 password123 admin123 pass123 test123 secret123 rabbitmq neo4j
     """.split()
 )
-_SNAKE_NAME = re.compile(r"\A[a-z][a-z]*(?:_[a-z]+)+\Z")  # a variable's name: tmp_path, db_password
-_ENV_NAME = re.compile(r"\A[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\Z")  # OPENAI_API_KEY, YOUR_TOKEN
-_SAME_CHAR = re.compile(r"\A(.)\1{3,}\Z", re.DOTALL)
-_REFERENCE = re.compile(
+_SNAKE_NAME = LazyPattern(r"\A[a-z][a-z]*(?:_[a-z]+)+\Z")  # a variable's name: tmp_path, db_password
+_ENV_NAME = LazyPattern(r"\A[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\Z")  # OPENAI_API_KEY, YOUR_TOKEN
+_SAME_CHAR = LazyPattern(r"\A(.)\1{3,}\Z", re.DOTALL)
+_REFERENCE = LazyPattern(
     r"\A(?:\$|%|env[.:]|process\.env|os\.environ|secrets\.|vault:|op://|keychain:|ENV\[|getenv)", re.IGNORECASE
 )
 # settings.API_KEY, os.environ, config.apiKey: each part an identifier in a conventional case
 # (a password like 'NbowKG.PEMdU21' has parts in none).
 _IDENT = r"(?:[a-z_][a-z0-9_]*(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9_]*|(?:[A-Z][a-z0-9]+)+)"
-_ATTRIBUTE = re.compile(rf"\A{_IDENT}(?:\.{_IDENT})+\Z")
+_ATTRIBUTE = LazyPattern(rf"\A{_IDENT}(?:\.{_IDENT})+\Z")
 # get_secret("db"), os.environ["PW"], ENV[DB_PASS], env(DB_PASS), vault.read(), Secret(name=db): a call or a
 # subscript of a name in a conventional case, whose arguments are names, numbers or quoted strings. A password
 # such as 'Ab7(N9ojVu8pq)' has a name or an argument in no conventional case (digits inside a word, mixed case).
@@ -241,7 +242,7 @@ _NAME_PART = r"(?:[a-z]+(?:[A-Z][a-z]+)*|(?:[A-Z][a-z]+)+|[A-Z]+)\d*"  # one way
 _NAME = rf"_*{_NAME_PART}(?:[._]+{_NAME_PART})*_*"
 _ARG = rf"\s*(?:\"[^\"]*\"|'[^']*'|\d+|{_NAME}(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|\d+|{_NAME}))?)\s*"
 _ARGS = rf"(?:{_ARG}(?:,{_ARG})*)?"
-_CALL = re.compile(rf"\A{_NAME}(?:\({_ARGS}\)|\[{_ARGS}\])+(?:\.{_NAME}(?:\({_ARGS}\)|\[{_ARGS}\])*)*\Z")
+_CALL = LazyPattern(rf"\A{_NAME}(?:\({_ARGS}\)|\[{_ARGS}\])+(?:\.{_NAME}(?:\({_ARGS}\)|\[{_ARGS}\])*)*\Z")
 
 # Words people write where a secret would go, and that are none.
 STOPWORDS = frozenset(
@@ -266,7 +267,7 @@ NON_SECRET_KEY_SUFFIXES = frozenset(
     """.split()
 )
 
-_SECRET_NAME = re.compile(
+_SECRET_NAME = LazyPattern(
     r"pass|pwd|secret|token|api[-_]?key|apikey|auth|credential|private|bearer|session[-_]?key|cookie|"
     r"signing|access[-_]?key|client[-_]?key|(?:^|[-_.])key$|key$",
     re.IGNORECASE,
@@ -281,22 +282,22 @@ _ID_WORDS = frozenset(
     """.split()
 )
 
-_KEY_BEFORE = re.compile(
+_KEY_BEFORE = LazyPattern(
     r"(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,63})[\"'`]?\]?\s{0,8}(?::=|=>|==|::|[:=])\s{0,8}"
     r"(?:(?i:bearer|basic|token)\s{1,4})?[\"'`]?\Z"
 )
-_LINE_LEAD = re.compile(r"\s{0,40}(?:-\s{1,8})?(?:export\s{1,8})?\{?\s{0,4}")  # what may stand before a line's key
-_ULID = re.compile(r"\A[0-9A-HJKMNP-TV-Z]{26}\Z")
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-_HEX = re.compile(r"\A[0-9a-fA-F]+\Z")
-_WORD_SPLIT = re.compile(r"[-_.\s]+|(?<=[a-z0-9])(?=[A-Z])")
+_LINE_LEAD = LazyPattern(r"\s{0,40}(?:-\s{1,8})?(?:export\s{1,8})?\{?\s{0,4}")  # what may stand before a line's key
+_ULID = LazyPattern(r"\A[0-9A-HJKMNP-TV-Z]{26}\Z")
+_UUID = LazyPattern(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HEX = LazyPattern(r"\A[0-9a-fA-F]+\Z")
+_WORD_SPLIT = LazyPattern(r"[-_.\s]+|(?<=[a-z0-9])(?=[A-Z])")
 
 
 # Stripe's publishable keys are meant for the browser: public by design (its secret and restricted keys,
 # sk_ and rk_, are detect-secrets' Stripe detector's).
-_PUBLISHABLE_KEY = re.compile(r"pk_(?:live|test)_[0-9A-Za-z]{16,255}")
-_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
-_TEXT_WORD = re.compile(r"[^\W\d_]{2,}")
+_PUBLISHABLE_KEY = LazyPattern(r"pk_(?:live|test)_[0-9A-Za-z]{16,255}")
+_BASE64_RUN = LazyPattern(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
+_TEXT_WORD = LazyPattern(r"[^\W\d_]{2,}")
 
 
 def is_publishable_key(word: str) -> bool:
@@ -407,7 +408,7 @@ def has_letters_and_digits(value: str) -> bool:
     return any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
 
 
-_WORD_VALUE = re.compile(r"\A[a-z]{2,24}(?:[-_][a-z]{2,24}){0,7}\Z")
+_WORD_VALUE = LazyPattern(r"\A[a-z]{2,24}(?:[-_][a-z]{2,24}){0,7}\Z")
 
 
 def is_word_value(value: str) -> bool:
@@ -437,10 +438,10 @@ SERVICE_HOSTS = (
     "reddit.com", "stackoverflow.com", "coda.io", "clickup.com", "asana.com", "monday.com", "quip.com",
     "wikipedia.org", "archive.org", "zenodo.org", "doi.org", "npmjs.com", "pypi.org", "kaggle.com",
 )
-_URL_BEFORE = re.compile(r"(?i)\bhttps?://(?P<host>[A-Za-z0-9.-]{1,253})(?::\d{1,5})?[/?#][^\s\"'<>`()\[\]]{0,2000}\Z")
+_URL_BEFORE = LazyPattern(r"(?i)\bhttps?://(?P<host>[A-Za-z0-9.-]{1,253})(?::\d{1,5})?[/?#][^\s\"'<>`()\[\]]{0,2000}\Z")
 # A Google Drive id (a doc, sheet, slide deck, folder or file): '1' and 25 to 60 url-safe characters.
-_DRIVE_ID = re.compile(r"\A1[A-Za-z0-9_-]{25,60}\Z")
-_DRIVE_WORDS = re.compile(
+_DRIVE_ID = LazyPattern(r"\A1[A-Za-z0-9_-]{25,60}\Z")
+_DRIVE_WORDS = LazyPattern(
     r"google|drive|\bdocs?\b|sheets?\b|spreadsheet|slides|folder|gdoc|gsheet|presentation|\bforms?\b|file[ _-]?id",
     re.IGNORECASE,
 )

@@ -17,6 +17,7 @@ an international ``+`` number, a ``tel:`` link, a North American ``(555)
 from __future__ import annotations
 
 import re
+from memwarden.patterns import LazyPattern
 from dataclasses import dataclass
 
 EMAIL = "email"
@@ -34,7 +35,7 @@ class HomePath:
 
 
 _SEP = r"(?:\\\\|\\|/)"  # /, \ and JSON's doubled \\
-_HOME_PATH = re.compile(
+_HOME_PATH = LazyPattern(
     r"(?<![\w.~$%-])(?:"
     r"/(?:Users|home)/"  # macOS, Linux
     r"|/(?:mnt/|cygdrive/)?[A-Za-z]/Users/"  # WSL's /mnt/c, Git Bash's /c, Cygwin's /cygdrive/c
@@ -60,24 +61,24 @@ _NOT_A_PERSON = frozenset(
     john.doe jane.doe
     """.split()
 )
-_NOT_A_PERSON_AFFIXES = re.compile(
+_NOT_A_PERSON_AFFIXES = LazyPattern(
     r"\A(?:your|example|svc[-_]|service[-_]|x+\Z)|(?:user|[-_](?:svc|service|bot|runner|agent|ci))\d*\Z"
 )
 
 
 # Words before a home path that quote it to forbid it ("never write /Users/alice/...", "don't hard-code C:\\Users\\bob").
-_FORBIDS = re.compile(
+_FORBIDS = LazyPattern(
     r"(?i)\b(?:never|don'?t|do not|must not|should not|avoid|instead of|rather than|forbid\w*|disallow\w*|"
     r"hard-?cod\w*|not portable|leak\w*|not allowed)\b|❌|✗|"
     r"不要|別用|別寫|别用|别写|勿|禁止|避免|而非|而不是|不可|不得|不應|不应|ではなく|避け"
 )
 # ... or that show it as the example of what an absolute path looks like: "absolute paths (`/home/alice/...`)".
-_SHOWN_AS_EXAMPLE = re.compile(
+_SHOWN_AS_EXAMPLE = LazyPattern(
     r"(?i)(?:absolute paths?\s*(?:like|such as|e\.g\.,?|[(（])|(?:絕對路徑|绝对路径|絶対パス)\s*(?:[(（]|如|像|例如))"
     r"\s*[`'\"]?(?:file://)?\Z"
 )
 # A test, fixture or example file quotes the paths the code under test handles: no one's home is in it.
-_TEST_FILE = re.compile(
+_TEST_FILE = LazyPattern(
     r"(?i)(?:^|/)(?:tests?|__tests__|spec|specs|fixtures?|testdata|examples?)/|(?:^|/)test_[^/]*$|"
     r"[._-](?:test|spec)\.[a-z0-9]+$|_test\.go$"
 )
@@ -119,7 +120,7 @@ class Contact:
     value: str  # never printed: messages show it masked
 
 
-_EMAIL = re.compile(
+_EMAIL = LazyPattern(
     r"(?<![\w.+%@/=-])(?P<local>[A-Za-z0-9][A-Za-z0-9._%+-]{0,63})@"
     r"(?P<domain>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}(?P<tld>[A-Za-z]{2,24}))(?![\w-]|\.[A-Za-z0-9])"
 )
@@ -156,7 +157,7 @@ _FILE_TLDS = frozenset(
     """.split()
 )  # the last line: systemd units, redis@6380.service
 # A login, not a mailbox: `ssh deploy@build-box.acme.io`, `rsync -a x ops@host.lan:/srv`, `git clone gitea@host.io:o/r`.
-_LOGIN_COMMAND = re.compile(
+_LOGIN_COMMAND = LazyPattern(
     r"(?i)(?:^|[\s`$(])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id|autossh|sshfs|git\s+clone)\s[^\n|;&`]*\Z"
 )
 
@@ -164,19 +165,19 @@ _LOGIN_COMMAND = re.compile(
 
 _NOT_BEFORE = r"(?<![\w+./:#=@$%&-])"
 _NOT_AFTER = r"(?![\w/%]|[.,-]\d)"
-_INTERNATIONAL = re.compile(_NOT_BEFORE + r"\+[1-9]\d{0,3}(?:[ .-]?\(0?\d{1,4}\))?(?:[ .-]?\d{1,5}){1,6}" + _NOT_AFTER)
-_TEL_LINK = re.compile(r"(?i)\btel:(?P<number>\+?[0-9][0-9 ().-]{5,24}[0-9])")
-_NORTH_AMERICAN = re.compile(_NOT_BEFORE + r"\(\d{3}\)[ .-]?\d{3}[ .-]\d{4}" + _NOT_AFTER)
-_NATIONAL = re.compile(_NOT_BEFORE + r"(?:\(?0?\d{1,4}\)?(?:[ .-]\d{2,4}){2,5}|0\d{8,12})" + _NOT_AFTER)
+_INTERNATIONAL = LazyPattern(_NOT_BEFORE + r"\+[1-9]\d{0,3}(?:[ .-]?\(0?\d{1,4}\))?(?:[ .-]?\d{1,5}){1,6}" + _NOT_AFTER)
+_TEL_LINK = LazyPattern(r"(?i)\btel:(?P<number>\+?[0-9][0-9 ().-]{5,24}[0-9])")
+_NORTH_AMERICAN = LazyPattern(_NOT_BEFORE + r"\(\d{3}\)[ .-]?\d{3}[ .-]\d{4}" + _NOT_AFTER)
+_NATIONAL = LazyPattern(_NOT_BEFORE + r"(?:\(?0?\d{1,4}\)?(?:[ .-]\d{2,4}){2,5}|0\d{8,12})" + _NOT_AFTER)
 # Words that say a number is a phone number, then a few characters (': ', ' is ', ' at ').
-_PHONE_WORD = re.compile(
+_PHONE_WORD = LazyPattern(
     r"(?i)(?:\b(?:phone|tel|telephone|mobile|cell|cellphone|call|sms|text|whatsapp|signal|fax|hotline|"
     r"t[ée]l[ée]phone|t[ée]l|portable|telefon|telefono|tel[ée]fono|handy|ring)\b|電話|手機|手机|携帯|전화)"
     r"[^\n\d+()]{0,16}\Z"
 )
-_DATE = re.compile(r"\A(?:\d{4}([-./])\d{1,2}\1\d{1,2}|\d{1,2}([-./])\d{1,2}\2\d{2,4})\Z")
-_IP = re.compile(r"\A\d{1,3}(?:\.\d{1,3}){3}\Z")
-_VERSION = re.compile(r"\A\d{1,4}(?:\.\d{1,4}){1,3}\Z")
+_DATE = LazyPattern(r"\A(?:\d{4}([-./])\d{1,2}\1\d{1,2}|\d{1,2}([-./])\d{1,2}\2\d{2,4})\Z")
+_IP = LazyPattern(r"\A\d{1,3}(?:\.\d{1,3}){3}\Z")
+_VERSION = LazyPattern(r"\A\d{1,4}(?:\.\d{1,4}){1,3}\Z")
 
 
 def find_contacts(text: str) -> list[Contact]:

@@ -19,12 +19,12 @@ bounds that cost, so a 100,000-character line scans in linear time.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 
 from memwarden.analysis.secrets import forms, patterns, plugins
 from memwarden.analysis.secrets.gate import MAY_HOLD_SECRET, may_hold_secret  # noqa: F401 (tests replace it here)
 from memwarden.analysis.secrets.patterns import SecretType
+from memwarden.patterns import LazyPattern
 from memwarden.analysis.secrets.lines import (
     assigned_occurrence, decode_json_literal, dotted_url_password, extend_jwt, inside, json_literals, key_identity,
     looks_like_path, non_overlapping, password_assignments, pieces, url_segments, secret_span, sublines,
@@ -35,7 +35,7 @@ MAX_PER_LINE = 200  # a line with more detections than this is not scanned furth
 MAX_RESCANS = 16  # keyword detection finds one match per search; search again after it
 
 _KEYWORD_STEMS = ("key", "pass", "pwd", "secret", "contrase")  # every secret-like name lines.thin_keywords knows holds one
-_KEY_TAIL = re.compile(r"-{0,5}(?:[A-Za-z0-9+/=]|\\[nr]){0,20000}")
+_KEY_TAIL = LazyPattern(r"-{0,5}(?:[A-Za-z0-9+/=]|\\[nr]){0,20000}")
 
 
 @dataclass(frozen=True)

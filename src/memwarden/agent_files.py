@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from memwarden.discover.globs import matches_any
+from memwarden.globs import matches_any
 from memwarden.fileio import read_regular
 
 # How an agent loads a file: whole into every session, by its front matter (globs, a description the
