@@ -89,6 +89,33 @@ def excerpt_words(text: str, width: int = 60, *, longest: int = 120) -> str:
     return line[:cut].rstrip() + " …"
 
 
+def excerpt_path(path: str, width: int = 80) -> str:
+    """A path for a message: made safe as an excerpt, with its file name readable however long the path.
+
+    Each part is masked on its own, so a long path of ordinary names is never one token-like run
+    (`'[…].py'`) while a key used as a folder name still is. A path wider than width loses folders
+    from the left (`…/handlers/refund.py`); a file name wider than width alone keeps its start and its end.
+    """
+    tail = path[-width * 4 :]  # bounded work on a huge value; the file name is at the end
+    parts = [excerpt(part, len(part) + 1) for part in tail.split("/")]
+    dropped = len(tail) < len(path)
+    while len(parts) > 1 and len("/".join(parts)) + (2 if dropped else 0) > width:
+        parts.pop(0)
+        dropped = True
+    shown = "/".join(parts)
+    prefix = "…/" if dropped else ""
+    room = width - len(prefix)
+    if len(shown) > room:
+        end = min(len(shown) - 1, max(room // 3, len(shown) - shown.rfind(".") + 4))
+        shown = shown[: max(room - end - 1, 1)] + "…" + shown[-end:]
+    return prefix + shown
+
+
+def quoted_path(path: str, width: int = 60) -> str:
+    """A path in quotes for a message, its file name kept (see :func:`excerpt_path`)."""
+    return repr(excerpt_path(path, width))
+
+
 def quoted(value: str, width: int = 32, *, mask_tokens: bool = True) -> str:
     """A short value (a tag, a key, an id) for a message, in quotes, made safe like an excerpt.
 
