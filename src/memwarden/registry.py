@@ -33,6 +33,8 @@ CATALOG: dict[str, tuple[str, str]] = {
     "empty-note": ("MW110", "memwarden.rules.notes"),
     "feedback-without-why": ("MW111", "memwarden.rules.notes"),
     "misplaced-governance-key": ("MW112", "memwarden.rules.notes"),
+    "misnamed-daily-note": ("MW113", "memwarden.rules.openclaw"),
+    "leftover-bootstrap": ("MW114", "memwarden.rules.openclaw"),
     "too-few-tags": ("MW201", "memwarden.rules.tags"),
     "unnormalized-tags": ("MW202", "memwarden.rules.tags"),
     "negative-claim-without-expiry": ("MW301", "memwarden.rules.claims"),

@@ -1,0 +1,101 @@
+"""Issue #26: OpenClaw's own conventions (its docs: concepts/agent-workspace.md, concepts/memory.md,
+start/bootstrapping.md, reference/templates/AGENTS.md): misnamed-daily-note (MW113) and
+leftover-bootstrap (MW114). Real files in temp git repositories, through the CLI (today: 2026-11-30).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from test_openclaw import WORKSPACE, check
+
+
+def found(cli, root, rule: str, *args):
+    return sorted((f["path"], f["line"], f["message"]) for f in check(cli, root, "--select", rule, *args)["findings"])
+
+
+DAILY = "# day\n\n- Moved the backups to the NAS.\n"
+
+
+@pytest.mark.parametrize("name, proper", [
+    ("2026_11_29.md", "memory/2026-11-29.md"),
+    ("20261129.md", "memory/2026-11-29.md"),
+    ("2026.11.29.md", "memory/2026-11-29.md"),
+    ("2026-1-5.md", "memory/2026-01-05.md"),
+    ("29-11-2026.md", "memory/2026-11-29.md"),
+    ("11-29-2026.md", "memory/2026-11-29.md"),
+    ("2026_11_29_printer.md", "memory/2026-11-29-printer.md"),
+])
+def test_a_date_written_another_way_is_named_as_openclaw_reads_it(cli, git_repo, name, proper):
+    root = git_repo({**WORKSPACE, f"memory/{name}": DAILY})
+    (path, line, message), = found(cli, root, "misnamed-daily-note")
+    assert (path, line) == (f"memory/{name}", 1)
+    assert f"rename it to '{proper}'" in message and "memory/YYYY-MM-DD.md" in message
+
+
+@pytest.mark.parametrize("name, written", [
+    ("2026-02-30.md", "2026-02-30"),
+    ("2026-13-01-printer.md", "2026-13-01"),
+    ("2026_02_30.md", "2026_02_30"),
+    ("31-31-2026.md", "31-31-2026"),
+])
+def test_a_date_that_is_no_day_is_reported(cli, git_repo, name, written):
+    root = git_repo({**WORKSPACE, f"memory/{name}": DAILY})
+    (path, _, message), = found(cli, root, "misnamed-daily-note")
+    assert path == f"memory/{name}" and message.startswith(f"{written} is no day of the calendar")
+
+
+@pytest.mark.parametrize("name", [
+    "2026-11-28.md",  # OpenClaw's form
+    "2026-11-28-printer.md",  # with a slug, as the session-memory hook writes
+    "03-04-2026.md",  # March 4th or April 3rd: not guessed at
+    "2026112.md",  # November 2nd or January 12th
+    "2026-11-28_notes.md",  # the date is right; what follows is not ours to judge
+    "projects.md", "2026.md", "v2.0-notes.md",
+    "archive/2025_01_02.md",  # below memory/: not read by date, left alone
+])
+def test_names_openclaw_reads_or_that_are_not_dates_are_left_alone(cli, git_repo, name):
+    root = git_repo({**WORKSPACE, f"memory/{name}": DAILY})
+    assert found(cli, root, "misnamed-daily-note") == []
+
+
+def test_other_profiles_are_left_alone(cli, git_repo):
+    note = "---\nname: x\ndescription: d\ntype: project\n---\n\nA note.\n"
+    root = git_repo({"memory/MEMORY.md": "- [x](2026_11_29.md) — x\n", "memory/2026_11_29.md": note})
+    assert found(cli, root, "misnamed-daily-note") == []
+
+
+BOOTSTRAP = "# BOOTSTRAP.md - Hello, World\n\nFigure out who you are, then delete this file.\n"
+
+
+def test_bootstrap_left_weeks_after_the_first_daily_note(cli, git_repo):
+    root = git_repo({**WORKSPACE, "BOOTSTRAP.md": BOOTSTRAP, "memory/2026-11-02-setup.md": DAILY})
+    (path, line, message), = found(cli, root, "leftover-bootstrap")
+    assert (path, line) == ("BOOTSTRAP.md", 1)
+    assert "28 days after the workspace's first daily note ('memory/2026-11-02-setup.md')" in message
+    assert "delete it" in message
+
+
+@pytest.mark.parametrize("files", [
+    {"memory/2026-11-29.md": DAILY},  # the first daily note is a day old: the ritual may still run
+    {},  # no daily note at all: the first run
+    {"memory/2026-11-29.md": DAILY, "memory/2025_01_01.md": DAILY},  # a misnamed note is no daily note
+])
+def test_bootstrap_in_the_first_days_is_fine(cli, git_repo, files):
+    workspace = {k: v for k, v in WORKSPACE.items() if not k.startswith("memory/")}
+    root = git_repo({**workspace, "BOOTSTRAP.md": BOOTSTRAP, **files})
+    assert found(cli, root, "leftover-bootstrap") == []
+
+
+def test_the_grace_period_is_an_option(cli, git_repo):
+    files = {**WORKSPACE, "BOOTSTRAP.md": BOOTSTRAP,
+             ".memwarden.toml": "[rules.leftover-bootstrap]\ngrace_days = 1\n"}
+    root = git_repo(files)
+    (path, _, message), = found(cli, root, "leftover-bootstrap")
+    assert path == "BOOTSTRAP.md" and "1 day after" in message
+    assert found(cli, root, "leftover-bootstrap", "--today", "2026-11-29") == []  # the first note's own day
+
+
+def test_a_workspace_without_bootstrap_is_fine(cli, git_repo):
+    root = git_repo({**WORKSPACE, "memory/2026-01-01.md": DAILY})
+    assert found(cli, root, "leftover-bootstrap") == []
