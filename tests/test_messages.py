@@ -44,6 +44,10 @@ def test_a_long_path_loses_folders_from_the_left_and_keeps_its_file_name():
     long_name = "/srv/" + "a_very_long_generated_report_name_for_the_quarter_" * 3 + "final.csv"
     shown = excerpt_path(long_name, 40)
     assert len(shown) <= 40 and shown.endswith(".csv") and "…" in shown
+    for name in ("x" * 300, "/opt/" + "y" * 300, "/opt/a." + "z" * 300, "/" * 400, "", "a\x1b[31mb/c.py"):
+        for width in (8, 40, 80):
+            shown = excerpt_path(name, width)
+            assert len(shown) <= width and "\x1b" not in shown, (name, width, shown)
 
 
 def test_a_key_in_a_path_is_still_masked():
@@ -58,6 +62,14 @@ def test_a_missing_machine_path_message_names_the_file(workspace, cli):
     (_, line, _, _, message), = findings(cli, root, "--select", "missing-machine-path")
     assert line == 9
     assert "scanner2.py'" in message and "[…]" not in message
+
+
+def test_a_dangling_supersedes_names_its_file(workspace, cli):
+    front = "  supersedes: memory/knowledge/references/scanner2_migration_notes.md\n"
+    text = note("new", "The lesson.\n").replace("  updated: 2026-10-01\n", "  updated: 2026-10-01\n" + front)
+    root = workspace({**GISH, "memory/knowledge/references/new.md": text})
+    (*_, message), = findings(cli, root, "--select", "dangling-supersedes")
+    assert "'memory/knowledge/references/scanner2_migration_notes.md' names no note" in message
 
 
 # -- a from:to pair, a line number and a flake reference are not one path ----------------------------

@@ -89,15 +89,27 @@ def excerpt_words(text: str, width: int = 60, *, longest: int = 120) -> str:
     return line[:cut].rstrip() + " …"
 
 
+def _mask_in_path(match: re.Match) -> str:
+    """A key used as a file or folder name is one long run of letters and digits mixed; a file name's runs
+    are words and short numbers joined by '_' or '-' (`scanner2_migration_notes`, a UUID's groups)."""
+    token = match.group(0)
+    for run in _PART_SPLIT.split(token):
+        if len(run) >= 16 and any(ch.isdigit() for ch in run) and any(ch.isalpha() for ch in run):
+            return "[…]"
+    return token
+
+
 def excerpt_path(path: str, width: int = 80) -> str:
     """A path for a message: made safe as an excerpt, with its file name readable however long the path.
 
-    Each part is masked on its own, so a long path of ordinary names is never one token-like run
-    (`'[…].py'`) while a key used as a folder name still is. A path wider than width loses folders
-    from the left (`…/handlers/refund.py`); a file name wider than width alone keeps its start and its end.
+    Each part is masked on its own, and only a long run of letters and digits mixed (a key used as a
+    folder name), so a long path of ordinary names is never one token-like run (`'[…].py'`). A path
+    wider than width loses folders from the left (`…/handlers/refund.py`); a file name wider than width
+    alone keeps its start and its end.
     """
     tail = path[-width * 4 :]  # bounded work on a huge value; the file name is at the end
-    parts = [excerpt(part, len(part) + 1) for part in tail.split("/")]
+    parts = [_TOKEN_LIKE.sub(_mask_in_path, excerpt(part, len(part) + 1, mask_tokens=False))
+             for part in tail.split("/")]
     dropped = len(tail) < len(path)
     while len(parts) > 1 and len("/".join(parts)) + (2 if dropped else 0) > width:
         parts.pop(0)
@@ -106,8 +118,10 @@ def excerpt_path(path: str, width: int = 80) -> str:
     prefix = "…/" if dropped else ""
     room = width - len(prefix)
     if len(shown) > room:
-        end = min(len(shown) - 1, max(room // 3, len(shown) - shown.rfind(".") + 4))
-        shown = shown[: max(room - end - 1, 1)] + "…" + shown[-end:]
+        dot = shown.rfind(".")
+        extension = len(shown) - dot if dot > 0 else 0
+        end = min(max(room // 3, extension + 4), room - 2)
+        shown = shown[: room - end - 1] + "…" + shown[-end:]
     return prefix + shown
 
 

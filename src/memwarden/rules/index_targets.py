@@ -18,7 +18,7 @@ from memwarden.documents.scan import resolve_link
 from memwarden.model import Problem, Scope, Severity
 from memwarden.registry import rule
 from memwarden.rules.index import INDEX_KINDS
-from memwarden.text import excerpt_path, quoted, quoted_path
+from memwarden.text import excerpt_path, quoted_path
 
 
 def _target_column(link) -> int:
@@ -236,9 +236,9 @@ class SupersededNoteIndexed:
     @property
     def message(self) -> str:
         if self.key == "supersedes":
-            why = f"{quoted(self.value, 60)} says it supersedes it"
+            why = f"{quoted_path(self.value)} says it supersedes it"
         else:
-            why = f"it is marked {self.key}: {quoted(self.value, 60)}"
+            why = f"it is marked {self.key}: {quoted_path(self.value)}"
         instead = f"point the line at {quoted_path(self.successor)}" if self.successor else "point the line at the note that replaces it"
         return f"this line sends the agent to {quoted_path(self.note)}, but {why}: {instead}, or drop the line"
 

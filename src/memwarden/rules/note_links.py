@@ -27,7 +27,7 @@ class MissingNoteLinkTarget:
     def message(self) -> str:
         where = "" if self.resolved == self.target else f" (from this note that is {excerpt_path(self.resolved, 80)})"
         via = " (its [label]: line)" if self.reference else ""
-        hint = f": did you mean {excerpt(self.suggestion, 80)}?" if self.suggestion else ""
+        hint = f": did you mean {excerpt_path(self.suggestion, 80)}?" if self.suggestion else ""
         return f"link target '{excerpt_path(self.target, 80)}'{via} does not exist{where}{hint}"
 
 

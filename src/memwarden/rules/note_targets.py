@@ -14,7 +14,7 @@ from memwarden.errors import UsageError
 from memwarden.model import Option, Problem, Severity
 from memwarden.registry import rule
 from memwarden.rules.notes import value_position
-from memwarden.text import excerpt_path, quoted
+from memwarden.text import excerpt_path, quoted_path
 
 NOTE_KINDS = ("note",)
 
@@ -30,7 +30,7 @@ class DanglingSupersedes:
     @property
     def message(self) -> str:
         return (
-            f"{self.key} {quoted(self.value, 60)} names no note of this workspace (archives included): "
+            f"{self.key} {quoted_path(self.value)} names no note of this workspace (archives included): "
             "the chain of what replaced what is broken; fix the name or drop the key"
         )
 
