@@ -90,3 +90,19 @@ def test_the_local_settings_count_as_well(cli, git_repo):
     files[".claude/settings.local.json"] = json.dumps(session_start("cat .claude/memory/context.md"))
     root = git_repo(files)
     assert orphans(check(cli, root, "--select", "orphan-note")) == []
+
+
+def test_the_user_settings_load_a_note_of_the_auto_memory_folder(cli, tmp_path, monkeypatch):
+    # ~/.claude/projects/<project>/memory/ is no git work tree: the settings are looked for up to ~/.claude/.
+    from conftest import write_files
+
+    home = tmp_path / "home"
+    memory = ".claude/projects/-work-app/memory"
+    files = {path.replace(".claude/memory", memory): text for path, text in claude_memory(None).items()}
+    files[".claude/settings.json"] = json.dumps(session_start(f"cat ~/{memory}/context.md"))
+    write_files(home, files)
+    monkeypatch.setenv("HOME", str(home))
+    root = home / memory
+    assert orphans(check(cli, root, "--select", "orphan-note")) == []
+    (home / ".claude/settings.json").write_text(json.dumps(session_start("cat ~/elsewhere.md")), "utf-8")
+    assert orphans(check(cli, root, "--select", "orphan-note")) == ["context.md"]

@@ -99,3 +99,11 @@ def test_the_grace_period_is_an_option(cli, git_repo):
 def test_a_workspace_without_bootstrap_is_fine(cli, git_repo):
     root = git_repo({**WORKSPACE, "memory/2026-01-01.md": DAILY})
     assert found(cli, root, "leftover-bootstrap") == []
+
+
+def test_openclaw_notes_need_no_provenance_fields(cli, git_repo):
+    # OpenClaw's memory is plain Markdown: no front matter, so no source, date or confidence field to ask for.
+    # missing-provenance checks only the profiles whose format has such fields (ghost-in-shell by default).
+    root = git_repo({**WORKSPACE, "memory/2026-11-28.md": "---\nsource: chat\n---\n\n- Backups moved.\n"})
+    assert found(cli, root, "missing-provenance") == []
+    assert found(cli, root, "missing-provenance", "--profile", "openclaw") == []

@@ -1,12 +1,13 @@
 """OpenClaw's workspace conventions, as its own documentation states them.
 
-misnamed-daily-note (MW113) and leftover-bootstrap (MW114). The sources, openclaw/openclaw's docs
-(as published at docs.openclaw.ai in 2026): concepts/agent-workspace.md ("memory/YYYY-MM-DD.md: daily
-memory log (one file per day)"; "BOOTSTRAP.md: one-time first-run ritual ... delete it after the ritual
-is complete"), concepts/memory.md (today's and yesterday's notes, memory/YYYY-MM-DD.md or
-memory/YYYY-MM-DD-<slug>.md, load at session start), start/bootstrapping.md ("removes BOOTSTRAP.md when
-finished so it only runs once") and reference/templates/AGENTS.md ("If BOOTSTRAP.md exists ... follow
-it, figure out who you are, then delete it").
+misnamed-daily-note (MW113) and leftover-bootstrap (MW114). The sources, openclaw/openclaw's docs:
+concepts/agent-workspace.md at commit 013c24e74a26 ("memory/YYYY-MM-DD.md: daily memory log (one file
+per day)"; "BOOTSTRAP.md: one-time first-run ritual ... delete it after the ritual is complete"), and as
+docs.openclaw.ai publishes them in 2026, concepts/memory.md (today's and yesterday's notes,
+memory/YYYY-MM-DD.md or memory/YYYY-MM-DD-<slug>.md, load at session start) and start/bootstrapping.md
+("removes BOOTSTRAP.md when finished so it only runs once"); the templates in docs/reference/templates/:
+AGENTS.md at commit 01345ea88e99 ("If BOOTSTRAP.md exists ... Follow it, figure out who you are, then
+delete it") and BOOTSTRAP.md at commit 0afa47d5b0bf ("When you are done: delete this file").
 """
 
 from __future__ import annotations
