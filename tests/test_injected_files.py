@@ -104,5 +104,7 @@ def test_the_user_settings_load_a_note_of_the_auto_memory_folder(cli, tmp_path, 
     monkeypatch.setenv("HOME", str(home))
     root = home / memory
     assert orphans(check(cli, root, "--select", "orphan-note")) == []
+    (home / ".claude/settings.json").write_text(json.dumps(session_start(f"cat $HOME/{memory}/*.md")), "utf-8")
+    assert orphans(check(cli, root, "--select", "orphan-note")) == []
     (home / ".claude/settings.json").write_text(json.dumps(session_start("cat ~/elsewhere.md")), "utf-8")
     assert orphans(check(cli, root, "--select", "orphan-note")) == ["context.md"]

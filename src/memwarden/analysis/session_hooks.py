@@ -30,6 +30,7 @@ _MAX_FOLDERS_UP = 8
 # A word of a command once quotes are gone: what a path can be made of.
 _WORD = re.compile(r"[^\s<>|;&()`=]+")
 _PROJECT_DIR = re.compile(r"\$\{?CLAUDE_PROJECT_DIR\}?")
+_HOME = re.compile(r"\$\{?HOME\}?(?=/)")
 
 
 def hook_commands(settings: bytes) -> list[str]:
@@ -57,7 +58,8 @@ def named_paths(command: str, project: Path) -> list[str]:
     """The absolute paths (globs kept) a hook command names, read from the project folder."""
     home = os.path.expanduser("~")
     found = []
-    for word in _WORD.findall(_PROJECT_DIR.sub(str(project), command.replace('"', "").replace("'", ""))):
+    unquoted = command.replace('"', "").replace("'", "")
+    for word in _WORD.findall(_HOME.sub(home, _PROJECT_DIR.sub(str(project), unquoted))):
         if "/" not in word and not word.endswith(".md"):
             continue
         if word.startswith("~/"):
