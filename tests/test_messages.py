@@ -126,3 +126,15 @@ def test_a_finding_on_a_table_row_quotes_that_row_and_points_at_its_line(workspa
     column = next(column for path, _, column, name, _ in got
                   if path == "memory/episodic.jsonl" and name == "negative-claim-without-expiry")
     assert detail_at < column < detail_at + 20
+
+
+def test_a_table_in_a_list_item_or_without_its_separator_row_is_read_by_row(workspace, cli):
+    # Markdown reads neither as a table: a table indented in a list item, and rows with no separator row.
+    body = ("- list item with a table:\n\n  | tool | status |\n  |------|--------|\n"
+            "  | jq | jq is not available on the runner |\n\n"
+            "| no | separator row |\n| bat | the runner does not ship bat |\n")
+    root = workspace({"MEMORY.md": "- [Tools](tools.md) — tools\n",
+                      "tools.md": f"---\nname: tools\ndescription: tools\ntype: project\n---\n\n{body}"})
+    got = [(line, message.split('"')[1]) for _, line, _, _, message in
+           findings(cli, root, "--select", "negative-claim-without-expiry")]
+    assert got == [(11, "jq is not available on the runner"), (14, "the runner does not ship bat")]
