@@ -54,6 +54,7 @@ def test_a_key_in_a_path_is_still_masked():
     key = "AKIAxQ7mZ2pL9vR4tW8yB3nC6kD1fH5jG0s"
     assert key not in excerpt_path(f"/opt/keys/{key}/config.yml")
     assert excerpt_path(f"/opt/keys/{key}/config.yml").endswith("/config.yml")
+    assert "[…]" in excerpt_path("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")  # a key with '/' in it
 
 
 def test_a_missing_machine_path_message_names_the_file(workspace, cli):

@@ -89,6 +89,10 @@ def excerpt_words(text: str, width: int = 60, *, longest: int = 120) -> str:
     return line[:cut].rstrip() + " …"
 
 
+# A path's last part that is a file name: a name, a dot and an extension.
+_FILE_NAME = re.compile(r"[^/.]\.[A-Za-z0-9]{1,8}$")
+
+
 def _mask_in_path(match: re.Match) -> str:
     """A key used as a file or folder name is one long run of letters and digits mixed; a file name's runs
     are words and short numbers joined by '_' or '-' (`scanner2_migration_notes`, a UUID's groups)."""
@@ -102,14 +106,18 @@ def _mask_in_path(match: re.Match) -> str:
 def excerpt_path(path: str, width: int = 80) -> str:
     """A path for a message: made safe as an excerpt, with its file name readable however long the path.
 
-    Each part is masked on its own, and only a long run of letters and digits mixed (a key used as a
-    folder name), so a long path of ordinary names is never one token-like run (`'[…].py'`). A path
+    A path to a file is masked part by part, and only where a long run of letters and digits mixed is (a
+    key used as a folder name), so a long path of ordinary names is never one token-like run (`'[…].py'`);
+    a path with no file name at its end is masked as any excerpt (a key may hold '/'). A path
     wider than width loses folders from the left (`…/handlers/refund.py`); a file name wider than width
     alone keeps its start and its end.
     """
     tail = path[-width * 4 :]  # bounded work on a huge value; the file name is at the end
-    parts = [_TOKEN_LIKE.sub(_mask_in_path, excerpt(part, len(part) + 1, mask_tokens=False))
-             for part in tail.split("/")]
+    if _FILE_NAME.search(tail):
+        parts = [_TOKEN_LIKE.sub(_mask_in_path, excerpt(part, len(part) + 1, mask_tokens=False))
+                 for part in tail.split("/")]
+    else:  # no file name to keep (a folder, or a key with '/' in it): masked as any excerpt
+        parts = excerpt(tail, len(tail) + 1).split("/")
     dropped = len(tail) < len(path)
     while len(parts) > 1 and len("/".join(parts)) + (2 if dropped else 0) > width:
         parts.pop(0)
