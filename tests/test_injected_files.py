@@ -108,3 +108,24 @@ def test_the_user_settings_load_a_note_of_the_auto_memory_folder(cli, tmp_path, 
     assert orphans(check(cli, root, "--select", "orphan-note")) == []
     (home / ".claude/settings.json").write_text(json.dumps(session_start("cat ~/elsewhere.md")), "utf-8")
     assert orphans(check(cli, root, "--select", "orphan-note")) == ["context.md"]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("CLAUDE.md", "# Project\n\nSee @.claude/memory/context.md for the build.\n"),
+    ("CLAUDE.local.md", "Mine: @./.claude/memory/context.md\n"),
+    (".claude/CLAUDE.md", "@memory/context.md\n"),  # read from the importing file's folder
+])
+def test_a_note_claude_md_imports_is_loaded(cli, git_repo, name, text):
+    root = git_repo({**claude_memory(None), name: text})
+    assert orphans(check(cli, root, "--select", "orphan-note")) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Mail me at dev@.claude/memory/context.md\n",  # an address, not an import
+    "`@.claude/memory/context.md` is how to import it\n",  # in code
+    "```\n@.claude/memory/context.md\n```\n",
+    "See @.claude/memory/other.md\n",
+])
+def test_what_is_no_import_of_the_note_loads_nothing(cli, git_repo, text):
+    root = git_repo({**claude_memory(None), "CLAUDE.md": text})
+    assert orphans(check(cli, root, "--select", "orphan-note")) == [".claude/memory/context.md"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-from memwarden.analysis import index_lines, recognition, session_hooks
+from memwarden.analysis import index_lines, recognition, runtime_loaded
 from memwarden.analysis.superseded import superseded_notes, supersession_marks
 from memwarden.discover.workspace import read_at_its_own_path
 from memwarden.documents import IndexDocument
@@ -176,10 +176,11 @@ def orphan_note(ctx):
     index. A folder of files none of which has front matter is
     `unrecognized-file`'s (not notes), so none of them is called an orphan. Silent when the workspace has no index at all (`index-missing` says
     so) or when an index cannot be parsed; notes that do not parse, and empty
-    ones, are left to the format rules. A note that a Claude Code
-    `SessionStart` or `UserPromptSubmit` hook prints into the session (its
-    command in `.claude/settings.json` or `settings.local.json` names the
-    file, or a glob that matches it) is loaded without a link, and is no orphan.
+    ones, are left to the format rules. A note that Claude Code loads by
+    itself is no orphan: one a `SessionStart` or `UserPromptSubmit` hook
+    prints into the session (its command in `.claude/settings.json` or
+    `settings.local.json` names the file, or a glob that matches it), or one
+    a `CLAUDE.md` imports (`@.claude/memory/context.md`).
 
     ## Why
     The agent finds notes through the indexes. A note that no index names is
@@ -213,10 +214,10 @@ def orphan_note(ctx):
         unlinked.append(note)
     if not unlinked:
         return
-    # A note a session-start hook prints is loaded with no link. The settings lie outside the memory folder:
-    # under the cache they are seen again when the repository's HEAD or index changes.
+    # A note a session-start hook prints, or CLAUDE.md imports, is loaded with no link. Those files lie outside
+    # the memory folder: under the cache they are seen again when the repository's HEAD or index changes.
     ctx.reads_history()
-    loaded = session_hooks.hook_loaded(ws.root, ws.work_tree, [note.relpath for note in unlinked])
+    loaded = runtime_loaded.runtime_loaded(ws.root, ws.work_tree, [note.relpath for note in unlinked])
     for note in unlinked:
         if note.relpath not in loaded:
             violation = UnlinkedMemoryFile(posixpath.basename(note.relpath)) if claude else OrphanNote()
