@@ -3,8 +3,8 @@
 OpenClaw injects its bootstrap files (AGENTS.md, SOUL.md, TOOLS.md, IDENTITY.md, USER.md, HEARTBEAT.md,
 BOOTSTRAP.md, MEMORY.md) into every session and reads its daily notes memory/YYYY-MM-DD.md by date; a
 Claude Code hook (SessionStart, UserPromptSubmit) whose command names a memory file prints it into the
-session. None of them is reached through a link, and none is an orphan. Real files in temp git
-repositories, through the CLI.
+session, and a CLAUDE.md `@path` import loads the file. None of them is reached through a link, and
+none is an orphan. Real files in temp git repositories, through the CLI.
 """
 
 from __future__ import annotations
