@@ -27,10 +27,18 @@ DAILY = "# day\n\n- Moved the backups to the NAS.\n"
     ("2026_11_29_printer.md", "memory/2026-11-29-printer.md"),
 ])
 def test_a_date_written_another_way_is_named_as_openclaw_reads_it(cli, git_repo, name, proper):
-    root = git_repo({**WORKSPACE, f"memory/{name}": DAILY})
+    workspace = {path: text for path, text in WORKSPACE.items() if path != "memory/2026-11-29.md"}
+    root = git_repo({**workspace, f"memory/{name}": DAILY})
     (path, line, message), = found(cli, root, "misnamed-daily-note")
     assert (path, line) == (f"memory/{name}", 1)
     assert f"rename it to '{proper}'" in message and "memory/YYYY-MM-DD.md" in message
+
+
+def test_a_second_note_for_a_day_that_has_one_is_to_be_merged_not_renamed(cli, git_repo):
+    root = git_repo({**WORKSPACE, "memory/2026_11_29.md": DAILY})  # memory/2026-11-29.md is there already
+    (path, _, message), = found(cli, root, "misnamed-daily-note")
+    assert path == "memory/2026_11_29.md"
+    assert "merge it into 'memory/2026-11-29.md', which is there already" in message and "rename" not in message
 
 
 @pytest.mark.parametrize("name, written", [

@@ -12,6 +12,7 @@ delete it") and BOOTSTRAP.md at commit 0afa47d5b0bf ("When you are done: delete 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import posixpath
 import re
@@ -66,11 +67,14 @@ class NoSuchDay:
 class DateWrittenOtherwise:
     name: str  # the file's name
     proper: str  # memory/YYYY-MM-DD<rest>.md
+    taken: bool = False  # a file of that name is there already: a rename would overwrite it
 
     @property
     def message(self) -> str:
+        what = (f"merge it into {quoted_path(self.proper)}, which is there already" if self.taken
+                else f"rename it to {quoted_path(self.proper)}")
         return (f"{quoted_path(self.name)} looks like a daily note, but OpenClaw loads today's and yesterday's "
-                f"notes by the name memory/YYYY-MM-DD.md only: rename it to {quoted_path(self.proper)}")
+                f"notes by the name memory/YYYY-MM-DD.md only: {what}")
 
 
 def misnaming(relpath: str):
@@ -113,7 +117,8 @@ def misnamed_daily_note(doc, ctx):
     In an OpenClaw workspace, looks at the names of the Markdown files
     directly in `memory/`. A name that starts with a date written another
     way (`2026_11_29.md`, `20261129.md`, `2026-1-5.md`, `29-11-2026.md`) is
-    reported with the name OpenClaw reads (`memory/2026-11-29.md`); a
+    reported with the name OpenClaw reads (`memory/2026-11-29.md`), or, when
+    a note of that name is there already, as one to merge into it; a
     `YYYY-MM-DD` that is no day of the calendar (`2026-02-30.md`) is reported
     too. A slug after the date (`2026-11-29-printer.md`) is OpenClaw's own
     form and is fine; a date that reads both ways (`03-04-2026.md`) is not
@@ -136,6 +141,8 @@ def misnamed_daily_note(doc, ctx):
     if ctx.workspace.profile.name != OPENCLAW:
         return
     wrong = misnaming(doc.relpath)
+    if isinstance(wrong, DateWrittenOtherwise) and wrong.proper in ctx.workspace.files:
+        wrong = dataclasses.replace(wrong, taken=True)
     if wrong is not None:
         yield Problem(1, 1, wrong.message)
 
