@@ -139,3 +139,16 @@ def test_a_table_in_a_list_item_or_without_its_separator_row_is_read_by_row(work
     got = [(line, message.split('"')[1]) for _, line, _, _, message in
            findings(cli, root, "--select", "negative-claim-without-expiry")]
     assert got == [(11, "jq is not available on the runner"), (14, "the runner does not ship bat")]
+
+
+def test_a_renamed_repository_path_names_both_files(git_repo, cli):
+    from conftest import git, write_files
+    from repo_claims_support import commit_all
+
+    old, new = "src/services/payments/webhook_processor2.py", "src/services/payments/webhook_processor3.py"
+    root = git_repo({old: "x = 1\n"})
+    git(root, "mv", old, new)
+    commit_all(root, "Next processor")
+    write_files(root, {"CLAUDE.md": f"# Project\n\nRefunds go through `{old}`.\n"})
+    (*_, message), = findings(cli, root, "--select", "deleted-repo-path")
+    assert f"'{old}' is no longer in the repository" in message and f"renamed it to '{new}'" in message

@@ -49,7 +49,7 @@ class DeletedPath:
     def message(self) -> str:
         if self.moved_to:
             return (f"'{excerpt_path(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} renamed it "
-                    f"to '{excerpt(self.moved_to, 80)}'")
+                    f"to '{excerpt_path(self.moved_to, 80)}'")
         if self.removal.renamed_to:
             return (f"'{excerpt_path(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} renamed it "
                     f"to '{excerpt_path(self.removal.renamed_to, 80)}', which is gone too; the note may be out of date")
