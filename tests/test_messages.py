@@ -152,3 +152,12 @@ def test_a_renamed_repository_path_names_both_files(git_repo, cli):
     write_files(root, {"CLAUDE.md": f"# Project\n\nRefunds go through `{old}`.\n"})
     (*_, message), = findings(cli, root, "--select", "deleted-repo-path")
     assert f"'{old}' is no longer in the repository" in message and f"renamed it to '{new}'" in message
+
+
+def test_a_note_name_and_a_wikilink_keep_their_words_and_numbers(workspace, cli):
+    stem = "feedback_scanner2_migration_notes"
+    text = note("feedback_scanner3_migration_notes", "See [[project_release2_checklist_steps]] first.\n")
+    root = workspace({**GISH, f"memory/knowledge/references/{stem}.md": text})
+    messages = [message for *_, message in findings(cli, root, "--select", "note-name-mismatch,broken-note-link")]
+    assert any(f"is not the file stem '{stem}'" in m and "'feedback_scanner3_migration_notes'" in m for m in messages)
+    assert any("[[project_release2_checklist_steps]] names no note" in m for m in messages), messages

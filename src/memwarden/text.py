@@ -103,6 +103,12 @@ def _mask_in_path(match: re.Match) -> str:
     return token
 
 
+def excerpt_name(name: str, width: int = 60) -> str:
+    """A file name or a note's name for a message, made safe as an excerpt: a name of words and short numbers
+    (`feedback_scanner2_migration`) is kept whole, a long run of letters and digits mixed is masked."""
+    return _TOKEN_LIKE.sub(_mask_in_path, excerpt(name, width, mask_tokens=False))
+
+
 def excerpt_path(path: str, width: int = 80) -> str:
     """A path for a message: made safe as an excerpt, with its file name readable however long the path.
 
@@ -114,8 +120,7 @@ def excerpt_path(path: str, width: int = 80) -> str:
     """
     tail = path[-width * 4 :]  # bounded work on a huge value; the file name is at the end
     if _FILE_NAME.search(tail):
-        parts = [_TOKEN_LIKE.sub(_mask_in_path, excerpt(part, len(part) + 1, mask_tokens=False))
-                 for part in tail.split("/")]
+        parts = [excerpt_name(part, len(part) + 1) for part in tail.split("/")]
     else:  # no file name to keep (a folder, or a key with '/' in it): masked as any excerpt
         parts = excerpt(tail, len(tail) + 1).split("/")
     dropped = len(tail) < len(path)

@@ -13,7 +13,7 @@ from memwarden.analysis import index_lines
 from memwarden.analysis.note_links import dead_links
 from memwarden.model import Problem, Severity
 from memwarden.registry import rule
-from memwarden.text import excerpt, excerpt_path
+from memwarden.text import excerpt_name, excerpt_path
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class UnknownWikilink:
     @property
     def message(self) -> str:
         return (
-            f"[[{excerpt(self.name, 80)}]] names no note: no note here has that file name or `name:`; "
+            f"[[{excerpt_name(self.name, 80)}]] names no note: no note here has that file name or `name:`; "
             "fix the name or link the note's path"
         )
 
