@@ -115,3 +115,55 @@ def test_openclaw_notes_need_no_provenance_fields(cli, git_repo):
     root = git_repo({**WORKSPACE, "memory/2026-11-28.md": "---\nsource: chat\n---\n\n- Backups moved.\n"})
     assert found(cli, root, "missing-provenance") == []
     assert found(cli, root, "missing-provenance", "--profile", "openclaw") == []
+
+
+# -- user-directive-metadata (docs/concepts/user-model.md) ---------------------------------------------
+
+GOOD_USER = ("# USER.md\n\n<!-- observed: 2026-05-10 | status: superseded -->\n\n"
+             "- Prefer detailed explanations for every code change.\n\n"
+             "<!-- observed: 2026-07-27 | status: active -->\n\n"
+             "- Prefer concise implementation summaries unless more detail is requested.\n")
+
+
+def test_directives_written_as_the_user_model_says_are_fine(cli, git_repo):
+    root = git_repo({**WORKSPACE, "USER.md": GOOD_USER})
+    assert found(cli, root, "user-directive-metadata") == []
+
+
+@pytest.mark.parametrize("metadata, problem", [
+    ("<!-- observed: 2026-07-27 | status: current -->", "status 'current' is neither active nor superseded"),
+    ("<!-- observed: 2026-07-27 -->", "no `status:`"),
+    ("<!-- status: active -->", "no `observed:` date"),
+    ("<!-- observed: 27/07/2026 | status: active -->", "observed '27/07/2026' is not a day written YYYY-MM-DD"),
+    ("<!-- observed: 2026-02-30 | status: active -->", "observed '2026-02-30' is not a day written YYYY-MM-DD"),
+    ("<!-- observed: 2027-01-01 | status: active -->", "observed 2027-01-01 is after today"),
+])
+def test_a_metadata_line_openclaw_cannot_read_is_reported_at_its_line(cli, git_repo, metadata, problem):
+    root = git_repo({**WORKSPACE, "USER.md": GOOD_USER + f"\n{metadata}\n\n- Never send e-mail without asking.\n"})
+    (path, line, message), = found(cli, root, "user-directive-metadata")
+    assert (path, line) == ("USER.md", 11)
+    assert message.startswith(problem + ": OpenClaw's user model")
+
+
+def test_a_metadata_line_with_no_directive_after_it(cli, git_repo):
+    root = git_repo({**WORKSPACE, "USER.md": GOOD_USER + "\n<!-- observed: 2026-08-01 | status: active -->\n\n## Work\n"})
+    (_, line, message), = found(cli, root, "user-directive-metadata")
+    assert line == 11 and message.startswith("no directive follows this metadata line")
+
+
+@pytest.mark.parametrize("files", [
+    {"USER.md": "# User\n\n<!-- a note to myself -->\nCalls himself Sam.\n"},  # no metadata lines: another form
+    {"USER.md": "<!-- observed: someday | status: maybe -->\n- x\n", "MEMORY.md": "x\n",
+     ".memwarden.toml": 'profile = "plain-notes"\n'},  # not OpenClaw
+    {"TOOLS.md": "<!-- observed: someday | status: maybe -->\n- x\n"},  # USER.md only
+])
+def test_other_files_and_forms_are_left_alone(cli, git_repo, files):
+    root = git_repo({**WORKSPACE, **files})
+    assert found(cli, root, "user-directive-metadata") == []
+
+
+def test_a_huge_user_md_of_metadata_lines_gives_an_answer(cli, git_repo):
+    many = "<!-- observed: 2026-07-27 | status: active -->\n- Prefer tea.\n" * 20_000
+    root = git_repo({**WORKSPACE, "USER.md": many + "<!-- status: nope"})
+    got = found(cli, root, "user-directive-metadata")
+    assert [line for _, line, _ in got] == [40_001, 40_001, 40_001]  # no date, a bad status, nothing after it

@@ -35,6 +35,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "misplaced-governance-key": ("MW112", "memwarden.rules.notes"),
     "misnamed-daily-note": ("MW113", "memwarden.rules.openclaw"),
     "leftover-bootstrap": ("MW114", "memwarden.rules.openclaw"),
+    "user-directive-metadata": ("MW115", "memwarden.rules.openclaw"),
     "too-few-tags": ("MW201", "memwarden.rules.tags"),
     "unnormalized-tags": ("MW202", "memwarden.rules.tags"),
     "negative-claim-without-expiry": ("MW301", "memwarden.rules.claims"),

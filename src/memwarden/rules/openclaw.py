@@ -1,13 +1,16 @@
 """OpenClaw's workspace conventions, as its own documentation states them.
 
-misnamed-daily-note (MW113) and leftover-bootstrap (MW114). The sources, openclaw/openclaw's docs:
+misnamed-daily-note (MW113), leftover-bootstrap (MW114) and user-directive-metadata (MW115). The sources,
+openclaw/openclaw's docs:
 concepts/agent-workspace.md at commit 013c24e74a26 ("memory/YYYY-MM-DD.md: daily memory log (one file
 per day)"; "BOOTSTRAP.md: one-time first-run ritual ... delete it after the ritual is complete"), and as
 docs.openclaw.ai publishes them in 2026, concepts/memory.md (today's and yesterday's notes,
 memory/YYYY-MM-DD.md or memory/YYYY-MM-DD-<slug>.md, load at session start) and start/bootstrapping.md
 ("removes BOOTSTRAP.md when finished so it only runs once"); the templates in docs/reference/templates/:
 AGENTS.md at commit 01345ea88e99 ("If BOOTSTRAP.md exists ... Follow it, figure out who you are, then
-delete it") and BOOTSTRAP.md at commit 0afa47d5b0bf ("When you are done: delete this file").
+delete it") and BOOTSTRAP.md at commit 0afa47d5b0bf ("When you are done: delete this file");
+concepts/user-model.md at commit 00f00ec4e5ce ("Each entry has a metadata line followed by one imperative
+directive", `<!-- observed: 2026-07-27 | status: active -->`, "Use only `active` or `superseded` for status").
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from memwarden.documents.scan import comment_spans
 from memwarden.model import Option, Problem, Severity
 from memwarden.registry import rule
-from memwarden.text import quoted_path
+from memwarden.text import quoted, quoted_path
 
 OPENCLAW = "openclaw"
 DAILY_FOLDER = "memory"
@@ -208,3 +212,96 @@ def leftover_bootstrap(doc, ctx):
     days = (ctx.today - first_day).days
     if days >= ctx.options["grace_days"]:
         yield Problem(1, 1, LeftoverBootstrap(first_note, days).message)
+
+
+# -- user-directive-metadata -------------------------------------------------------------------------
+
+DIRECTIVE_STATUSES = ("active", "superseded")
+# The metadata comment of a USER.md directive: `<!-- observed: 2026-07-27 | status: active -->`.
+_METADATA = re.compile(r"\s*(?:observed|status)\s*:", re.IGNORECASE)
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_SPACE = re.compile(r"\s*")
+
+
+@dataclass(frozen=True)
+class BadDirectiveMetadata:
+    problem: str  # what is wrong, in words
+
+    @property
+    def message(self) -> str:
+        return (f"{self.problem}: OpenClaw's user model writes each directive as a metadata line "
+                "`<!-- observed: YYYY-MM-DD | status: active -->` followed by one directive, status active or "
+                "superseded")
+
+
+def metadata_fields(comment: str) -> dict[str, str]:
+    """The `key: value` pairs of a metadata comment's body (`observed: 2026-07-27 | status: active`)."""
+    fields = {}
+    for part in comment.split("|"):
+        key, colon, value = part.partition(":")
+        if colon:
+            fields[key.strip().lower()] = value.strip()
+    return fields
+
+
+def directive_problems(text: str, today: dt.date):
+    """(offset, what is wrong) for each directive metadata comment of a USER.md that OpenClaw's form rejects."""
+    for start, end in comment_spans(text):
+        body = text[start + 4 : end - 3 if text.endswith("-->", 0, end) else end]
+        if not _METADATA.match(body):
+            continue
+        fields = metadata_fields(body)
+        observed, status = fields.get("observed"), fields.get("status")
+        if not observed:
+            yield start, "no `observed:` date"
+        elif not _ISO_DAY.fullmatch(observed) or not _valid(observed):
+            yield start, f"observed {quoted(observed)} is not a day written YYYY-MM-DD"
+        elif dt.date.fromisoformat(observed) > today:
+            yield start, f"observed {observed} is after today"
+        if not status:
+            yield start, "no `status:`"
+        elif status.lower() not in DIRECTIVE_STATUSES:
+            yield start, f"status {quoted(status)} is neither active nor superseded"
+        after = _SPACE.match(text, end).end()  # not text[end:]: a file of many comments stays linear
+        if after == len(text) or text.startswith(("<!--", "#"), after):
+            yield start, "no directive follows this metadata line"
+
+
+@rule(code="MW115", name="user-directive-metadata", severity=Severity.WARNING, kinds=("agent-instructions",))
+def user_directive_metadata(doc, ctx):
+    """An OpenClaw USER.md directive whose metadata line is not `observed: <date> | status: active|superseded`.
+
+    ## What it does
+    In an OpenClaw workspace's `USER.md`, reads each HTML comment that
+    starts with `observed:` or `status:`, the metadata line of a directive,
+    and reports one with no `observed:` date, a date that is not a day
+    written `YYYY-MM-DD` (or lies after today), no `status:`, a status other
+    than `active` or `superseded`, or no directive after it (the end of the
+    file, a heading or another metadata line). A USER.md written without
+    metadata lines is left alone: the form is OpenClaw's advice, not a
+    requirement.
+
+    ## Why
+    OpenClaw's user model (docs/concepts/user-model.md) keeps preferences
+    as directives, "a metadata line followed by one imperative directive",
+    and changes one by marking the old entry `superseded` beside its
+    replacement. A status the agent cannot read leaves two directives that
+    both look current, the contradiction the format exists to prevent; a
+    missing date leaves no way to tell which preference is newer.
+
+    ## Example
+    ```markdown
+    <!-- observed: 2026-07-27 | status: current -->
+
+    - Prefer concise progress updates.
+    ```
+    `USER.md:1:1: MW115 user-directive-metadata status 'current' is neither active nor superseded: ...`
+
+    ## Fix safety
+    No fix: which status or date is right is the owner's call.
+    """
+    if ctx.workspace.profile.name != OPENCLAW or doc.relpath != "USER.md" or "<!--" not in doc.text:
+        return
+    for offset, problem in directive_problems(doc.text, ctx.today):
+        line, column = doc.line_col(offset)
+        yield Problem(line, column, BadDirectiveMetadata(problem).message)
