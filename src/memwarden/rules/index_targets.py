@@ -71,8 +71,8 @@ class MissingLinkTarget:
 
     @property
     def message(self) -> str:
-        where = "" if self.resolved == self.target else f" (from {self.index_path} that is {self.resolved})"
-        hint = f" (did you mean {self.suggestion}?)" if self.suggestion else ""
+        where = "" if self.resolved == self.target else f" (from {self.index_path} that is {excerpt_path(self.resolved, 80)})"
+        hint = f" (did you mean {excerpt_path(self.suggestion, 80)}?)" if self.suggestion else ""
         return f"link target '{excerpt_path(self.target, 80)}' does not exist{where}{hint}"
 
 
