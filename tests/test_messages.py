@@ -161,3 +161,12 @@ def test_a_note_name_and_a_wikilink_keep_their_words_and_numbers(workspace, cli)
     messages = [message for *_, message in findings(cli, root, "--select", "note-name-mismatch,broken-note-link")]
     assert any(f"is not the file stem '{stem}'" in m and "'feedback_scanner3_migration_notes'" in m for m in messages)
     assert any("[[project_release2_checklist_steps]] names no note" in m for m in messages), messages
+
+
+def test_a_broken_shelf_link_shows_where_it_leads_shortened_with_its_file_name(workspace, cli):
+    target = "references/" + "/".join(["deep-folder"] * 8) + "/release2_checklist.md"
+    root = workspace({**GISH, "MEMORY.md": "# Index\n",
+                      "memory/knowledge/INDEX_references.md": f'- "the release fails" → [Steps]({target})\n'})
+    (*_, message), = findings(cli, root, "--select", "broken-index-link")
+    where = message.split("that is ", 1)[1]
+    assert where.startswith("…/") and where.endswith("/release2_checklist.md)") and len(where) <= 81
