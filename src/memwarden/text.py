@@ -89,6 +89,60 @@ def excerpt_words(text: str, width: int = 60, *, longest: int = 120) -> str:
     return line[:cut].rstrip() + " …"
 
 
+# A path's last part that is a file name: a name, a dot and an extension.
+_FILE_NAME = re.compile(r"[^/.]\.[A-Za-z0-9]{1,8}$")
+
+
+def _mask_in_path(match: re.Match) -> str:
+    """A key used as a file or folder name is one long run of letters and digits mixed; a file name's runs
+    are words and short numbers joined by '_' or '-' (`scanner2_migration_notes`, a UUID's groups)."""
+    token = match.group(0)
+    for run in _PART_SPLIT.split(token):
+        if len(run) >= 16 and any(ch.isdigit() for ch in run) and any(ch.isalpha() for ch in run):
+            return "[…]"
+    return token
+
+
+def excerpt_name(name: str, width: int = 60) -> str:
+    """A file name or a note's name for a message, made safe as an excerpt: a name of words and short numbers
+    (`feedback_scanner2_migration`) is kept whole, a long run of letters and digits mixed is masked."""
+    return _TOKEN_LIKE.sub(_mask_in_path, excerpt(name, width, mask_tokens=False))
+
+
+def excerpt_path(path: str, width: int = 80) -> str:
+    """A path for a message: made safe as an excerpt, with its file name readable however long the path.
+
+    A path to a file is masked part by part, and only where a long run of letters and digits mixed is (a
+    key used as a folder name), so a long path of ordinary names is never one token-like run (`'[…].py'`);
+    a path with no file name at its end is masked as any excerpt (a key may hold '/'). A path
+    wider than width loses folders from the left (`…/handlers/refund.py`); a file name wider than width
+    alone keeps its start and its end.
+    """
+    tail = path[-width * 4 :]  # bounded work on a huge value; the file name is at the end
+    if _FILE_NAME.search(tail):
+        parts = [excerpt_name(part, len(part) + 1) for part in tail.split("/")]
+    else:  # no file name to keep (a folder, or a key with '/' in it): masked as any excerpt
+        parts = excerpt(tail, len(tail) + 1).split("/")
+    dropped = len(tail) < len(path)
+    while len(parts) > 1 and len("/".join(parts)) + (2 if dropped else 0) > width:
+        parts.pop(0)
+        dropped = True
+    shown = "/".join(parts)
+    prefix = "…/" if dropped else ""
+    room = width - len(prefix)
+    if len(shown) > room:
+        dot = shown.rfind(".")
+        extension = len(shown) - dot if dot > 0 else 0
+        end = min(max(room // 3, extension + 4), room - 2)
+        shown = shown[: room - end - 1] + "…" + shown[-end:]
+    return prefix + shown
+
+
+def quoted_path(path: str, width: int = 60) -> str:
+    """A path in quotes for a message, its file name kept (see :func:`excerpt_path`)."""
+    return repr(excerpt_path(path, width))
+
+
 def quoted(value: str, width: int = 32, *, mask_tokens: bool = True) -> str:
     """A short value (a tag, a key, an id) for a message, in quotes, made safe like an excerpt.
 

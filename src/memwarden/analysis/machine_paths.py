@@ -40,6 +40,10 @@ _PATH = LazyPattern(r"(?<![\w.~$%/:\\@-])/(?P<first>[A-Za-z][A-Za-z0-9._-]*)(?:/
 _PLACEHOLDER = LazyPattern(r"\.\.\.|…|(?:^|/)(?:path/to|to/the|your[-_]?\w*|example|foo|bar|xxx+|some[-_]?\w*)(?:/|$)",
                            re.IGNORECASE)
 _TRAILING = ".,:;!?)]}'\"`"
+# Where a path ends though its characters go on: a line number (`/opt/app/main.py:12`), the other side of a
+# `from:to` pair (a container's `/srv/db:/var/lib/db`, a rename), a flake's attribute (`/etc/nixos#host`).
+# What follows is not this machine's path: a container's or a rename's side is not looked for here.
+_PAIR_OR_ATTRIBUTE = LazyPattern(r"[:#]")
 # A Windows home seen from WSL (/mnt/c/Users/<name>) is a home folder: personal-path's.
 _WSL_HOME = LazyPattern(r"/mnt/[A-Za-z]/Users/")
 # Paths only a Mac has: on another system their absence says nothing about the note.
@@ -82,7 +86,7 @@ def absolute_paths(line: str, repository: Path | None = None, checkouts: tuple[C
     found = []
     inside = _repository_prefixes(repository)
     for match in _PATH.finditer(line):
-        path = match.group(0).rstrip(_TRAILING)
+        path = _PAIR_OR_ATTRIBUTE.split(match.group(0), 1)[0].rstrip(_TRAILING)
         if _PLACEHOLDER.search(match.group(0)) or path.count("/") < 2:
             continue
         prefix = next((prefix for prefix in inside if path.startswith(prefix)), None)

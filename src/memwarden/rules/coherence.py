@@ -9,7 +9,7 @@ from memwarden.analysis.superseded import supersession_marks
 from memwarden.discover.workspace import reached_through_symlink
 from memwarden.model import Option, Problem, Scope, Severity
 from memwarden.registry import rule
-from memwarden.text import excerpt, quoted
+from memwarden.text import excerpt, quoted, quoted_path
 
 QUOTE_CHARS = 70
 LAYER_NAMES = {"fact": "fact", "note": "note", "episode": "episode"}
@@ -33,7 +33,7 @@ class ConflictingRecords:
     @property
     def message(self) -> str:
         return (
-            f"this contradicts the {self.layer} at {quoted(self.path, 60)} line {self.line}: "
+            f"this contradicts the {self.layer} at {quoted_path(self.path)} line {self.line}: "
             # Token-like runs are masked; the engine hides the secrets of both files (Problem.quotes_from).
             f'"{excerpt(self.other, QUOTE_CHARS)}" (decide which is true, then correct or archive the other)'
         )
@@ -51,7 +51,7 @@ class ConflictingFactValue:
     def message(self) -> str:
         return (
             f"fact {quoted(self.key, 60)} is {quoted(str(self.value), 40)} here but {quoted(str(self.other), 40)} "
-            f"in {quoted(self.path, 60)} line {self.line}: keep one value, archive the other"
+            f"in {quoted_path(self.path)} line {self.line}: keep one value, archive the other"
         )
 
 
@@ -142,7 +142,7 @@ class NearDuplicate:
     @property
     def message(self) -> str:
         what = "repeats" if self.exact else "says nearly the same as"
-        where = f"{quoted(self.path, 60)} line {self.line}"
+        where = f"{quoted_path(self.path)} line {self.line}"
         if self.layer == "note":
             how = f"keep one: add `supersedes: {self.path.rsplit('/', 1)[-1]}` here and archive the earlier note, or merge them"
         else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-from memwarden.analysis import index_lines, recognition
+from memwarden.analysis import index_lines, recognition, runtime_loaded
 from memwarden.analysis.superseded import superseded_notes, supersession_marks
 from memwarden.discover.workspace import read_at_its_own_path
 from memwarden.documents import IndexDocument
@@ -18,7 +18,7 @@ from memwarden.documents.scan import resolve_link
 from memwarden.model import Problem, Scope, Severity
 from memwarden.registry import rule
 from memwarden.rules.index import INDEX_KINDS
-from memwarden.text import excerpt, quoted
+from memwarden.text import excerpt_path, quoted_path
 
 
 def _target_column(link) -> int:
@@ -34,7 +34,7 @@ class WindowsPathLink:
 
     @property
     def message(self) -> str:
-        return f"'{excerpt(self.target, 60)}' is an absolute path outside the workspace; link relative to {self.index_path}"
+        return f"'{excerpt_path(self.target, 60)}' is an absolute path outside the workspace; link relative to {self.index_path}"
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class LinkOutsideWorkspace:
     def message(self) -> str:
         what = "an absolute path" if self.absolute else f"outside the {'repository' if self.committed else 'workspace'}"
         return (
-            f"link target '{excerpt(self.target, 80)}' is {what}: it works on one machine at most; "
+            f"link target '{excerpt_path(self.target, 80)}' is {what}: it works on one machine at most; "
             f"keep notes in the workspace and link relative to {self.folder or 'the root'}"
         )
 
@@ -59,7 +59,7 @@ class LinkToFolder:
 
     @property
     def message(self) -> str:
-        return f"link target '{excerpt(self.target, 80)}' is a folder, not a note"
+        return f"link target '{excerpt_path(self.target, 80)}' is a folder, not a note"
 
 
 @dataclass(frozen=True)
@@ -71,9 +71,9 @@ class MissingLinkTarget:
 
     @property
     def message(self) -> str:
-        where = "" if self.resolved == self.target else f" (from {self.index_path} that is {self.resolved})"
-        hint = f" (did you mean {self.suggestion}?)" if self.suggestion else ""
-        return f"link target '{excerpt(self.target, 80)}' does not exist{where}{hint}"
+        where = "" if self.resolved == self.target else f" (from {self.index_path} that is {excerpt_path(self.resolved, 80)})"
+        hint = f" (did you mean {excerpt_path(self.suggestion, 80)}?)" if self.suggestion else ""
+        return f"link target '{excerpt_path(self.target, 80)}' does not exist{where}{hint}"
 
 
 @rule(code="MW402", name="broken-index-link", severity=Severity.ERROR, kinds=INDEX_KINDS)
@@ -165,7 +165,7 @@ class UnlinkedMemoryFile:
         )
 
 
-@rule(code="MW405", name="orphan-note", severity=Severity.WARNING, scope=Scope.WORKSPACE)
+@rule(code="MW405", name="orphan-note", severity=Severity.WARNING, scope=Scope.WORKSPACE, reads_history=True)
 def orphan_note(ctx):
     """A note that no index links to.
 
@@ -176,7 +176,11 @@ def orphan_note(ctx):
     index. A folder of files none of which has front matter is
     `unrecognized-file`'s (not notes), so none of them is called an orphan. Silent when the workspace has no index at all (`index-missing` says
     so) or when an index cannot be parsed; notes that do not parse, and empty
-    ones, are left to the format rules.
+    ones, are left to the format rules. A note that Claude Code loads by
+    itself is no orphan: one a `SessionStart` or `UserPromptSubmit` hook
+    prints into the session (its command in `.claude/settings.json` or
+    `settings.local.json` names the file, or a glob that matches it), or one
+    a `CLAUDE.md` imports (`@.claude/memory/context.md`).
 
     ## Why
     The agent finds notes through the indexes. A note that no index names is
@@ -195,6 +199,7 @@ def orphan_note(ctx):
         return
     linked = {path for doc in indexes for path in index_lines.linked_paths(doc)}
     claude = ws.profile.name == "claude-code"
+    unlinked = []
     for relpath, kind in sorted(ws.files.items()):
         # Only unlinked notes that will be reported are read: a hook on three files stays fast.
         if kind.name != "note" or relpath in linked or not ctx.is_target(relpath):
@@ -206,8 +211,17 @@ def orphan_note(ctx):
             continue  # a file that does not parse is unparsable-file's; an empty one holds no lesson to lose
         if read_at_its_own_path(ws, note):
             continue  # a symlink to a note: the note is linked, or reported, at its own path
-        violation = UnlinkedMemoryFile(posixpath.basename(note.relpath)) if claude else OrphanNote()
-        yield Problem(1, 1, violation.message, path=note.relpath)
+        unlinked.append(note)
+    if not unlinked:
+        return
+    # A note a session-start hook prints, or CLAUDE.md imports, is loaded with no link. Those files lie outside
+    # the memory folder: under the cache they are seen again when the repository's HEAD or index changes.
+    ctx.reads_history()
+    loaded = runtime_loaded.runtime_loaded(ws.root, ws.work_tree, [note.relpath for note in unlinked])
+    for note in unlinked:
+        if note.relpath not in loaded:
+            violation = UnlinkedMemoryFile(posixpath.basename(note.relpath)) if claude else OrphanNote()
+            yield Problem(1, 1, violation.message, path=note.relpath)
 
 
 # -- superseded-note-indexed ----------------------------------------------------------------
@@ -223,11 +237,11 @@ class SupersededNoteIndexed:
     @property
     def message(self) -> str:
         if self.key == "supersedes":
-            why = f"{quoted(self.value, 60)} says it supersedes it"
+            why = f"{quoted_path(self.value)} says it supersedes it"
         else:
-            why = f"it is marked {self.key}: {quoted(self.value, 60)}"
-        instead = f"point the line at {quoted(self.successor, 60)}" if self.successor else "point the line at the note that replaces it"
-        return f"this line sends the agent to {quoted(self.note, 60)}, but {why}: {instead}, or drop the line"
+            why = f"it is marked {self.key}: {quoted_path(self.value)}"
+        instead = f"point the line at {quoted_path(self.successor)}" if self.successor else "point the line at the note that replaces it"
+        return f"this line sends the agent to {quoted_path(self.note)}, but {why}: {instead}, or drop the line"
 
 
 @rule(code="MW408", name="superseded-note-indexed", severity=Severity.WARNING, scope=Scope.WORKSPACE)

@@ -13,7 +13,7 @@ from memwarden.analysis import index_lines
 from memwarden.analysis.note_links import dead_links
 from memwarden.model import Problem, Severity
 from memwarden.registry import rule
-from memwarden.text import excerpt
+from memwarden.text import excerpt_name, excerpt_path
 
 
 @dataclass(frozen=True)
@@ -25,10 +25,10 @@ class MissingNoteLinkTarget:
 
     @property
     def message(self) -> str:
-        where = "" if self.resolved == self.target else f" (from this note that is {excerpt(self.resolved, 80)})"
+        where = "" if self.resolved == self.target else f" (from this note that is {excerpt_path(self.resolved, 80)})"
         via = " (its [label]: line)" if self.reference else ""
-        hint = f": did you mean {excerpt(self.suggestion, 80)}?" if self.suggestion else ""
-        return f"link target '{excerpt(self.target, 80)}'{via} does not exist{where}{hint}"
+        hint = f": did you mean {excerpt_path(self.suggestion, 80)}?" if self.suggestion else ""
+        return f"link target '{excerpt_path(self.target, 80)}'{via} does not exist{where}{hint}"
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class UnknownWikilink:
     @property
     def message(self) -> str:
         return (
-            f"[[{excerpt(self.name, 80)}]] names no note: no note here has that file name or `name:`; "
+            f"[[{excerpt_name(self.name, 80)}]] names no note: no note here has that file name or `name:`; "
             "fix the name or link the note's path"
         )
 

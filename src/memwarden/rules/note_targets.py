@@ -14,7 +14,7 @@ from memwarden.errors import UsageError
 from memwarden.model import Option, Problem, Severity
 from memwarden.registry import rule
 from memwarden.rules.notes import value_position
-from memwarden.text import excerpt, quoted
+from memwarden.text import excerpt_path, quoted_path
 
 NOTE_KINDS = ("note",)
 
@@ -30,7 +30,7 @@ class DanglingSupersedes:
     @property
     def message(self) -> str:
         return (
-            f"{self.key} {quoted(self.value, 60)} names no note of this workspace (archives included): "
+            f"{self.key} {quoted_path(self.value)} names no note of this workspace (archives included): "
             "the chain of what replaced what is broken; fix the name or drop the key"
         )
 
@@ -84,18 +84,18 @@ class MissingMachinePath:
         if self.checkout_evidence is not None:
             place = self.path[: len(self.path) - len(self.in_repository or "")]
             return (
-                f"absolute path '{excerpt(self.path, 80)}' names '{excerpt(self.in_repository or '', 60)}' of this "
-                f"repository (checked out at {excerpt(place, 40)}, as '{excerpt(self.checkout_evidence, 60)}' shows), "
+                f"absolute path '{excerpt_path(self.path, 80)}' names '{excerpt_path(self.in_repository or '', 60)}' of this "
+                f"repository (checked out at {excerpt_path(place, 40)}, as '{excerpt_path(self.checkout_evidence, 60)}' shows), "
                 "which has no such file: the note is out of date; point it at the file's new place, written relative "
                 "to the repository"
             )
         if self.in_repository is not None:
             return (
-                f"absolute path to '{excerpt(self.in_repository, 80)}' in this repository, which has no such file: "
+                f"absolute path to '{excerpt_path(self.in_repository, 80)}' in this repository, which has no such file: "
                 "the note is out of date; point it at the file's new place, written relative to the repository"
             )
         return (
-            f"absolute path '{excerpt(self.path, 80)}' does not exist on this machine: the note may be out of "
+            f"absolute path '{excerpt_path(self.path, 80)}' does not exist on this machine: the note may be out of "
             "date, or true on one machine only; check it, or write the path relative to the project"
         )
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from memwarden.documents.scan import comment_spans
 from memwarden.model import Problem, Severity
 from memwarden.registry import rule
-from memwarden.text import quoted
 from memwarden.patterns import LazyPattern
+from memwarden.text import excerpt_name, quoted
 
 NOTE_KINDS = ("note",)
 GISH = "ghost-in-shell"
@@ -79,7 +79,8 @@ class NameMismatch:
 
     @property
     def message(self) -> str:
-        return f"name {quoted(self.name, 60)} is not the file stem {quoted(self.stem, 60)}: gish finds a note by its file name"
+        return (f"name {excerpt_name(self.name)!r} is not the file stem {excerpt_name(self.stem)!r}: gish finds a note "
+                "by its file name")
 
 
 @rule(code="MW108", name="note-name-mismatch", severity=Severity.ERROR, kinds=NOTE_KINDS)

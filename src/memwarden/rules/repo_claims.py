@@ -19,7 +19,7 @@ from memwarden.discover.workspace import read_at_its_own_path
 from memwarden.git import Removal
 from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
 from memwarden.registry import rule
-from memwarden.text import excerpt
+from memwarden.text import excerpt, excerpt_path
 
 MARKDOWN_KINDS = ("note", "agent-instructions", "startup-index", "shelf-index", "scratchpad")
 
@@ -58,12 +58,12 @@ class DeletedPath:
     @property
     def message(self) -> str:
         if self.moved_to:
-            return (f"'{excerpt(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} renamed it "
-                    f"to '{excerpt(self.moved_to, 80)}'")
+            return (f"'{excerpt_path(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} renamed it "
+                    f"to '{excerpt_path(self.moved_to, 80)}'")
         if self.removal.renamed_to:
-            return (f"'{excerpt(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} renamed it "
-                    f"to '{excerpt(self.removal.renamed_to, 80)}', which is gone too; the note may be out of date")
-        return (f"'{excerpt(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} deleted it; "
+            return (f"'{excerpt_path(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} renamed it "
+                    f"to '{excerpt_path(self.removal.renamed_to, 80)}', which is gone too; the note may be out of date")
+        return (f"'{excerpt_path(self.path, 80)}' is no longer in the repository: {_commit(self.removal)} deleted it; "
                 "the note may be out of date")
 
     @property
@@ -325,7 +325,7 @@ class ChangedSince:
 
     @property
     def message(self) -> str:
-        named = ", ".join(f"'{excerpt(path, 50)}'" for path in self.paths[:3]) + (" ..." if len(self.paths) > 3 else "")
+        named = ", ".join(f"'{excerpt_path(path, 50)}'" for path in self.paths[:3]) + (" ..." if len(self.paths) > 3 else "")
         shown = ", ".join(self.commits[:5]) + (f" and {self.count - 5} more" if self.count > 5 else "")
         return (f"{self.count} commit{'s' if self.count != 1 else ''} since this note last changed touched {named} "
                 f"({shown}): check that it still holds, then touch the note")

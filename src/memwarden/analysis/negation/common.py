@@ -22,8 +22,30 @@ _ABBREVIATIONS = {
 }
 
 
+# A Markdown table's row: a line that starts with '|'. Its cells are sentences of their own, never glued to
+# the next row's (a table's rows rarely end in a full stop), and its separator row is no sentence at all.
+_TABLE_ROW = LazyPattern(r"^[ \t]*\|.*$", re.MULTILINE)
+_CELL = LazyPattern(r"[^|]+")
+_SEPARATOR_CELL = LazyPattern(r"\s*:?-+:?\s*")
+
+
 def sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the sentences in text, leading space and list markers left out."""
+    """(start, end) offsets of the sentences in text, leading space and list markers left out; each cell of
+    a table row is a sentence."""
+    if "|" not in text:
+        return _sentences(text)
+    out: list[tuple[int, int]] = []
+    at = 0
+    for row in _TABLE_ROW.finditer(text):
+        out += [(start + at, end + at) for start, end in _sentences(text[at : row.start()])]
+        for cell in _CELL.finditer(text, row.start(), row.end()):
+            if not _SEPARATOR_CELL.fullmatch(cell.group()):
+                out += [(start + cell.start(), end + cell.start()) for start, end in _sentences(cell.group())]
+        at = row.end()
+    return out + [(start + at, end + at) for start, end in _sentences(text[at:])]
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     length = len(text)

@@ -12,6 +12,8 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from memwarden.patterns import LazyPattern
+
 ANYTHING = None  # what a manifest defines when it cannot be read completely
 
 # runner -> the manifest file names that define what it runs
@@ -132,7 +134,7 @@ def _package_scripts(text: str):
     return frozenset(scripts) if isinstance(scripts, dict) else frozenset()
 
 
-_MAKE_RULE = re.compile(r"^([^\s:=#][^:=#]*?)\s*::?(?![=])", re.MULTILINE)
+_MAKE_RULE = LazyPattern(r"^([^\s:=#][^:=#]*?)\s*::?(?![=])", re.MULTILINE)
 
 
 def _make_targets(text: str):
@@ -146,8 +148,8 @@ def _make_targets(text: str):
     return frozenset(names)
 
 
-_JUST_RECIPE = re.compile(r"^@?([A-Za-z_][\w-]*)(?:\s+[^:=\n]*)?:(?!=)", re.MULTILINE)
-_JUST_ALIAS = re.compile(r"^alias\s+([A-Za-z_][\w-]*)\s*:=", re.MULTILINE)
+_JUST_RECIPE = LazyPattern(r"^@?([A-Za-z_][\w-]*)(?:\s+[^:=\n]*)?:(?!=)", re.MULTILINE)
+_JUST_ALIAS = LazyPattern(r"^alias\s+([A-Za-z_][\w-]*)\s*:=", re.MULTILINE)
 
 
 def _just_recipes(text: str):

@@ -13,19 +13,20 @@ import shlex
 from dataclasses import dataclass, replace
 
 from memwarden.documents.scan import code_spans, comment_spans, fence_spans, has_scheme, inside, markdown_links
+from memwarden.patterns import LazyPattern
 
 # A path's characters; a path in prose needs a '/' between two names (`src/ui/`, `scripts/deploy.sh`).
-_PROSE_PATH = re.compile(r"(?<![\w./@:~$-])(?:\./)?[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)+/?(?![\w/@])")
-_SEGMENT = re.compile(r"^[\w.+-]+$")
+_PROSE_PATH = LazyPattern(r"(?<![\w./@:~$-])(?:\./)?[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)+/?(?![\w/@])")
+_SEGMENT = LazyPattern(r"^[\w.+-]+$")
 # A line that tells of a removal or a move is history, not a claim that the path is there.
-_HISTORY_WORDS = re.compile(
+_HISTORY_WORDS = LazyPattern(
     r"\b(?:delet|remov|renam|mov|replac|migrat|deprecat|legacy|former|old|used to|no longer|was |were |gone|drop"
     r"|archiv|obsolete|instead of|not exist|doesn't exist|does not exist|never)", re.IGNORECASE)
 # A specific symbol: a call written as one (`validateSession()`, `auth.check_token()`), or a CamelCase name.
-_CALL = re.compile(r"^(?:[A-Za-z_]\w*\.)*(?P<name>[A-Za-z_]\w*)\(\)$")
-_CAMEL = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}$")
-_COMMAND_SPLIT = re.compile(r"&&|\|\||[;|]")
-_PROMPT = re.compile(r"^\s*(?:\$|>|#)\s+")
+_CALL = LazyPattern(r"^(?:[A-Za-z_]\w*\.)*(?P<name>[A-Za-z_]\w*)\(\)$")
+_CAMEL = LazyPattern(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}$")
+_COMMAND_SPLIT = LazyPattern(r"&&|\|\||[;|]")
+_PROMPT = LazyPattern(r"^\s*(?:\$|>|#)\s+")
 
 
 @dataclass(frozen=True)

@@ -7,18 +7,19 @@ import re
 
 from memwarden.globs import matches
 from memwarden.git import Touch
+from memwarden.patterns import LazyPattern
 
 _GLOB_CHARACTERS = set("*?[")
-_FULL_DATE = re.compile(r"(?<!\d)(?:19|20)\d\d[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])(?!\d)")
+_FULL_DATE = LazyPattern(r"(?<!\d)(?:19|20)\d\d[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])(?!\d)")
 # Words by which a note calls itself a record of the past rather than a description of the code now.
-_RECORD_WORDS = re.compile(
+_RECORD_WORDS = LazyPattern(
     r"(?<![a-z])(?:historical|superseded|lessons?[\s_-]+learned|post[\s_-]?mortem|retrospective|journal"
     r"|(?:session|daily|work|dev)[\s_-]?log)(?![a-z])", re.IGNORECASE)
 # Claude Code memory types about the people (their preferences, their role), not about the code.
 _ABOUT_PEOPLE = frozenset({"feedback", "user"})
 _OPENING_CHARACTERS = 160  # how far into its first line a log entry gives its date
 # A date the note was last checked at marks it current: "Last verified 2026-05-06", "As of 2026-05-06".
-_CHECKED_ON = re.compile(r"\b(?:updated|verified|checked|reviewed|confirmed|as of|current as|last)\b[^.\n]{0,20}$",
+_CHECKED_ON = LazyPattern(r"\b(?:updated|verified|checked|reviewed|confirmed|as of|current as|last)\b[^.\n]{0,20}$",
                          re.IGNORECASE)
 
 

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from memwarden.analysis.repo_claims import manifests
 from memwarden.analysis.repo_claims.mentions import Scan, commands
+from memwarden.patterns import LazyPattern
 
-_TESTS_LINE = re.compile(r"\btests?\b|\btesting\b|\bspec\b", re.IGNORECASE)
+_TESTS_LINE = LazyPattern(r"\btests?\b|\btesting\b|\bspec\b", re.IGNORECASE)
 _RUNNERS_WITH_TEST = frozenset({"npm", "pnpm", "yarn", "bun", "make", "just", "task", "cargo", "go", "mvn", "gradle",
                                 "./gradlew", "dotnet", "mix", "deno"})
 _TEST_TOOLS = frozenset({"pytest", "jest", "vitest", "tox", "nox", "rspec", "phpunit", "mocha", "ava", "playwright"})
