@@ -423,7 +423,9 @@ def test_evidence_costs_linear_time_on_a_long_sentence():
              # round 2 of issue 14: a name looked for after each verb reads a bounded window, not the rest of the line
              "it is broken in GitHub; " * 4_000, "x is denied by a policy, " * 4_000, "從週一起一直報錯，" * 10_000,
              # issue 29: a quotation mark left alone is looked for in one sweep, a to-do once per sentence
-             '"a" doesn\'t TODO ' * 8_000, 'x " no GitHub ' * 8_000)
+             '"a" doesn\'t TODO ' * 8_000, 'x " no GitHub ' * 8_000,
+             # each Japanese or Chinese cue asked the whole line for a to-do, a name and a self subject (15 minutes)
+             "ない" * 50_000, "我們無" * 30_000)
     for line in lines:
         began = time.perf_counter()
         find_claims(line)

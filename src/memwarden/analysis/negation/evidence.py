@@ -25,6 +25,9 @@ sentence is a name ("the 測試機 has no outbound access").
 from __future__ import annotations
 
 import bisect
+from functools import lru_cache
+
+import bisect
 import functools
 import re
 from memwarden.patterns import LazyPattern
@@ -402,16 +405,55 @@ def _cjk_self_subject(subject: str) -> bool:
     return CJK_SELF.search(subject) is not None and not cjk_names(subject)
 
 
+_SELF_WORD_AT = LazyPattern(f"(?=(?:{CJK_SELF.pattern}))")
+
+# Each negative word of a sentence asks these of the same text: answered once per text and clause, not once per
+# word (「ない」 * 50,000 searched the whole line 50,000 times: 15 minutes). A subject is read from at most
+# _MAX_SUBJECT characters before its cue: a longer run with no clause break is no sentence's subject.
+_MAX_SUBJECT = 2_000
+
+
+@lru_cache(maxsize=4)
+def _has_todo(text: str) -> bool:
+    return CJK_TODO.search(text) is not None
+
+
+@lru_cache(maxsize=4)
+def _names_something(text: str) -> bool:
+    return cjk_names(text)
+
+
+@lru_cache(maxsize=4)
+def _self_word_starts(text: str) -> list[int]:
+    """Every place a 「我們」「ルール」... begins, overlapping ones too (「本專案」 holds 「專案」), in order."""
+    return [match.start() for match in _SELF_WORD_AT.finditer(text)]
+
+
+def _self_subject_before(text: str, clause_start: int, start: int) -> bool:
+    """_cjk_self_subject of the clause's text before the cue at start."""
+    starts = _self_word_starts(text)
+    first = bisect.bisect_left(starts, clause_start)
+    if first == len(starts) or starts[first] >= start:
+        return False  # no self word begins in the clause before the cue, so none lies in it
+    return _cjk_self_subject(text[max(clause_start, start - _MAX_SUBJECT) : start])
+
+
+def _subject_is_blank(text: str, clause_start: int, start: int) -> bool:
+    position = start - 1
+    while position >= clause_start and text[position].isspace():
+        position -= 1
+    return position < clause_start
+
+
 # An open to-do of the project's own in Chinese or Japanese: 「TODO：上傳功能還不支援大檔案」「待修」「未対応（対応予定）」.
 CJK_TODO = LazyPattern(r"(?<![A-Za-z])(?:TODO|FIXME|WIP)(?![A-Za-z])|待修|待辦|待办|待處理|待处理|還沒修|还没修|対応予定|修正予定")
 
 
 def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) -> bool:
-    if CJK_TODO.search(text):
+    if _has_todo(text):
         return False
     after = text[end : end + 6]
-    subject = text[clause_start:start]
-    if _cjk_self_subject(subject):
+    if _self_subject_before(text, clause_start, start):
         return False
     if _world_without_name(text, start, end):
         return True
@@ -419,13 +461,13 @@ def zh_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
         pass  # 找不到, 連不上, 跑不動: cannot
     elif cue in ("無法", "无法", "缺少", "缺乏", "查無", "查无", "不能", "不可"):
         pass
-    elif cue in ("無", "无") and subject.strip():
+    elif cue in ("無", "无") and not _subject_is_blank(text, clause_start, start):
         pass  # 「該工具無匯出功能」: has no
     elif cue in ("不", "沒", "没", "未", "尚未", "並未", "并未", "並沒", "并没") and _ZH_PREDICATE_AFTER.match(after):
         pass
     else:
         return False
-    return cjk_names(text) or _world_without_name(text, start, end)
+    return _names_something(text) or _world_without_name(text, start, end)
 
 
 _JA_PREDICATE_BEFORE = LazyPattern(
@@ -439,10 +481,10 @@ _JA_CLAIM_CUES = ("非対応", "未対応", "未実装", "未サポート", "不
 
 
 def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) -> bool:
-    if CJK_TODO.search(text):
+    if _has_todo(text):
         return False
     before = text[max(clause_start, start - 14) : start]
-    if _cjk_self_subject(text[clause_start:start]):
+    if _self_subject_before(text, clause_start, start):
         return False
     if _world_without_name(text, start, end) and cue != "ず":
         return True
@@ -457,7 +499,7 @@ def ja_evidence(text: str, cue: str, start: int, end: int, clause_start: int) ->
         pass
     else:
         return False
-    return cjk_names(text) or _world_without_name(text, start, end)
+    return _names_something(text) or _world_without_name(text, start, end)
 
 
 # A search that came back empty, or support that is missing, is a claim about the world whatever it
