@@ -101,7 +101,6 @@ class Store:
         self._hashed: dict[str, str] | None = None  # this pass's file hashes
         self._depsets: dict[int, list] = {}
         self.used: set[str] = set()
-        self.rows_read = 0  # rows this run read (tests look at it)
 
     # -- the connection -------------------------------------------------------------------------
     def _db(self):
@@ -167,15 +166,18 @@ class Store:
         return True
 
     def _discard(self) -> None:
+        """Remove the database and its side files (what cannot be removed stays: the run then goes uncached)."""
         for suffix in ("", "-wal", "-shm", "-journal"):
+            path = f"{self.path}{suffix}"
             try:
-                os.unlink(f"{self.path}{suffix}")
-            except FileNotFoundError:
-                pass
-            except IsADirectoryError:
-                import shutil
+                if os.path.isdir(path) and not os.path.islink(path):
+                    import shutil
 
-                shutil.rmtree(f"{self.path}{suffix}", ignore_errors=True)
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
+            except OSError:
+                pass
 
     def _write_gitignore(self) -> None:
         ignore = self.dir / ".gitignore"
@@ -201,7 +203,6 @@ class Store:
         except sqlite3.Error:
             self._broken = True
             return []
-        self.rows_read += len(rows)
         return rows
 
     def close(self) -> None:
