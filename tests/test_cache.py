@@ -207,3 +207,18 @@ def test_parallel_and_serial_checks_report_the_same(workspace, tmp_path):
     names = {f["name"] for f in outputs["1", "--no-cache"]}
     assert {"negative-claim-without-expiry", "invalid-timestamp", "orphan-note", "secret-in-memory"} <= names
     assert token not in json.dumps(outputs["2", "--no-cache"])
+
+
+def test_the_earlier_json_store_is_removed_and_a_link_in_it_is_not_followed(cli, workspace, tmp_path):
+    root = gish(workspace)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("kept")
+    earlier = root / ".memwarden_cache" / "v1" / "incremental"
+    earlier.mkdir(parents=True)
+    (earlier / "documents-00.json").write_text('{"format": 3, "entries": {}}')
+    (earlier / "elsewhere").symlink_to(outside)
+    cli("check", "--exit-zero", ".", cwd=root)
+    assert not (root / ".memwarden_cache" / "v1").exists()
+    assert (outside / "keep.txt").read_text() == "kept"
+    assert memwardens(root.joinpath(*DATABASE))

@@ -160,6 +160,7 @@ class Store:
             connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             connection.execute("COMMIT")
             self._write_gitignore()
+            self._remove_earlier_store()
         elif application != APPLICATION_ID or version != SCHEMA_VERSION:
             return False
         connection.execute("PRAGMA synchronous=NORMAL")
@@ -178,6 +179,14 @@ class Store:
                     os.unlink(path)
             except OSError:
                 pass
+
+    def _remove_earlier_store(self) -> None:
+        """The JSON shards of memwarden before this store (`.memwarden_cache/v1/`): nothing reads them now."""
+        earlier = self.dir / "v1"
+        if earlier.is_dir() and not earlier.is_symlink():
+            import shutil
+
+            shutil.rmtree(earlier, ignore_errors=True)  # links inside are removed, never followed
 
     def _write_gitignore(self) -> None:
         ignore = self.dir / ".gitignore"
