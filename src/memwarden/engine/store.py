@@ -36,7 +36,7 @@ from memwarden import __version__, registry
 
 CACHE_DIR = ".memwarden_cache"
 DATABASE = "store.sqlite3"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 APPLICATION_ID = 0x4D574431  # "MWD1": this file is memwarden's
 MAX_ENTRIES = 400_000  # past this, entries the latest run did not use are dropped
 BUSY_SECONDS = 1.0  # a database another process holds longer is left alone: this run goes uncached
@@ -44,12 +44,12 @@ SECRET_RULE = "secret-in-memory"  # its options (the baseline, high_entropy) mat
 _SKIP = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", CACHE_DIR}
 
 _SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS files (relpath TEXT PRIMARY KEY, signature TEXT NOT NULL, digest TEXT NOT NULL)"
+    "CREATE TABLE IF NOT EXISTS files (relpath BLOB PRIMARY KEY, signature TEXT NOT NULL, digest TEXT NOT NULL)"
     " WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS depsets (id INTEGER PRIMARY KEY, deps TEXT NOT NULL UNIQUE)",
     "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, kind TEXT NOT NULL, depset INTEGER NOT NULL,"
     " value TEXT) WITHOUT ROWID",
-    "CREATE TABLE IF NOT EXISTS facts (function TEXT NOT NULL, relpath TEXT NOT NULL, content TEXT NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS facts (function TEXT NOT NULL, relpath BLOB NOT NULL, content TEXT NOT NULL,"
     " value TEXT NOT NULL, PRIMARY KEY (function, relpath)) WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS lines (log TEXT NOT NULL, line INTEGER NOT NULL, digest BLOB NOT NULL,"
     " depset INTEGER NOT NULL, value TEXT, PRIMARY KEY (log, line)) WITHOUT ROWID",
@@ -272,7 +272,7 @@ class Store:
     # -- per-file facts (summaries) ----------------------------------------------------------------
     def file_rows(self, function: str) -> dict[str, tuple[str, str]]:
         """{relpath: (kind and content hash, sealed value)} of every file a summary function's rows hold."""
-        rows = {relpath: (content, value) for relpath, content, value
+        rows = {_relpath(name): (content, value) for name, content, value
                 in self._query("SELECT relpath, content, value FROM facts WHERE function = ?", (function,))}
         rows.update(self._facts.get(function, {}))
         return rows
@@ -309,7 +309,7 @@ class Store:
 
     def _hash_files(self) -> dict[str, str]:
         if self._files is None:
-            self._files = {relpath: (signature, found) for relpath, signature, found
+            self._files = {_relpath(name): (signature, found) for name, signature, found
                            in self._query("SELECT relpath, signature, digest FROM files")}
         fresh: dict[str, tuple[str, str]] = {}
         for relpath, full in _walk_files(self.root):
@@ -359,11 +359,11 @@ class Store:
                                    [(log, line, found, self._depset_id(connection, deps, ids), value)
                                     for log, rows in self._lines.items() for line, (found, deps, value) in rows.items()])
             connection.executemany("INSERT OR REPLACE INTO facts VALUES (?, ?, ?, ?)",
-                                   [(name, relpath, content, value) for name, rows in self._facts.items()
+                                   [(name, _name(relpath), content, value) for name, rows in self._facts.items()
                                     for relpath, (content, value) in rows.items()])
             connection.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?)",
-                                   [(relpath, signature, found) for relpath, (signature, found) in files.items()])
-            connection.executemany("DELETE FROM files WHERE relpath = ?", [(relpath,) for relpath in gone])
+                                   [(_name(relpath), signature, found) for relpath, (signature, found) in files.items()])
+            connection.executemany("DELETE FROM files WHERE relpath = ?", [(_name(relpath),) for relpath in gone])
             self._prune(connection)
             connection.execute("COMMIT")
         except sqlite3.Error:
@@ -414,6 +414,15 @@ def unseal(text) -> tuple[bool, object]:
         return True, json.loads(body)
     except ValueError:
         return False, None
+
+
+def _name(relpath: str) -> bytes:
+    """A path as stored: its bytes (a file name that is not UTF-8 comes as surrogate escapes, which text cannot hold)."""
+    return relpath.encode("utf-8", "surrogateescape")
+
+
+def _relpath(name) -> str:
+    return bytes(name).decode("utf-8", "surrogateescape") if isinstance(name, (bytes, memoryview)) else str(name)
 
 
 def deps_text(deps) -> str:
