@@ -1,9 +1,9 @@
-"""A pass over a workspace that reuses what the incremental cache (engine/incremental.py) still holds.
+"""A pass over a workspace that loads from the store (engine/store.py) what it still answers and checks the rest.
 
 Workspace rules are answered per rule, document rules per document, and the rules declared
-``records=True`` per line of a JSONL log: the lines that changed are checked in a copy of the
-log with every other line emptied (so line numbers and columns stay as they are), and each
-line's findings are kept under its own key. A cached finding whose fix a ``--fix`` run would
+``records=True`` per line of a JSONL log: the log's rows are read in one query, the lines that
+changed are checked in a copy of the log with every other line emptied (so line numbers and
+columns stay as they are), and each line's findings are kept in its own row. A cached finding whose fix a ``--fix`` run would
 apply is never reused: fixes need real edits, so that unit is checked again.
 """
 
