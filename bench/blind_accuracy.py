@@ -107,7 +107,8 @@ def speed(claims, triggers, rounds: int = 20) -> None:
     import time
 
     from memwarden.analysis.negation import find_claims
-    from memwarden.analysis.negation.evidence import cjk_names, en_names
+    from memwarden.analysis.negation.cjk_evidence import cjk_names
+    from memwarden.analysis.negation.evidence import en_names
     from memwarden.analysis.triggers import classify
 
     for name, rows, run in (("negative claims", claims, lambda r: find_claims(r["text"])),

@@ -159,32 +159,26 @@ def test_hole_a_path_that_climbs_out_of_the_project_is_resolved_as_the_os_resolv
 
 
 def test_hole_a_cache_file_that_is_a_fifo_or_a_link_to_an_endless_file_is_not_read(tmp_path):
-    """A FIFO in place of `.memwarden_cache/v1/files.json` hung the run for good; a link to /dev/zero (a repository
-    can commit one) was read until the machine ran out of memory. Only regular cache files are read now, and the run
-    reports as it does without the cache."""
+    """A FIFO in place of a cache file hung the run for good; a link to /dev/zero (a repository can commit one) was
+    read until the machine ran out of memory. The store's database and its side files are opened only when they are
+    regular files (else discarded and rebuilt), and the run reports as it does without the cache."""
     root = gish(tmp_path / "ws", {"memory/fact.yml": f"schema_version: 1\ntoken: {github_token()}\n"})
     first = mw("check", ".", cwd=root)
     assert first.rc == 1 and "secret-in-memory" in first.out, first
-    store = root / ".memwarden_cache" / "v1"
-    (store / "files.json").unlink()
-    os.mkfifo(store / "files.json")
-    shards = sorted((store / "incremental").iterdir())
-    assert shards, "the incremental store's shards"
-    for number, shard in enumerate(shards):  # the sharded store: every shard and journal a FIFO or a link
-        shard.unlink()
-        if number % 2:
-            os.mkfifo(shard)
-        else:
-            shard.symlink_to("/dev/zero")
-    for journal in ("documents-0.log", "rules.log"):
-        if not (store / "incremental" / journal).exists():
-            (store / "incremental" / journal).symlink_to("/dev/zero")
-    for run in store.glob("run-*.json"):
-        run.unlink()
-        run.symlink_to("/dev/zero")
-    again = Run(run_memwarden("check", ".", cwd=root, env={"MEMWARDEN_NO_PROGRESS": "1", "NO_COLOR": "1"}))
-    assert_no_crash(again)
-    assert (again.rc, again.out) == (first.rc, first.out), again
+    database = root / ".memwarden_cache" / "store.sqlite3"
+    assert database.is_file()
+    for planted in ("", "-wal", "-shm", "-journal"):
+        for fifo in (True, False):
+            path = database.with_name(database.name + planted)
+            path.unlink(missing_ok=True)
+            if fifo:
+                os.mkfifo(path)
+            else:
+                path.symlink_to("/dev/zero")
+            again = Run(run_memwarden("check", ".", cwd=root, env={"MEMWARDEN_NO_PROGRESS": "1", "NO_COLOR": "1"}))
+            assert_no_crash(again)
+            assert (again.rc, again.out) == (first.rc, first.out), (planted, fifo, again)
+            assert database.is_file() and not database.is_symlink()
 
 
 def test_hole_a_symlinked_cache_folder_is_neither_read_nor_written(tmp_path):

@@ -13,6 +13,7 @@ import importlib.util
 import json
 import random
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -48,11 +49,7 @@ def test_the_corpus_reports_the_same_with_a_warm_cache_in_every_format(cli, tmp_
         shutil.copytree(source, root)
         plain = _outputs(cli, root, env=NO_CACHE)
         cli("check", "--exit-zero", ".", cwd=root)  # fills the cache
-        warm = {}
-        for fmt in FORMATS:
-            for run_file in (root / ".memwarden_cache" / "v1").glob("run-*.json"):
-                run_file.unlink()  # answered per document and per rule, not by the whole run's entry
-            warm[fmt] = cli("check", "--exit-zero", "--format", fmt, ".", cwd=root).stdout
+        warm = {fmt: cli("check", "--exit-zero", "--format", fmt, ".", cwd=root).stdout for fmt in FORMATS}
         assert warm == plain, source.name
         checked += 1
     assert checked >= 10
@@ -137,19 +134,19 @@ def test_a_generated_workspace_after_random_edits_reports_the_same_with_a_warm_c
     assert "[SECRET:" in final or "secret-in-memory" in final  # the planted secrets were found, and hidden
 
 
-def stored_entries(store) -> set:
-    """The keys a sharded store holds: its shards' entries and their journals' (as the store reads them)."""
-    keys = set()
-    for shard in store.glob("*.json"):
-        keys.update(json.loads(shard.read_text("utf-8"))["entries"])
-        journal = shard.with_suffix(".log")
-        if journal.exists():
-            for line in journal.read_text("utf-8").splitlines():
-                keys.update(json.loads(line))
-    return keys
+def stored_rows(root: Path) -> dict[str, set]:
+    """The rows the store holds: entries by key, a log's lines by (log, line, digest)."""
+    connection = sqlite3.connect(root / ".memwarden_cache" / "store.sqlite3")
+    try:
+        return {"entries": set(connection.execute("SELECT key FROM entries")),
+                "lines": set(connection.execute("SELECT log, line, digest FROM lines"))}
+    finally:
+        connection.close()
 
 
-def test_an_append_rechecks_only_the_new_record_and_keeps_line_numbers(cli, generated):
+def test_an_append_rechecks_only_the_new_record_and_keeps_line_numbers(cli, generated, monkeypatch):
+    from memwarden.engine import cached_run
+
     root, gen = generated
     log = root / "memory" / "episodic.jsonl"
     cli("check", "--exit-zero", ".", cwd=root)
@@ -160,26 +157,35 @@ def test_an_append_rechecks_only_the_new_record_and_keeps_line_numbers(cli, gene
     record["summary"] = "The export endpoint is not supported in the EU region."
     with log.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(record) + "\n")
-    store = root / ".memwarden_cache" / "v1" / "incremental"
-    entries_before = stored_entries(store)
+    rows_before = stored_rows(root)
+    checked: list[list[int]] = []
+    original = cached_run._check_lines
+    monkeypatch.setattr(cached_run, "_check_lines", lambda *args: checked.append(list(args[7])) or original(*args))
     after = cli("check", "--exit-zero", "--format", "json", "memory/episodic.jsonl", cwd=root).json()["findings"]
     new = {(f["line"], f["name"]) for f in after} - before
     assert new == {(count + 1, "negative-claim-without-expiry")}
-    # The new line's entries (its findings; its tags, ids and shape for the rules that read the whole log), no more,
-    # and the log's checkpoints of its new prefix (the record rules' and those three summaries'), in one new shard.
-    added = stored_entries(store) - entries_before
-    assert len({key for key in added if not key.startswith("checkpoints-")}) <= 4
-    assert len({key.partition("/")[0] for key in added if key.startswith("checkpoints-07-")}) <= 1
+    assert checked == [[count + 1]]  # the record rules parsed the new line alone
+    # The new line's rows (its findings; its tags, ids and shape for the rules that read the whole log), no more.
+    added = stored_rows(root)["lines"] - rows_before["lines"]
+    assert {line for _, line, _ in added} == {count + 1} and len(added) <= 4
+    # An edit before the end: that line alone is checked again.
+    checked.clear()
+    lines = log.read_bytes().splitlines(keepends=True)
+    lines[1] = json.dumps(gen.episode(random.Random(5), 45)).encode() + b"\n"
+    log.write_bytes(b"".join(lines))
+    cli("check", "--exit-zero", "memory/episodic.jsonl", cwd=root)
+    assert checked == [[2]]
 
 
-def test_the_store_holds_no_secret_and_a_garbled_store_is_a_miss(cli, workspace):
+def test_the_store_holds_no_secret_and_garbled_rows_are_misses(cli, workspace):
     token = "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5"
     root = workspace({
         "MEMORY.md": "# Memory\n",
         "memory/episodic.jsonl": json.dumps({
             "id": "ep-1", "timestamp": "2026-01-01T00:00:00Z", "summary": f"The token {token} is not rotated.",
             "tags": ["deploy", "ci", "tokens"],
-        }) + "\n",
+        }) + "\n" + json.dumps({"id": "ep-2", "timestamp": "2026-01-02T00:00:00Z",
+                                "summary": "The export API does not support paging.", "tags": ["api"]}) + "\n",
         "memory/knowledge/feedback/n.md": f"---\ntags: [{token}, ci]\n---\n# Note\nUse {token} here.\n",
     })
     first = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
@@ -187,19 +193,27 @@ def test_the_store_holds_no_secret_and_a_garbled_store_is_a_miss(cli, workspace)
     cache = root / ".memwarden_cache"
     for path in cache.rglob("*"):
         if path.is_file():
-            assert token not in path.read_text("utf-8", "replace"), path
-            assert token[4:20] not in path.read_text("utf-8", "replace"), path
-    shards = sorted((cache / "v1" / "incremental").glob("*.json"))
-    assert shards
-    for garbage in (None, b"\x00\xff garbage", b'{"format": 3, "entries": {"x": 5}}',
-                    b'{"format": 3, "entries": []}', b"[]"):
-        for shard in shards:
-            shard.write_bytes(garbage if garbage is not None else shard.read_bytes()[: shard.stat().st_size // 2])
-            shard.with_suffix(".log").write_bytes(b'{"torn": [[], {}, ""]}\n{"half' if garbage is None else garbage)
-        for run_file in (cache / "v1").glob("run-*.json"):
-            run_file.write_bytes(garbage or b"{")
+            assert token.encode() not in path.read_bytes(), path
+            assert token[4:20].encode() not in path.read_bytes(), path
+    database = cache / "store.sqlite3"
+    garbles = (
+        "UPDATE entries SET value = 'not json {'",
+        "UPDATE entries SET value = '{\"x\": 5}'",
+        "UPDATE entries SET value = '[]'",
+        "UPDATE lines SET value = '{\"negative-claim-without-expiry\": [{\"name\": 5}]}'",
+        "UPDATE lines SET value = '[1, 2]'",
+        "UPDATE lines SET digest = x'00'",
+        "UPDATE depsets SET deps = '[' || id || ']'",
+        "UPDATE depsets SET deps = 'nonsense' || id",
+        "DELETE FROM depsets",
+    )
+    for garble in garbles:
+        connection = sqlite3.connect(database)
+        connection.execute(garble)
+        connection.commit()
+        connection.close()
         again = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
-        assert again.exit_code == 0 and again.stdout == first.stdout
+        assert again.exit_code == 0 and again.stdout == first.stdout, garble
 
 
 def test_a_fix_on_an_appended_record_writes_what_a_run_without_the_cache_writes(cli, generated, tmp_path):
@@ -221,26 +235,8 @@ def test_a_fix_on_an_appended_record_writes_what_a_run_without_the_cache_writes(
     assert b'"expires"' in (root / log).read_bytes().splitlines()[-1]
 
 
-def test_an_append_is_journaled_and_the_journal_reads_back_as_the_shard_would(cli, generated):
-    root, gen = generated
-    cli("check", "--exit-zero", ".", cwd=root)
-    store = root / ".memwarden_cache" / "v1" / "incremental"
-    shards_before = {shard.name: shard.read_bytes() for shard in store.glob("*.json")}
-    record = gen.episode(random.Random(5), 55)
-    with (root / "memory" / "episodic.jsonl").open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(record) + "\n")
-    first = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
-    journals = sorted(store.glob("*.log"))
-    assert journals  # the new record's entries were appended, not written with the rest of its shard
-    for journal in journals:
-        assert store.joinpath(journal.stem + ".json").read_bytes() == shards_before[journal.stem + ".json"]
-    again = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
-    plain = cli("check", "--exit-zero", "--format", "json", ".", cwd=root, env=NO_CACHE)
-    assert first.stdout == again.stdout == plain.stdout
-
-
 def _log_edit(log: Path, gen, rng: random.Random, step: int) -> str:
-    """An edit of the log's bytes of the kinds a checkpoint of its prefix must notice (or rightly survive)."""
+    """An edit of the log's bytes of the kinds the stored rows of its lines must notice (or rightly survive)."""
     raw = log.read_bytes()
     lines = raw.splitlines(keepends=True)
     newline = b"\r\n" if b"\r\n" in raw else b"\n"
@@ -302,10 +298,10 @@ def _same_length_claim(line: bytes) -> bytes:
     return json.dumps(record, ensure_ascii=False).encode("utf-8") + line[len(body) :]
 
 
-def test_a_log_edited_at_random_reports_the_same_with_its_checkpoints(cli, generated):
-    """Appends (served from the log's checkpoint), and edits a checkpoint must not survive: a line rewritten in the
-    middle, the log truncated, its line endings turned to CRLF and back, a BOM added and removed, a last line with
-    no newline that the next append completes, blank and broken lines, a line deleted."""
+def test_a_log_edited_at_random_reports_the_same_with_its_rows(cli, generated):
+    """Appends, and edits the stored rows must notice: a line rewritten in the middle (one of the same length too),
+    the log truncated, its line endings turned to CRLF and back, a BOM added and removed, a last line with no newline
+    that the next append completes, blank and broken lines, a line deleted (every line after it moves up)."""
     root, gen = generated
     log = root / "memory" / "episodic.jsonl"
     rng = random.Random(2026)
@@ -315,59 +311,7 @@ def test_a_log_edited_at_random_reports_the_same_with_its_checkpoints(cli, gener
     for step in range(40):
         done.append(_log_edit(log, gen, rng, step))
         for args in ((".",), named):
-            for run_file in (root / ".memwarden_cache" / "v1").glob("run-*.json"):
-                run_file.unlink()  # answered per line and by the checkpoints, never by the whole run's entry
             warm = cli("check", "--exit-zero", "--format", "json", *args, cwd=root).stdout
             plain = cli("check", "--exit-zero", "--format", "json", *args, cwd=root, env=NO_CACHE).stdout
             assert warm == plain, (step, done[-1], args)
     assert {"append", "middle", "same-length", "truncate", "crlf", "bom", "unterminated"} <= set(done)
-    assert list((root / ".memwarden_cache" / "v1" / "incremental").glob("checkpoints-*-*.json"))
-
-
-def test_an_append_reads_the_log_s_checkpoint_and_no_per_line_entry(cli, generated, monkeypatch):
-    from memwarden.engine import store as store_module
-
-    root, gen = generated
-    log = root / "memory" / "episodic.jsonl"
-    cli("check", "--exit-zero", ".", cwd=root)
-    read: list[str] = []
-    original = store_module.Store._read
-    monkeypatch.setattr(store_module.Store, "_read", lambda self, name: read.append(name) or original(self, name))
-    with log.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(gen.episode(random.Random(4), 44)) + "\n")
-    cli("check", "--exit-zero", "memory/episodic.jsonl", cwd=root)
-    assert any(name.startswith("checkpoints-") for name in read)
-    assert not [name for name in read if name.startswith(("records-", "record-summaries-"))], read
-    # An edit before the end: the checkpoint no longer matches, and the per-line entries answer.
-    read.clear()
-    lines = log.read_bytes().splitlines(keepends=True)
-    lines[1] = json.dumps(gen.episode(random.Random(5), 45)).encode() + b"\n"
-    log.write_bytes(b"".join(lines))
-    cli("check", "--exit-zero", "memory/episodic.jsonl", cwd=root)
-    assert any(name.startswith("records-") for name in read)
-
-
-def test_a_garbled_checkpoint_is_a_miss(cli, generated):
-    """Checkpoints whose data has the wrong shape (read as JSON, so only their meaning is off) are misses."""
-    root, gen = generated
-    log = root / "memory" / "episodic.jsonl"
-    cli("check", "--exit-zero", ".", cwd=root)
-    with log.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(gen.episode(random.Random(6), 66)) + "\n")
-    plain = cli("check", "--exit-zero", "--format", "json", ".", cwd=root, env=NO_CACHE).stdout
-    store = root / ".memwarden_cache" / "v1" / "incremental"
-    wrong = ({"rules": "x", "deps": 5}, {"groups": [[[9], [[1, 2]]]]}, {"groups": [[[0], [["a", 2]]]]},
-             {"found": {"one": {}}}, {"found": {"1": []}}, {"deps": [5]}, {"values": {"x": 1}}, {"unkept": ["1"]},
-             {"values": []}, {"points": [[1, 2]]}, {"points": [["a", 1, "b"]]}, [], None, 7)
-    saved = {shard: shard.read_text("utf-8") for shard in store.glob("checkpoints-*.json")}
-    for garbage in wrong:
-        for shard, text in saved.items():
-            data = json.loads(text)
-            for entry in data["entries"].values():
-                value = entry[1]
-                entry[1] = {**value, **garbage} if isinstance(value, dict) and isinstance(garbage, dict) else garbage
-            shard.write_text(json.dumps(data), "utf-8")
-        for run_file in (root / ".memwarden_cache" / "v1").glob("run-*.json"):
-            run_file.unlink()
-        again = cli("check", "--exit-zero", "--format", "json", ".", cwd=root)
-        assert again.exit_code == 0 and again.stdout == plain, garbage

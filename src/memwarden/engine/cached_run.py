@@ -1,35 +1,59 @@
-"""A pass over a workspace that reuses what the incremental cache (engine/incremental.py) still holds.
+"""A pass over a workspace that loads from the store (engine/store.py) what it still answers and checks the rest.
 
 Workspace rules are answered per rule, document rules per document, and the rules declared
-``records=True`` per line of a JSONL log: the lines that changed are checked in a copy of the
-log with every other line emptied (so line numbers and columns stay as they are), and each
-line's findings are kept under its own key. A cached finding whose fix a ``--fix`` run would
+``records=True`` per line of a JSONL log: the log's rows are read in one query, the lines that
+changed are checked in a copy of the log with every other line emptied (so line numbers and
+columns stay as they are), and each line's findings are kept in its own row. A cached finding whose fix a ``--fix`` run would
 apply is never reused: fixes need real edits, so that unit is checked again.
 """
 
 from __future__ import annotations
 
-import json
-
-from memwarden.engine import checkpoints, parallel, pieces
-from memwarden.engine.cache import RunCache, finding_from, finding_record
+from memwarden.engine import parallel, pieces
 from memwarden.engine.incremental import Incremental, Recorder, masked
-from memwarden.engine.store import Store
-from memwarden.model import Finding, Scope
+from memwarden.engine.store import Store, settings_key
+from memwarden.model import Applicability, Finding, Fix, Scope, Severity
 
 _ABSENT = object()
 
 
-def open_caches(checker):
-    """The run-level cache and the incremental store of a checker's workspace; the checker now uses the store."""
+def open_store(checker) -> Store:
+    """The store of a checker's workspace; the checker now reads and fills it."""
     ws = checker.workspace
-    cache = RunCache(ws.root)
-    store = Store(cache.dir)
+    store = Store(ws.root)
     # The selected rules' options only (the others' modules need not load); an entry holds findings per rule.
-    settings = cache.settings_key(ws, checker.rules, checker.run)
-    checker.incremental = Incremental(store, settings, ws, cache.file_hashes, checker.secret_scans, cache.forget_hashes)
+    settings = settings_key(ws, checker.rules, checker.run)
+    checker.incremental = Incremental(store, settings, ws, checker.secret_scans)
     checker.incremental.rules_by_name = {rule.name: rule for rule in checker.rules}
-    return cache, store
+    return store
+
+
+def finding_record(f: Finding) -> dict:
+    """A finding as the store keeps it (plain JSON; the fix's description only: a fixing run recomputes edits)."""
+    return {
+        "name": f.rule.name,
+        "workspace_path": f.workspace_path,
+        "line": f.line,
+        "column": f.column,
+        "message": f.message,
+        "severity": f.severity.value,
+        "json_path": f.json_path,
+        "fix": [f.fix.applicability.value, f.fix.description] if f.fix else None,
+    }
+
+
+def finding_from(item, rules_by_name: dict, display) -> Finding | None:
+    """A finding read back from the store; None when the item is not one (a garbled entry is a miss)."""
+    try:
+        rule = rules_by_name.get(item["name"])
+        if rule is None:
+            return None
+        fix = Fix(Applicability(item["fix"][0]), item["fix"][1], ()) if item.get("fix") else None
+        return Finding(rule=rule, path=display(item["workspace_path"]), line=int(item["line"]),
+                       column=int(item["column"]), message=str(item["message"]), severity=Severity(item["severity"]),
+                       json_path=item.get("json_path"), fix=fix, workspace_path=str(item["workspace_path"]))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
 
 
 def incremental_findings(checker, worker) -> list[Finding]:
@@ -102,7 +126,7 @@ def _workspace_rule(checker, rule) -> list[Finding]:
 
 def check_chunk(checker, chunk: list[str]) -> list:
     """In a worker process: the document rules on some files, and the cache entries made for them."""
-    _, store = open_caches(checker)
+    store = open_store(checker)
     checker.start_pass()
     rules = [r for r in checker.rules if r.scope is Scope.DOCUMENT]
     found = []
@@ -129,11 +153,10 @@ def _answered(checker, relpath: str, rules) -> list[Finding] | None:
             return None
         found.extend(f for findings in have.values() for f in findings)
     if record_rules:
-        answered, misses, known = _record_answers(checker, relpath, kind, raw, lines, record_rules)
+        log = _records_log(inc, relpath, kind, record_rules)
+        answered, misses = _line_answers(checker, log, lines, range(1, len(lines) + 1), record_rules)
         if misses:
             return None
-        if known is not None:  # answered line by line: the next run reads them at once
-            _write_checkpoint(checker, relpath, kind, raw, lines, record_rules, known)
         found.extend(answered)
     return found
 
@@ -249,49 +272,57 @@ def _document(checker, relpath: str, rules, piece: pieces.Piece | None = None) -
 
 
 def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules, piece=None) -> list[Finding]:
-    """The record rules on a log (or one range of it), line by line: only the lines no entry answers for are
-    checked, about PIECE_BYTES of them at a time unless fixing (so a cold store never parses a big log whole).
-    A whole log is answered from its checkpoint where one holds; a range reads its own lines' entries."""
+    """The record rules on a log (or one range of it), line by line: the log's rows are read in one query, and only
+    the lines whose bytes or dependencies changed are checked, about PIECE_BYTES of them at a time unless fixing
+    (so a cold store never parses a big log whole)."""
     inc, run = checker.incremental, checker.run
-    if piece is None:
-        found, misses, known = _record_answers(checker, relpath, kind, raw, lines, rules)
-    else:
-        found, misses, known = [], {}, None
-        for number in pieces.lines_within(lines, piece):
-            entry = inc.lookup(inc.record_key(relpath, kind.name, number, lines[number - 1]))
-            have, value = _held(checker, entry, rules)
-            if len(have) == len(rules):
-                found.extend(f for findings in have.values() for f in findings)
-            else:
-                misses[number] = (entry, value)
-    if not misses:
-        if known is not None:
-            _write_checkpoint(checker, relpath, kind, raw, lines, rules, known)
-        return found
-    for batch in [list(misses)] if run.fix or run.diff else pieces.batches(lines, list(misses)):
-        checked = _check_lines(checker, relpath, kind, raw, lines, rules, {n: misses[n] for n in batch}, piece, known)
+    log = _records_log(inc, relpath, kind, rules)
+    inc.store.cut_log(log, len(lines))
+    found, misses = _line_answers(checker, log, lines, pieces.lines_within(lines, piece), rules)
+    for batch in ([misses] if run.fix or run.diff else pieces.batches(lines, misses)) if misses else []:
+        checked = _check_lines(checker, relpath, kind, raw, lines, rules, log, batch, piece)
         if checked is None:
             return checker.document_findings(rules, [relpath])
         found.extend(checked)
-    if known is not None:  # a line whose reads were not stamped is missing from it: then no checkpoint is written
-        _write_checkpoint(checker, relpath, kind, raw, lines, rules, known)
     return found
 
 
-def _check_lines(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules, misses: dict, piece, known) -> list | None:
-    """The missed lines checked in a copy of the log with the others emptied, and kept (in ``known`` too, for the
-    log's next checkpoint); None when a fix's edits cannot be moved back into the log (then it is to be checked
-    whole)."""
+def _records_log(inc, relpath: str, kind, rules) -> str:
+    return inc.log_key("records " + ",".join(sorted(rule.name for rule in rules)), relpath, kind.name)
+
+
+def _line_answers(checker, log: str, lines: list[bytes], numbers, rules) -> tuple[list[Finding], list[int]]:
+    """(the findings the log's rows answer, the numbers of the lines to check)."""
+    inc = checker.incremental
+    found: list[Finding] = []
+    misses: list[int] = []
+    for number in numbers:
+        answered, value = inc.line_answer(log, number, lines[number - 1])
+        if answered and value is None:
+            continue  # checked, and nothing found
+        have = _held(checker, [None, value], rules)[0] if answered else {}
+        if len(have) < len(rules):  # garbled, or a fix this run applies: checked again
+            misses.append(number)
+        else:
+            found.extend(f for findings in have.values() for f in findings)
+    return found, misses
+
+
+def _check_lines(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules, log: str, misses: list[int],
+                 piece) -> list | None:
+    """The missed lines checked in a copy of the log with the others emptied, and kept; None when a fix's edits
+    cannot be moved back into the log (then it is to be checked whole)."""
     ws, inc, run = checker.workspace, checker.incremental, checker.run
     found: list[Finding] = []
+    wanted = set(misses)
     saved = ws.overlay.get(relpath, _ABSENT)
     inc.masked[relpath] = raw
-    ws.overlay[relpath] = masked(lines, set(misses))
+    ws.overlay[relpath] = masked(lines, wanted)
     ws.forget(relpath)
     emptied = ws.document(relpath)
     if emptied is not None and hasattr(emptied, "blank_lines"):
         # The emptied lines are not blank lines of the log: no rule is to report them (nor pay for them).
-        emptied.blank_lines = [number for number in emptied.blank_lines if number in misses]
+        emptied.blank_lines = [number for number in emptied.blank_lines if number in wanted]
     try:
         fresh, recorder = _watched(checker, lambda: checker.document_findings(rules, [relpath]))
     finally:
@@ -311,120 +342,18 @@ def _check_lines(checker, relpath: str, kind, raw: bytes, lines: list[bytes], ru
             if piece is None or piece.first:
                 found.append(finding)  # not one changed line's alone: reported (once), not kept
             kept.append(finding)
-        # else: on an emptied line, about the emptiness (a blank line): that line's own entry holds the truth
+        # else: on an emptied line, about the emptiness (a blank line): that line's own row holds the truth
     if (run.fix or run.diff) and any(run.allows(f) for f in kept):
         # Edits are offsets into the emptied copy: moved to where their line is in the log, or the log is checked whole.
-        if not shift_edits(kept, lines, set(misses), relpath):
+        if not shift_edits(kept, lines, wanted, relpath):
             return None
-    checked = inc.stamped(recorder)
-    for number, (entry, value) in misses.items():
-        merged = {**value, **_by_rule(rules, by_line[number])}
-        inc.put(inc.record_key(relpath, kind.name, number, lines[number - 1]), recorder, merged,
-                entry[0] if entry is not None else ())
+    deps = inc.stamped(recorder)
+    for number in misses:
+        if deps is not None:
+            value = _by_rule(rules, by_line[number]) if by_line[number] else None
+            inc.put_line(log, number, lines[number - 1], deps, value)
         found.extend(by_line[number])
-        if known is not None and checked is not None:
-            known[number] = (_by_rule(rules, by_line[number]), [[*dep] for dep in checked])
     return found
-
-
-# -- a log's checkpoint (engine/checkpoints.py) for the record rules ----------------------------------------
-def _record_answers(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules):
-    """What the cache answers of a log's lines for the record rules: (findings, misses, known).
-
-    ``misses`` maps each line to check to its per-line entry and value (None and {} when none is read);
-    ``known`` maps the answered lines to their findings by rule and their stamped dependencies (what the next
-    checkpoint keeps), or is None when a line's answer was not kept whole. With a valid checkpoint, only the
-    lines after it (and those whose dependencies changed or whose fix this run applies) are misses, and no
-    per-line entry is read; without one, every line's entry is looked up.
-    """
-    inc = checker.incremental
-    found: list[Finding] = []
-    misses: dict[int, tuple] = {}
-    known: dict | None = {}
-    point = checkpoints.read(inc.store, inc.checkpoint_key("records", relpath, kind.name), raw, inc.prefixes)
-    if point is not None and _records_checkpoint(point.data, rules):
-        deps = point.data["deps"]
-        fresh = [inc.valid([[dep]]) for dep in deps]
-        known = {number: ({}, []) for number in range(1, min(point.lines, len(lines)) + 1)}
-        for indices, spans in point.data["groups"]:
-            line_deps = [deps[index] for index in indices]
-            valid = all(fresh[index] for index in indices)
-            for first, last in spans:
-                for number in range(max(first, 1), min(last, point.lines) + 1):
-                    if valid:
-                        known[number] = ({}, line_deps)
-                    else:
-                        misses[number] = (None, {})
-                        del known[number]
-        for text, value in point.data["found"].items():
-            number = int(text)
-            if number not in known:
-                continue
-            have, _ = _held(checker, [[], value, ""], rules)
-            if len(have) < len(rules):  # garbled, or a fix this run applies: checked again
-                misses[number] = (None, {})
-                del known[number]
-                continue
-            found.extend(f for findings in have.values() for f in findings)
-            known[number] = (value, known[number][1])
-        misses.update((number, (None, {})) for number in range(point.lines + 1, len(lines) + 1))
-        return found, misses, known if misses else None  # nothing new: the checkpoint stands as it is
-    for number, line in enumerate(lines, 1):
-        entry = inc.lookup(inc.record_key(relpath, kind.name, number, line))
-        have, value = _held(checker, entry, rules)
-        if len(have) == len(rules):
-            found.extend(f for findings in have.values() for f in findings)
-            if known is not None:
-                if any(name not in value for name in (r.name for r in rules)):
-                    known = None
-                else:
-                    known[number] = ({r.name: value[r.name] for r in rules if value[r.name]}, entry[0])
-        else:
-            misses[number] = (entry, value)
-    return found, misses, known
-
-
-def _records_checkpoint(data: dict, rules) -> bool:
-    """Whether a checkpoint's data has the shape :func:`_write_checkpoint` gives it, for (at least) these rules."""
-    try:
-        return {r.name for r in rules} <= set(data["rules"]) and isinstance(data["found"], dict) \
-            and all(isinstance(dep, list) for dep in data["deps"]) \
-            and all(isinstance(k, str) and k.isdigit() and isinstance(v, dict) for k, v in data["found"].items()) \
-            and all(all(0 <= i < len(data["deps"]) for i in indices) and all(isinstance(a, int) and isinstance(b, int)
-                                                                              for a, b in spans)
-                    for indices, spans in data["groups"])
-    except (KeyError, TypeError, ValueError):
-        return False
-
-
-def _write_checkpoint(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules, known: dict) -> None:
-    """Keep the findings and dependencies of the log's complete lines under one entry: the dependencies once
-    each, the lines that share them as runs of numbers, the findings only of the lines that have some."""
-    inc = checker.incremental
-    covered = checkpoints.complete_lines(lines)
-    if any(number not in known for number in range(1, covered + 1)):
-        return  # a line not answered here: no checkpoint covers it
-    deps: dict[str, int] = {}
-    indexed: dict[int, tuple] = {}  # id of a line's list of dependencies (alive in known) -> their indices
-    groups: dict[tuple, list] = {}
-    found = {}
-    for number in range(1, covered + 1):
-        value, line_deps = known[number]
-        if any(value.values()):
-            found[str(number)] = {name: items for name, items in value.items() if items}
-        indices = indexed.get(id(line_deps))  # the lines of one run share one list: indexed once
-        if indices is None:
-            indices = indexed[id(line_deps)] = tuple(sorted(deps.setdefault(json.dumps(dep), len(deps))
-                                                            for dep in line_deps))
-        spans = groups.setdefault(indices, [])
-        if spans and spans[-1][1] == number - 1:
-            spans[-1][1] = number
-        else:
-            spans.append([number, number])
-    # Lines with no dependency need no group: they are answered by being covered.
-    data = {"rules": sorted(r.name for r in rules), "deps": [json.loads(dep) for dep in deps],
-            "groups": [[list(indices), spans] for indices, spans in groups.items() if indices], "found": found}
-    checkpoints.write(inc.store, inc.checkpoint_key("records", relpath, kind.name), lines, data, raw, inc.prefixes)
 
 
 def shift_edits(findings, lines: list[bytes], kept: set[int], relpath: str) -> bool:

@@ -14,7 +14,7 @@ A rule that needs a little of every document (the tags in use, the ids, the link
 finding that used them depends only on the summaries' digest, not on every byte. A summary function
 with a ``raw_filter`` (a test of the bytes) is not even called on a file that fails it.
 
-The store is a folder of shards (see engine/store.py's ``Store``); a missing, truncated or garbled one is a miss. It never holds a
+The entries live in engine/store.py's database; a missing or garbled one is a miss. It never holds a
 secret in clear text: messages are stored after the engine hid the file's secrets in them, and
 the summary of a file the secrets scan finds anything in is never stored.
 """
@@ -27,8 +27,7 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from memwarden.engine import checkpoints
-from memwarden.engine.store import CHECKPOINT_SHARD, RULE_SHARD, Store, bucket, in_shard
+from memwarden.engine.store import Store, digest, key_of, line_digest, unseal
 
 MAX_FILE_DEPS = 64
 
@@ -36,15 +35,6 @@ MAX_FILE_DEPS = 64
 LOCAL_ATTRIBUTES = frozenset({"profile", "config"})
 # Attributes that depend only on which files exist and their kinds, not on what is in them.
 NAME_ATTRIBUTES = frozenset({"files", "other_files", "checked_files", "kind_of", "text_kind_of", "same_file_as"})
-
-
-def digest(*parts) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def key_of(*parts) -> str:
-    """An entry's key from plain parts (text and numbers): cheaper than :func:`digest`, as there are many."""
-    return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def content_digest(raw: bytes) -> str:
@@ -134,20 +124,20 @@ class WatchedMemo:
 class Incremental:
     """One run's view of the store: the run key, the current digest of each kind of dependency, the summaries."""
 
-    def __init__(self, store: Store, run_key: str, workspace, file_hashes: Callable[[], dict[str, str]], secrets,
-                 forget_hashes: Callable[[], None] = lambda: None):
+    def __init__(self, store: Store, run_key: str, workspace, secrets):
         self.store = store
         self.run_key = run_key
         self.workspace = workspace
-        self._file_hashes = file_hashes
-        self._forget_hashes = forget_hashes
+        self._file_hashes = store.file_hashes
+        self._forget_hashes = store.forget_hashes
         self._secrets = secrets
         self._current: dict[tuple, str] = {}
+        self._valid_sets: dict = {}  # depset reference -> whether it holds now
+        self._logs: dict[str, dict] = {}  # a log's stored rows, read once a pass
         self._summaries: dict[tuple, dict] = {}
         self._record_summaries: dict[tuple, dict] = {}
         self._masked_docs: dict = {}  # the one emptied copy of a log the summaries last read
         self._split: tuple = ()  # the bytes of the log last split into lines, and its lines
-        self.prefixes = checkpoints.Prefixes()  # the digests of its prefixes the checkpoints asked for
         self.rules_by_name = {}  # the run's selected rules, by name (cached findings name theirs)
         self.masked: dict[str, bytes] = {}  # a log being checked line by line: its real bytes (summaries read them)
 
@@ -155,6 +145,8 @@ class Incremental:
         """Forget what was worked out about the files: a fixing round has changed some (in the overlay)."""
         self._forget_hashes()
         self._current.clear()
+        self._valid_sets.clear()
+        self._logs.clear()
         self._summaries.clear()
         self._record_summaries.clear()
         self._masked_docs = {}
@@ -175,21 +167,36 @@ class Incremental:
 
     # -- keys ---------------------------------------------------------------------------------------
     def document_key(self, relpath: str, kind: str, raw: bytes, part: str) -> str:
-        key = key_of(self.run_key, "document", part, relpath, kind, content_digest(raw))
-        return in_shard(f"documents-{bucket(relpath)}", key)
+        return key_of(self.run_key, "document", part, relpath, kind, content_digest(raw))
 
-    def record_key(self, relpath: str, kind: str, line: int, raw_line: bytes) -> str:
-        return in_shard(f"records-{bucket(relpath)}", key_of(self.run_key, "record", relpath, kind, line,
-                                                             content_digest(raw_line)))
-
-    def checkpoint_key(self, what: str, relpath: str, kind: str) -> str:
-        """The key of a log's checkpoint of ``what`` (engine/checkpoints.py): one entry, whatever the log holds."""
-        return in_shard(f"{CHECKPOINT_SHARD}-{bucket(relpath)}", key_of(self.run_key, "checkpoint", what, relpath, kind))
+    def log_key(self, what: str, relpath: str, kind: str) -> str:
+        """The key of a log's rows of ``what`` (the record rules' findings, or one record summary)."""
+        return key_of(self.run_key, "log", what, relpath, kind)
 
     def workspace_rule_key(self, any_targets: bool = False) -> str:
         ws = self.workspace
         named = "any" if any_targets else sorted(ws.targets) if ws.targets is not None else None
-        return in_shard(RULE_SHARD, digest(self.run_key, "workspace-rules", named))
+        return digest(self.run_key, "workspace-rules", named)
+
+    def log_rows(self, log: str) -> dict[int, tuple]:
+        """A log's stored rows ({line: (digest, depset, value text)}), read in one query once a pass."""
+        if log not in self._logs:
+            self._logs[log] = self.store.log_lines(log)
+        return self._logs[log]
+
+    def line_answer(self, log: str, number: int, line: bytes, found_digest: bytes | None = None):
+        """(True, value) when the log's row for this line holds its bytes and its dependencies hold, else (False, None)."""
+        row = self.log_rows(log).get(number)
+        if row is None or row[0] != (found_digest or line_digest(line)) or not self.valid_set(row[1]):
+            return False, None
+        return (True, None) if row[2] is None else unseal(row[2])
+
+    def put_line(self, log: str, number: int, line: bytes, recorder_or_deps, value) -> None:
+        deps = self.stamped(recorder_or_deps) if isinstance(recorder_or_deps, Recorder) else recorder_or_deps
+        if deps is not None:
+            row = self.store.put_line(log, number, line_digest(line), deps, value)
+            if log in self._logs:
+                self._logs[log][number] = row
 
     # -- dependencies -------------------------------------------------------------------------------
     def current(self, dep: tuple) -> str | None:
@@ -230,6 +237,13 @@ class Incremental:
         self._current[dep] = value
         return value
 
+    def valid_set(self, reference) -> bool:
+        """Whether a stored dependency set (by its reference) still holds; worked out once a pass."""
+        if reference not in self._valid_sets:
+            deps = self.store.deps_of(reference)
+            self._valid_sets[reference] = deps is not None and self.valid([deps])
+        return self._valid_sets[reference]
+
     def valid(self, entry) -> bool:
         for dep in entry[0]:
             if not isinstance(dep, list) or len(dep) < 2:
@@ -255,7 +269,7 @@ class Incremental:
     def lookup(self, key: str):
         """A valid entry's (dependencies, value), or None."""
         entry = self.store.get(key)
-        if entry is None or not self.valid(entry):
+        if entry is None or not self.valid_set(entry[3]):
             return None
         return entry
 
@@ -284,22 +298,23 @@ class Incremental:
         ws = self.workspace
         held = ws.loaded
         result = {}
+        facts = key_of(self.run_key, "summary", name)
+        stored = self.store.file_rows(facts)  # every file's row of this function, in one query
         for relpath, kind in sorted(ws.files.items()):
             if kinds and kind.name not in kinds:
                 continue
             real = self.masked.get(relpath)
             hashed = self.content_hash(relpath)
-            key = None
-            if hashed is not None:
-                key = in_shard("summaries", key_of(self.run_key, "summary", name, relpath, kind.name, hashed))
-            entry = self.store.get(key) if key is not None else None
-            if entry is not None:
-                result[relpath] = entry[1]
-                continue
+            row = f"{kind.name} {hashed}" if hashed is not None else None
+            if row is not None and stored.get(relpath, ("",))[0] == row:
+                sound, value = unseal(stored[relpath][1])
+                if sound:
+                    result[relpath] = value
+                    continue
             if not _passes_raw_filter(function, real if real is not None else ws.current_bytes(relpath)):
                 result[relpath] = None
-                if key is not None:
-                    self.store.put(key, (), None)
+                if row is not None:
+                    self.store.put_file_row(facts, relpath, row, None)
                 continue
             if real is not None:
                 from memwarden.documents import load
@@ -311,8 +326,8 @@ class Incremental:
                 continue
             value = json.loads(json.dumps(function(doc)))  # as stored: lists, never tuples
             result[relpath] = value
-            if key is not None and not self._secrets.of(doc):  # a file with a secret: its summary is never stored
-                self.store.put(key, (), value)
+            if row is not None and not self._secrets.of(doc):  # a file with a secret: its summary is never stored
+                self.store.put_file_row(facts, relpath, row, value)
             if relpath not in held:
                 ws.forget(relpath)
         return result
@@ -361,52 +376,25 @@ class Incremental:
         if lines is None:
             doc = load(ws.root, relpath, kind, raw)
             return plain_lines(function(doc, ws.profile)) if doc.ok else None
-        shard = f"record-summaries-{bucket(relpath)}"
-
-        def line_key(number: int) -> str:
-            return in_shard(shard, key_of(self.run_key, "record-summary", name, relpath, kind.name, number,
-                                          content_digest(lines[number - 1])))
-
-        checkpoint_key = self.checkpoint_key(f"summary {name}", relpath, kind.name)
-        point = checkpoints.read(self.store, checkpoint_key, raw, self.prefixes)
-        result, misses, unkept = {}, [], set()
-        if point is not None and _summary_checkpoint(point.data):
-            # The log's unchanged prefix from one entry; only the lines after it (and those never kept) are read.
-            result = {int(number): value for number, value in point.data["values"].items()}
-            unkept = set(point.data["unkept"])
-            misses = sorted(unkept | set(range(point.lines + 1, len(lines) + 1)))
-        else:
-            for number in range(1, len(lines) + 1):
-                entry = self.store.get(line_key(number))
-                if entry is None or not isinstance(entry[1], list) or len(entry[1]) != 2:
-                    misses.append(number)
-                elif entry[1][0]:
-                    result[number] = entry[1][1]
+        log = self.log_key(f"summary {name}", relpath, kind.name)
+        self.store.cut_log(log, len(lines))
+        result, misses = {}, []
+        for number, line in enumerate(lines, 1):
+            answered, value = self.line_answer(log, number, line)
+            if not answered or not (value is None or isinstance(value, list) and len(value) == 1):
+                misses.append(number)  # (a value not as stored: garbled, read again)
+            elif value is not None:
+                result[number] = value[0]
         from memwarden.engine.pieces import batches
 
         for batch in batches(lines, misses):  # a range of the log at a time: a cold store never parses it whole
             values = plain_lines(function(self._masked_document(relpath, kind, raw, lines, batch), ws.profile))
             for number in batch:
-                result.pop(number, None)
                 if number in values:
                     result[number] = values[number]
-                if may_hold_secret(json.dumps(values.get(number))):  # a value that might quote a secret: never kept
-                    unkept.add(number)
-                else:
-                    unkept.discard(number)
-                    self.store.put(line_key(number), (), [number in values, values.get(number)])
-        if misses or point is None:
-            covered = checkpoints.complete_lines(lines)
-            checkpoints.write(self.store, checkpoint_key, lines, {
-                "values": {str(n): v for n, v in result.items() if n <= covered and n not in unkept},
-                "unkept": sorted(n for n in unkept if n <= covered)}, raw, self.prefixes)
+                if not may_hold_secret(json.dumps(values.get(number))):  # one that might quote a secret: never kept
+                    self.put_line(log, number, lines[number - 1], (), [values[number]] if number in values else None)
         return dict(sorted(result.items()))
-
-
-def _summary_checkpoint(data: dict) -> bool:
-    values, unkept = data.get("values"), data.get("unkept")
-    return isinstance(values, dict) and isinstance(unkept, list) and all(isinstance(n, int) for n in unkept) \
-        and all(number.isdigit() for number in values)
 
 
 def _inside(root: Path, relpath: str) -> bool:

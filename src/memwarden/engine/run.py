@@ -20,7 +20,7 @@ from memwarden.discover.globs import matches_any
 from memwarden.discover.workspace import Workspace
 from memwarden.documents import Document
 from memwarden.engine import parallel, pieces
-from memwarden.engine.cache import usable as cache_usable
+from memwarden.engine.store import usable as store_usable
 from memwarden.engine.directives import Suppressions, directives
 from memwarden.engine.fixing import FileChange, fix_rounds, write_changes
 from memwarden.model import Applicability, Finding, Problem, Rule, RunMemo, Scope
@@ -55,7 +55,7 @@ class RunOptions:
     cwd: Path = field(default_factory=Path.cwd)
     # progress(total) -> context manager yielding advance(n); None = no progress display
     progress: Callable | None = None
-    use_cache: bool = False
+    use_cache: bool = False  # read and fill the store (engine/store.py)
     # The run is on the machine the memory is written on (the agent hook, not under CI): paths outside the
     # repository can be settled there (missing-machine-path).
     owner_machine: bool = False
@@ -64,11 +64,6 @@ class RunOptions:
     # What git answered about the repositories the run's workspaces sit in (the repository-claim rules'),
     # shared by every workspace and fixing pass of the run; a caller may pass one to share it across runs.
     repository_answers: RepositoryAnswers = field(default_factory=_new_repository_answers)
-
-    @property
-    def cacheable(self) -> bool:
-        # Fixes need real edits, and git comparisons depend on more than the files.
-        return self.use_cache and not (self.fix or self.diff or self.base or self.staged)
 
     def allows(self, finding: Finding) -> bool:
         """Whether this run applies the finding's fix."""
@@ -431,30 +426,24 @@ def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
     pieces.forget_streamed()
     checker = Checker(workspace, run)
     store = None
-    # --diff shows and writes nothing; content from stdin is never cached.
-    if run.use_cache and not (run.base or run.staged or run.diff or workspace.proposed) and cache_usable(workspace.root):
-        # --fix reads and fills the incremental cache: an entry whose fix would apply is checked again for real.
-        from memwarden.engine.cached_run import open_caches
+    # --diff shows and writes nothing; content from stdin is never cached; git comparisons depend on more than files.
+    if run.use_cache and not (run.base or run.staged or run.diff or workspace.proposed) and store_usable(workspace.root):
+        # --fix reads and fills the store too: an answer whose fix would apply is checked again for real.
+        from memwarden.engine.cached_run import open_store
 
-        cache, store = open_caches(checker)
-        if run.cacheable:
-            key = cache.key(workspace, checker.rules, run)
-            by_name = {rule.name: rule for rule in checker.rules}
-            cached = cache.load(key, by_name, lambda relpath: workspace.display_path(relpath, run.cwd))
-            if cached is not None:
-                return WorkspaceResult(workspace, cached)
-            findings = checker.findings()
-            store.save()
-            cache.store(key, findings)
-            return WorkspaceResult(workspace, findings)
-        findings = checker.findings()
+        store = open_store(checker)
+    try:
+        return _checked(workspace, run, checker, store)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _checked(workspace: Workspace, run: RunOptions, checker: Checker, store) -> WorkspaceResult:
+    """discover (done) -> load from the store or parse -> rules -> store -> the result (after fixing)."""
+    findings = checker.findings()
+    if store is not None:
         store.save()
-        try:
-            cache.save_hashes()
-        except OSError:
-            pass
-    else:
-        findings = checker.findings()
     if not (run.fix or run.diff):
         return WorkspaceResult(workspace, findings)
     outcome = fix_rounds(workspace, findings, checker.findings, run.allows)

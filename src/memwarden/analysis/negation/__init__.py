@@ -51,7 +51,8 @@ from memwarden.analysis.negation.common import (
 )
 from memwarden.analysis.negation.english import NEGATIVE_WORDS, en_claims
 from memwarden.analysis.negation.cjk_positive import JA_GONE, ZH_GONE, cjk_positive_claim
-from memwarden.analysis.negation.evidence import EN_GONE, cjk_names, en_names, en_positive_claim
+from memwarden.analysis.negation.cjk_evidence import cjk_names
+from memwarden.analysis.negation.evidence import EN_GONE, en_names, en_positive_claim
 from memwarden.analysis.negation.families import families, family_words
 from memwarden.analysis.negation.japanese import JA_CUE, JA_QUESTION_END, ja_claims
 from memwarden.patterns import union

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from memwarden.analysis.negation.common import CLAIM, DIRECTIVE, LOOKBACK, NONE, Sentence
-from memwarden.analysis.negation.evidence import zh_evidence
+from memwarden.analysis.negation.cjk_evidence import zh_evidence
 from memwarden.patterns import LazyPattern
 
 # -- Chinese -----------------------------------------------------------------

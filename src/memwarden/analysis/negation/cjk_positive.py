@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from memwarden.analysis.negation.evidence import CJK_SELF, CJK_TODO, cjk_names
+from memwarden.analysis.negation.cjk_evidence import CJK_SELF, CJK_TODO, cjk_names
 from memwarden.patterns import LazyPattern
 
 ZH_GONE = LazyPattern(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from memwarden.analysis.negation.common import CJK, CLAIM, DIRECTIVE, NONE, Sentence, strip_end
-from memwarden.analysis.negation.evidence import ja_evidence
+from memwarden.analysis.negation.cjk_evidence import ja_evidence
 from memwarden.patterns import LazyPattern
 
 # -- Japanese ---------------------------------------------------------------
