@@ -1178,6 +1178,23 @@ def test_redacting_under_a_duplicated_key_with_a_comment_after_it_and_in_a_comme
                              "  # old: [REDACTED:github-token]"]
 
 
+@pytest.mark.parametrize("password, found", [
+    ("TI5F11_5WCOV35", True),  # a generated password in an environment name's alphabet (hypothesis found it)
+    ("Q7PX2M_K9R4T81", True),
+    ("DB_PASSWORD", False),  # an environment variable's name stands for the password
+    ("POSTGRES_PASSWORD_2", False),
+])
+def test_a_url_password_shaped_like_an_environment_name_is_found_unless_it_is_one(password, found):
+    relpath = "memory/fact.yml"
+    raw = f"db:\n  dsn: postgres://app:{password}@db.internal:5432/app\n".encode()
+    with workspace_dir() as tmp:
+        root = Path(tmp)
+        write_files(root, {relpath: raw})
+        result = check_workspace(open_workspace(root, "three-layer"),
+                                 RunOptions(select=["secret-in-memory"], cwd=root, today=TODAY))
+        assert [f.rule.name for f in result.findings] == (["secret-in-memory"] if found else [])
+
+
 def test_a_url_password_with_a_dot_is_found():
     relpath = "memory/fact.yml"
     raw = b"db:\n  dsn: postgres://app:ocbK88.eEsSr41@db.internal:5432/app\n"

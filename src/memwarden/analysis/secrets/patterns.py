@@ -226,7 +226,10 @@ KNOWN_DEFAULTS = frozenset(
     """.split()
 )
 _SNAKE_NAME = LazyPattern(r"\A[a-z][a-z]*(?:_[a-z]+)+\Z")  # a variable's name: tmp_path, db_password
-_ENV_NAME = LazyPattern(r"\A[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\Z")  # OPENAI_API_KEY, YOUR_TOKEN
+# OPENAI_API_KEY, YOUR_TOKEN, AWS_S3_BUCKET, K8S_TOKEN_2: words, a word with a number, a number. A random value
+# in that alphabet (TI5F11_5WCOV35, a generated URL password) mixes letters and digits inside its parts.
+_ENV_PART = r"(?:[A-Z]+[0-9]*|[0-9]+|[A-Z][0-9][A-Z])"
+_ENV_NAME = LazyPattern(rf"\A(?=[A-Z]){_ENV_PART}(?:_{_ENV_PART})+\Z")
 _SAME_CHAR = LazyPattern(r"\A(.)\1{3,}\Z", re.DOTALL)
 _REFERENCE = LazyPattern(
     r"\A(?:\$|%|env[.:]|process\.env|os\.environ|secrets\.|vault:|op://|keychain:|ENV\[|getenv)", re.IGNORECASE
