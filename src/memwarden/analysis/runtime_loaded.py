@@ -12,18 +12,19 @@ The settings are `.claude/settings.json` and `.claude/settings.local.json`, the 
 it, up to the git work tree (or, outside one, up to eight folders), which takes in
 `~/.claude/settings.json` and `~/.claude/CLAUDE.md` for a memory folder below `~/.claude/`. A hook's
 relative path is read from the folder that holds that `.claude/`, where Claude Code runs a project's
-hooks. A file that cannot be read or parsed names nothing.
+hooks; a glob in a command is matched as the shell expands it (`*` stays within a folder), by the
+project's own glob matcher, which never backtracks. A file that cannot be read or parsed names nothing.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 from pathlib import Path
 
 from memwarden.documents.scan import code_spans, fence_spans
 from memwarden.fileio import read_regular
+from memwarden.globs import matches
 from memwarden.patterns import LazyPattern
 
 LOADING_EVENTS = ("SessionStart", "UserPromptSubmit")
@@ -136,7 +137,7 @@ def runtime_loaded(root: Path, work_tree: Path | None, relpaths) -> set[str]:
         plain = os.path.join(str(root), relpath)
         real = os.path.realpath(plain)
         names = (plain, real, os.path.join(real_root, relpath))
-        if any(any(fnmatch.fnmatchcase(name, p) for name in names) if _is_glob(p) else real == p for p in patterns):
+        if any(any(matches(name, p) for name in names) if _is_glob(p) else real == p for p in patterns):
             loaded.add(relpath)
     return loaded
 
