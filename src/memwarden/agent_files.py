@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from memwarden.globs import matches_any
+from memwarden.globs import is_glob, matches_any
 from memwarden.fileio import read_regular
 
 # How an agent loads a file: whole into every session, by its front matter (globs, a description the
@@ -125,7 +125,7 @@ def aider_reads(root: Path) -> tuple[str, ...]:
             continue
         path = Path(name.strip())
         # A folder is no file to read: as a kind's glob it would be reported as a misplaced memory file.
-        if path.is_absolute() or ".." in path.parts or _has_wildcard(name) or (root / path).is_dir():
+        if path.is_absolute() or ".." in path.parts or is_glob(name) or (root / path).is_dir():
             continue
         found.append(path.as_posix())
     return tuple(dict.fromkeys(found))
@@ -142,20 +142,20 @@ def present(root: Path) -> str | None:
         for glob in row.globs:
             first = glob.split("/", 1)[0]
             if "/" not in glob:
-                candidates = sorted(names) if _has_wildcard(glob) else [glob] if glob in names else []
+                candidates = sorted(names) if is_glob(glob) else [glob] if glob in names else []
                 hit = next((name for name in candidates if _root_match(name, glob)), None)
                 if hit is not None and os.path.isfile(root / hit):
                     return hit
                 continue
             if first not in names:
                 continue
-            if not _has_wildcard(glob):
+            if not is_glob(glob):
                 if os.path.isfile(root / glob):
                     return glob
                 continue
             fixed = []
             for part in glob.split("/"):
-                if _has_wildcard(part):
+                if is_glob(part):
                     break
                 fixed.append(part)
             if _holds_match(root, root.joinpath(*fixed), row.globs):
@@ -163,10 +163,6 @@ def present(root: Path) -> str | None:
     if AIDER_CONFIG in names:
         return next((name for name in aider_reads(root) if os.path.isfile(root / name)), None)
     return None
-
-
-def _has_wildcard(pattern: str) -> bool:
-    return any(ch in pattern for ch in "*?[")
 
 
 def _holds_match(root: Path, folder: Path, globs: tuple[str, ...], depth: int = 3) -> bool:

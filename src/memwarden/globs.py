@@ -147,6 +147,11 @@ def _regex_if_tame(steps: list[tuple]) -> re.Pattern | None:
     return re.compile("".join(out) + r"\Z")
 
 
+def is_glob(text: str) -> bool:
+    """Whether a path has a wildcard in it (``*``, ``?``, ``[``), so it stands for paths rather than names one."""
+    return any(mark in text for mark in "*?[")
+
+
 def matches(path: str, pattern: str) -> bool:
     return compile_glob(pattern).match(path)
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from memwarden.documents.scan import code_spans, fence_spans
 from memwarden.fileio import read_regular
-from memwarden.globs import matches
+from memwarden.globs import is_glob, matches
 from memwarden.patterns import LazyPattern
 
 LOADING_EVENTS = ("SessionStart", "UserPromptSubmit")
@@ -128,7 +128,7 @@ def loaded_paths(root: Path, work_tree: Path | None) -> list[str]:
 
 def runtime_loaded(root: Path, work_tree: Path | None, relpaths) -> set[str]:
     """The relpaths (of the workspace at root) that a hook prints or a CLAUDE.md imports."""
-    patterns = [path if _is_glob(path) else os.path.realpath(path) for path in loaded_paths(root, work_tree)]
+    patterns = [path if is_glob(path) else os.path.realpath(path) for path in loaded_paths(root, work_tree)]
     if not patterns:
         return set()
     real_root = os.path.realpath(root)
@@ -137,10 +137,6 @@ def runtime_loaded(root: Path, work_tree: Path | None, relpaths) -> set[str]:
         plain = os.path.join(str(root), relpath)
         real = os.path.realpath(plain)
         names = (plain, real, os.path.join(real_root, relpath))
-        if any(any(matches(name, p) for name in names) if _is_glob(p) else real == p for p in patterns):
+        if any(any(matches(name, p) for name in names) if is_glob(p) else real == p for p in patterns):
             loaded.add(relpath)
     return loaded
-
-
-def _is_glob(path: str) -> bool:
-    return any(mark in path for mark in "*?[")

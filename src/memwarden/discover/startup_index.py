@@ -15,6 +15,7 @@ from memwarden.analysis import budget
 from memwarden.analysis.budget import Limit, Measurement, Settings, Source
 from memwarden.discover.profiles import Kind
 from memwarden.documents import IndexDocument, load
+from memwarden.globs import is_glob
 from memwarden.fileio import read_regular
 from memwarden.kinds import CODEX_FILES
 
@@ -137,7 +138,7 @@ def startup_index_paths(ws) -> list[str]:
     """Where the profile's startup index lives (its globs are plain names at the root)."""
     kind = ws.profile.kind("startup-index")
     names = list(kind.globs) if kind is not None else ["MEMORY.md"]
-    return [name for name in names if not any(ch in name for ch in "*?[")] or ["MEMORY.md"]
+    return [name for name in names if not is_glob(name)] or ["MEMORY.md"]
 
 
 def memory_below(root: Path) -> Path:

@@ -21,6 +21,7 @@ from memwarden.analysis.history.records import JsonRecord
 from memwarden.analysis.history.roles import FACT_KINDS
 from memwarden.documents.base import decode, detect_newline
 from memwarden.documents.jsonl import JsonPositions
+from memwarden.globs import is_glob
 from memwarden.documents.scan import has_scheme, resolve_from
 from memwarden.model import Edit
 from memwarden.patterns import LazyPattern
@@ -261,7 +262,7 @@ def _kind_path(ws, kind_name: str) -> str | None:
     if kind is None:
         return None
     for glob in kind.globs:
-        if not any(c in glob for c in "*?["):
+        if not is_glob(glob):
             return glob
     return None
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import posixpath
 import re
 
-from memwarden.globs import matches
+from memwarden.globs import is_glob, matches
 from memwarden.git import Touch
 from memwarden.patterns import LazyPattern
 
-_GLOB_CHARACTERS = set("*?[")
 _FULL_DATE = LazyPattern(r"(?<!\d)(?:19|20)\d\d[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])(?!\d)")
 # Words by which a note calls itself a record of the past rather than a description of the code now.
 _RECORD_WORDS = LazyPattern(
@@ -80,7 +79,7 @@ def is_record(note_path: str, front: dict | None, body: str) -> bool:
 
 def covers(pattern: str, path: str) -> bool:
     """Whether a scope pattern (a file, a folder, or a glob) covers a repository path."""
-    if _GLOB_CHARACTERS & set(pattern):
+    if is_glob(pattern):
         return matches(path, pattern)
     bare = pattern.rstrip("/")
     return path == bare or path.startswith(bare + "/")
