@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from memwarden.patterns import LazyPattern
+
 # A long unbroken run of letters and digits mixed is how keys and tokens look: never echo one.
 _TOKEN_LIKE = re.compile(r"[A-Za-z0-9_\-+/=]{24,}")
 # Control characters that survive whitespace folding, and the bidi controls that reorder a line.
@@ -90,7 +92,7 @@ def excerpt_words(text: str, width: int = 60, *, longest: int = 120) -> str:
 
 
 # A path's last part that is a file name: a name, a dot and an extension.
-_FILE_NAME = re.compile(r"[^/.]\.[A-Za-z0-9]{1,8}$")
+_FILE_NAME = LazyPattern(r"[^/.]\.[A-Za-z0-9]{1,8}$")
 
 
 def _mask_in_path(match: re.Match) -> str:
