@@ -129,3 +129,40 @@ def test_a_note_claude_md_imports_is_loaded(cli, git_repo, name, text):
 def test_what_is_no_import_of_the_note_loads_nothing(cli, git_repo, text):
     root = git_repo({**claude_memory(None), "CLAUDE.md": text})
     assert orphans(check(cli, root, "--select", "orphan-note")) == [".claude/memory/context.md"]
+
+
+def cached_orphans(cli, root) -> list[str]:
+    """The orphans a check with the cache on reports (a second one is served from .memwarden_cache)."""
+    result = cli("check", "--format", "json", "--today", "2026-11-30", "--select", "orphan-note", cwd=root)
+    assert result.exit_code in (0, 1), result
+    return orphans(result.json())
+
+
+@pytest.mark.parametrize("name, loads, loads_not", [
+    (".claude/settings.json", json.dumps(session_start("cat .claude/memory/context.md")),
+     json.dumps(session_start("cat .claude/memory/other.md"))),
+    (".claude/settings.local.json", json.dumps(session_start("cat .claude/memory/*.md")), "{}"),
+    ("CLAUDE.md", "See @.claude/memory/context.md\n", "See the memory.\n"),
+])
+def test_a_cached_check_follows_an_unstaged_edit_of_what_loads_a_note(cli, git_repo, name, loads, loads_not):
+    # Those files lie outside the memory folder: an edit of them, never staged, must still reach the cached answer.
+    root = git_repo(claude_memory(None))
+    assert cached_orphans(cli, root) == [".claude/memory/context.md"]
+    (root / name).write_text(loads, "utf-8")
+    assert cached_orphans(cli, root) == []
+    assert cached_orphans(cli, root) == []
+    (root / name).write_text(loads_not, "utf-8")
+    assert cached_orphans(cli, root) == [".claude/memory/context.md"]
+    (root / name).unlink()
+    assert cached_orphans(cli, root) == [".claude/memory/context.md"]
+
+
+def test_a_cached_check_follows_a_link_the_hook_names_when_it_is_pointed_elsewhere(cli, git_repo):
+    # The hook prints .claude/today.md, a link into the memory: where the link leads decides which note is loaded.
+    root = git_repo(claude_memory(session_start("cat .claude/today.md")))
+    link = root / ".claude/today.md"
+    link.symlink_to("memory/lesson.md")
+    assert cached_orphans(cli, root) == [".claude/memory/context.md"]
+    link.unlink()
+    link.symlink_to("memory/context.md")
+    assert cached_orphans(cli, root) == []

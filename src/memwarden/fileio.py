@@ -14,6 +14,8 @@ from pathlib import Path
 
 # Larger than this, a memory file is reported, not read: no agent loads it either.
 MAX_FILE_BYTES = 64 * 1024 * 1024
+# A file outside the memory that a rule reads (an agent's settings, its instructions) is read no further.
+MAX_OUTSIDE_BYTES = 1_000_000
 
 
 class NotRegularFile(OSError):

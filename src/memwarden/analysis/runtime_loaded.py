@@ -14,6 +14,9 @@ it, up to the git work tree (or, outside one, up to eight folders), which takes 
 relative path is read from the folder that holds that `.claude/`, where Claude Code runs a project's
 hooks; a glob in a command is matched as the shell expands it (`*` stays within a folder), by the
 project's own glob matcher, which never backtracks. A file that cannot be read or parsed names nothing.
+
+The answer says which files outside the memory it read (there or not) and which named paths it followed
+to where they lead: under the cache those are what the answer depends on (an unstaged edit counts).
 """
 
 from __future__ import annotations
@@ -21,16 +24,16 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 from memwarden.documents.scan import code_spans, fence_spans
-from memwarden.fileio import read_regular
+from memwarden.fileio import MAX_OUTSIDE_BYTES, read_regular
 from memwarden.globs import is_glob, matches
 from memwarden.patterns import LazyPattern
 
 LOADING_EVENTS = ("SessionStart", "UserPromptSubmit")
 SETTINGS_FILES = (".claude/settings.json", ".claude/settings.local.json")
 INSTRUCTION_FILES = ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md")
-_MAX_BYTES = 1_000_000
 _MAX_FOLDERS_UP = 8
 # A word of a command once quotes are gone: what a path can be made of.
 _WORD = LazyPattern(r"[^\s<>|;&()`=]+")
@@ -106,9 +109,20 @@ def _folders(root: Path, work_tree: Path | None) -> list[Path]:
 
 def _read(path: Path) -> bytes | None:
     try:
-        return read_regular(path, limit=_MAX_BYTES)
+        return read_regular(path, limit=MAX_OUTSIDE_BYTES)
     except OSError:
         return None
+
+
+class RuntimeLoaded(NamedTuple):
+    loaded: set[str]  # the relpaths a hook prints or a CLAUDE.md imports
+    read: list[str]  # the settings and instruction files looked for, there or not
+    resolved: list[str]  # the paths (no glob) they name, whose links were followed
+
+
+def files_read(root: Path, work_tree: Path | None) -> list[str]:
+    """The settings and instruction files :func:`loaded_paths` looks for (absolute, there or not)."""
+    return [str(folder / name) for folder in _folders(root, work_tree) for name in (*SETTINGS_FILES, *INSTRUCTION_FILES)]
 
 
 def loaded_paths(root: Path, work_tree: Path | None) -> list[str]:
@@ -126,17 +140,19 @@ def loaded_paths(root: Path, work_tree: Path | None) -> list[str]:
     return found
 
 
-def runtime_loaded(root: Path, work_tree: Path | None, relpaths) -> set[str]:
-    """The relpaths (of the workspace at root) that a hook prints or a CLAUDE.md imports."""
-    patterns = [path if is_glob(path) else os.path.realpath(path) for path in loaded_paths(root, work_tree)]
+def runtime_loaded(root: Path, work_tree: Path | None, relpaths) -> RuntimeLoaded:
+    """The relpaths (of the workspace at root) that a hook prints or a CLAUDE.md imports, and what was read."""
+    named = loaded_paths(root, work_tree)
+    resolved = sorted({path for path in named if not is_glob(path)})
+    patterns = [path if is_glob(path) else os.path.realpath(path) for path in named]
+    answer = RuntimeLoaded(set(), files_read(root, work_tree), resolved)
     if not patterns:
-        return set()
+        return answer
     real_root = os.path.realpath(root)
-    loaded = set()
     for relpath in relpaths:
         plain = os.path.join(str(root), relpath)
         real = os.path.realpath(plain)
         names = (plain, real, os.path.join(real_root, relpath))
         if any(any(matches(name, p) for name in names) if is_glob(p) else real == p for p in patterns):
-            loaded.add(relpath)
-    return loaded
+            answer.loaded.add(relpath)
+    return answer

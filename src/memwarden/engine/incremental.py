@@ -8,6 +8,8 @@ any read of other files (``ctx.documents``, ``ctx.workspace.files``...) is recor
 entry is reused only while that dependency still has the digest it had. What nothing narrower
 describes depends on every file of the workspace (its content hashes, kept by stat), so a new
 rule is never served stale findings even when it knows nothing of the cache.
+What lies outside the workspace a rule says it read (``ctx.reads_history``, ``ctx.reads_outside``):
+the repository's state, or a few files hashed again on every run (an agent's settings, its CLAUDE.md).
 
 A rule that needs a little of every document (the tags in use, the ids, the links) asks
 ``ctx.summaries(function, *kinds)``: each document's summary is cached by its content, and a
@@ -216,6 +218,10 @@ class Incremental:
             from memwarden.git import repository_state
 
             value = digest(repository_state(ws.root))
+        elif kind == "outside" and len(dep) == 2 and isinstance(dep[1], str):
+            value = outside_digest(dep[1])
+        elif kind == "resolved" and len(dep) == 2 and isinstance(dep[1], str):
+            value = digest(os.path.realpath(dep[1]))
         elif kind == "tree":
             value = digest(sorted({*self._file_hashes(), *ws.overlay}))
         elif kind == "files":
@@ -395,6 +401,17 @@ class Incremental:
                 if not may_hold_secret(json.dumps(values.get(number))):  # one that might quote a secret: never kept
                     self.put_line(log, number, lines[number - 1], (), [values[number]] if number in values else None)
         return dict(sorted(result.items()))
+
+
+def outside_digest(path: str) -> str:
+    """What a file outside the workspace holds, as a rule reads it (``ctx.reads_outside``): a missing or
+    unreadable one (a folder, a FIFO) is told apart from an empty one."""
+    from memwarden.fileio import MAX_OUTSIDE_BYTES, read_regular
+
+    try:
+        return content_digest(read_regular(path, limit=MAX_OUTSIDE_BYTES))
+    except (OSError, ValueError):
+        return "unreadable"
 
 
 def _inside(root: Path, relpath: str) -> bool:

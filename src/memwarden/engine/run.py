@@ -112,6 +112,16 @@ class Context:
         if self._recorder is not None:
             self._recorder.add("git")
 
+    def reads_outside(self, read=(), resolved=()) -> None:
+        """Say that what this check finds depends on files outside the workspace: the bytes of those ``read``
+        (there or not) and where the paths ``resolved`` lead (under the cache, dependencies: an edit of one,
+        staged or not, makes it check again). A few files: each is stat-ed and hashed on every cached run."""
+        if self._recorder is not None:
+            for path in read:
+                self._recorder.add("outside", os.fspath(path))
+            for path in resolved:
+                self._recorder.add("resolved", os.fspath(path))
+
     def documents(self, *kinds: str) -> list[Document]:
         return self.workspace.documents(*kinds)
 

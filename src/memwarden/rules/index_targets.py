@@ -215,11 +215,13 @@ def orphan_note(ctx):
     if not unlinked:
         return
     # A note a session-start hook prints, or CLAUDE.md imports, is loaded with no link. Those files lie outside
-    # the memory folder: under the cache they are seen again when the repository's HEAD or index changes.
+    # the memory folder: what was read of them is a dependency of the answer (and which folders are looked in
+    # ends at the git work tree, which a checkout or a new repository may move).
     ctx.reads_history()
-    loaded = runtime_loaded.runtime_loaded(ws.root, ws.work_tree, [note.relpath for note in unlinked])
+    found = runtime_loaded.runtime_loaded(ws.root, ws.work_tree, [note.relpath for note in unlinked])
+    ctx.reads_outside(found.read, found.resolved)
     for note in unlinked:
-        if note.relpath not in loaded:
+        if note.relpath not in found.loaded:
             violation = UnlinkedMemoryFile(posixpath.basename(note.relpath)) if claude else OrphanNote()
             yield Problem(1, 1, violation.message, path=note.relpath)
 
