@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 WORKSPACE = {
     "AGENTS.md": "# AGENTS\n\nRead SOUL.md, USER.md and today's daily note before anything else.\n",
     "SOUL.md": "# Soul\n\nBe direct; no filler.\n",
@@ -59,27 +61,27 @@ def numbered(count: int, width: int = 99) -> str:
 
 def test_a_bootstrap_file_past_20000_chars_loses_its_middle_as_openclaw_cuts_it(cli, git_repo):
     # 250 lines of 100 UTF-16 units: 25,000, trimmed to 24,999 (trimEnd takes the last newline).
-    user = numbered(250)
-    root = git_repo({**WORKSPACE, "USER.md": user})
+    tools = numbered(250)
+    root = git_repo({**WORKSPACE, "TOOLS.md": tools})
     result = cli("budget", "--json", cwd=root)
     assert result.exit_code == 2, result
     body = result.json()
     limits = {limit["measured"]: limit for limit in body["limits"]}
-    assert limits["USER.md"]["used"] == 24_999
-    assert (limits["USER.md"]["max"], limits["USER.md"]["edge"], limits["USER.md"]["status"]) == (18_000, 20_000, "past-edge")
+    assert limits["TOOLS.md"]["used"] == 24_999
+    assert (limits["TOOLS.md"]["max"], limits["TOOLS.md"]["edge"], limits["TOOLS.md"]["status"]) == (18_000, 20_000, "past-edge")
     # Kept: the first 14,000 units (lines 1-140) and the last 4,000 (from unit 20,999, line 210's newline, on).
     cut = [entry["line"] for entry in body["past_edge"]]
     assert cut == list(range(141, 211))
     assert not any(entry["partial"] for entry in body["past_edge"])
     # The total counts what is injected: the cut file as head + marker + tail, every other file trimmed.
     others = sum(len(text.rstrip().encode("utf-16-le")) // 2 for name, text in WORKSPACE.items()
-                 if "/" not in name and name != "USER.md")
-    injected = 14_000 + 1 + len(marker("USER.md", 14_000, 4_000, 24_999)) + 1 + 4_000
+                 if "/" not in name and name != "TOOLS.md")
+    injected = 14_000 + 1 + len(marker("TOOLS.md", 14_000, 4_000, 24_999)) + 1 + 4_000
     assert limits["all bootstrap files"]["used"] == others + injected
 
 
 def test_a_cut_inside_a_line_marks_it_partly_cut(cli, git_repo):
-    root = git_repo({**WORKSPACE, "USER.md": "u" * 50 + "\n" + numbered(250) + "tail-end"})
+    root = git_repo({**WORKSPACE, "TOOLS.md": "u" * 50 + "\n" + numbered(250) + "tail-end"})
     body = cli("budget", "--json", cwd=root).json()
     partial = [entry["line"] for entry in body["past_edge"] if entry["partial"]]
     # 25,059 units: the head ends at 14,000, inside line 141 (from 13,951); the tail starts at 21,059,
@@ -121,8 +123,67 @@ def test_a_claude_code_folder_with_notes_stays_claude_code(cli, git_repo):
 
 
 def test_check_names_the_middle_lines_openclaw_drops(cli, git_repo):
-    root = git_repo({**WORKSPACE, "USER.md": numbered(250)})
+    root = git_repo({**WORKSPACE, "TOOLS.md": numbered(250)})
     report = check(cli, root)
     cut = [f for f in report["findings"] if f["name"] == "index-past-truncation"]
-    assert [(f["path"], f["line"]) for f in cut] == [("USER.md", 141)]
+    assert [(f["path"], f["line"]) for f in cut] == [("TOOLS.md", 141)]
     assert "70 lines in the middle, lines 141-210, are never loaded" in cut[0]["message"]
+
+
+# OpenClaw's TOOLS.md cap (docs/concepts/user-model.md, "Keep it compact", at commit 00f00ec4e5ce: "TOOLS.md has a
+# fixed 4,000-character bootstrap cap ... bootstrapMaxChars ... can only lower this cap for TOOLS.md"; in the source
+# src/agents/bootstrap-budget.ts effectiveBootstrapFileLimit: min(bootstrapMaxChars, USER_BOOTSTRAP_MAX_CHARS = 4_000)
+# for a file named user.md in any case). Lengths are JavaScript string lengths of the text after trimEnd.
+def user_gauge(cli, root):
+    body = cli("budget", "--json", cwd=root).json()
+    user = next(limit for limit in body["limits"] if limit.get("measured") == "USER.md")
+    cut = sorted({entry["line"] for entry in body["past_edge"] if entry["path"] == "USER.md"})
+    return (user["used"], user["max"], user["edge"]), cut
+
+
+@pytest.mark.parametrize("text, used, cut", [
+    ("u" * 3_999 + "\n", 3_999, False),
+    ("u" * 4_000 + "\n\n", 4_000, False),  # at the cap: whole (trimEnd takes the newlines)
+    ("u" * 4_001, 4_001, True),
+    ("用" * 4_000, 4_000, False),  # a CJK character is one UTF-16 unit (3 UTF-8 bytes): counted in characters
+    ("用" * 4_001, 4_001, True),
+    ("🦀" * 2_000 + "u", 4_001, True),  # an emoji is two
+])
+def test_user_md_is_cut_at_its_own_4000_chars(cli, git_repo, text, used, cut):
+    root = git_repo({**WORKSPACE, "USER.md": text})
+    (measured, budget, edge), cut_lines = user_gauge(cli, root)
+    assert (measured, budget, edge) == (used, 3_600, 4_000)
+    assert cut_lines == ([1] if cut else [])
+
+
+def test_user_md_cut_names_the_middle_lines_openclaw_drops(cli, git_repo):
+    root = git_repo({**WORKSPACE, "USER.md": numbered(50)})  # 5,000 units, trimmed to 4,999
+    (used, _, _), cut = user_gauge(cli, root)
+    # Kept: the first 2,800 units (lines 1-28) and the last 800 (from 4,199, line 42's newline, on).
+    assert (used, cut) == (4_999, list(range(29, 43)))
+
+
+@pytest.mark.parametrize("config, edge", [
+    ("edge = 3000\n", 3_000),  # bootstrapMaxChars below the cap lowers it for USER.md too
+    ("edge = 30000\n", 4_000),  # above it: USER.md keeps its 4,000
+    ("edge = 30000\nuser_edge = 9000\n", 9_000),  # an OpenClaw before the cap, or one patched: set it
+    ("user_edge = 2500\n", 2_500),
+])
+def test_the_user_md_cap_follows_the_config(cli, git_repo, config, edge):
+    root = git_repo({**WORKSPACE, "pyproject.toml": "[tool.memwarden.rules.index-past-truncation]\n" + config})
+    (_, _, measured_edge), _ = user_gauge(cli, root)
+    assert measured_edge == edge
+
+
+def test_only_user_md_has_the_lower_cap(cli, git_repo):
+    root = git_repo({**WORKSPACE, "SOUL.md": "s" * 4_001})
+    body = cli("budget", "--json", cwd=root).json()
+    soul = next(limit for limit in body["limits"] if limit.get("measured") == "SOUL.md")
+    assert (soul["edge"], soul["status"]) == (20_000, "within-budget")
+
+
+@pytest.mark.parametrize("value", ["-1", "true", '"big"'])
+def test_a_bad_user_edge_is_a_clear_error(cli, git_repo, value):
+    root = git_repo({**WORKSPACE, "pyproject.toml": f"[tool.memwarden.rules.index-past-truncation]\nuser_edge = {value}\n"})
+    result = cli("budget", cwd=root)
+    assert result.exit_code == 4 and "user_edge" in result.stderr and "Traceback" not in result.stderr

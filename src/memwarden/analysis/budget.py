@@ -87,6 +87,14 @@ class Preset:
 # bootstrapTotalMaxChars, and a file that finds less than 64 left is not injected. Lengths are JavaScript string
 # lengths (UTF-16 units) of the text with its trailing white space trimmed.
 OPENCLAW_FILE_CHARS = 20_000
+# USER.md has its own cap, which bootstrapMaxChars can lower but not raise (OpenClaw's docs/concepts/user-model.md,
+# "Keep it compact", at commit 00f00ec4e5ce; src/agents/bootstrap-budget.ts effectiveBootstrapFileLimit:
+# min(bootstrapMaxChars, USER_BOOTSTRAP_MAX_CHARS) for a file named user.md in any case). Not in OpenClaw
+# 2026.5.28; in the 2026.8.1 betas on (as inspections of the published packages report; the changelog was not
+# found). The same newer versions lower the bootstrapTotalMaxChars default to 60,000 and split a cut file
+# 75/25 after the marker: this preset still follows 004e91311b55 for those.
+OPENCLAW_USER_CHARS = 4_000
+OPENCLAW_USER_FILE = "user.md"
 OPENCLAW_TOTAL_CHARS = 150_000
 OPENCLAW_HEAD_RATIO = 0.7
 OPENCLAW_TAIL_RATIO = 0.2
@@ -116,8 +124,8 @@ PRESETS: dict[str, Preset] = {
         (Limit("utf16", _ninety(OPENCLAW_FILE_CHARS), OPENCLAW_FILE_CHARS),
          Limit("utf16", _ninety(OPENCLAW_TOTAL_CHARS), OPENCLAW_TOTAL_CHARS)),
         False, False,
-        "OpenClaw: each bootstrap file cut at 20,000 chars (bootstrapMaxChars), all of them at 150,000 "
-        "(bootstrapTotalMaxChars), in UTF-16 units",
+        "OpenClaw: each bootstrap file cut at 20,000 chars (bootstrapMaxChars), USER.md at 4,000, all of them at "
+        "150,000 (bootstrapTotalMaxChars), in UTF-16 units",
         per_file=True,
     ),
     "windsurf": Preset(
@@ -162,6 +170,22 @@ class Settings:
     limits: tuple[Limit, ...]
     notes: list[str] = field(default_factory=list)
     explicit_preset: bool = False
+    user_limit: Limit | None = None  # openclaw: USER.md's own cap, where it is below the per-file limit
+
+
+def file_limit(settings: Settings, relpath: str) -> Limit:
+    """The per-file limit of an OpenClaw bootstrap file: USER.md's own cap where that is the lower."""
+    per_file, user = settings.limits[0], settings.user_limit
+    if user is None or relpath.rsplit("/", 1)[-1].lower() != OPENCLAW_USER_FILE or user.edge >= per_file.edge:
+        return per_file
+    return Limit(per_file.unit, min(per_file.max, user.max), user.edge)
+
+
+def _positive_option(options: dict, name: str) -> int | None:
+    value = options.get(name) or None
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
+        raise UsageError(f"budget {name} must be a positive whole number, not {value!r}")
+    return value
 
 
 def _set(value) -> bool:
@@ -212,15 +236,17 @@ def resolve(
         edge = edge or max(base.edge, max_)
         # OpenClaw's total stays: the numbers given are bootstrapMaxChars's, the per-file limit.
         limits = (Limit(unit, max_, edge),) + (limits[1:] if chosen.per_file else ())
-    total_edge = options.get("total_edge") or None
-    if chosen.per_file and total_edge:
-        if isinstance(total_edge, bool) or not isinstance(total_edge, int) or total_edge <= 0:
-            raise UsageError(f"budget total_edge must be a positive whole number, not {total_edge!r}")
-        limits = limits[:1] + (Limit(limits[0].unit, _ninety(total_edge), total_edge),)
+    user_limit = None
+    if chosen.per_file:
+        total_edge = _positive_option(options, "total_edge")
+        if total_edge:
+            limits = limits[:1] + (Limit(limits[0].unit, _ninety(total_edge), total_edge),)
+        user_edge = _positive_option(options, "user_edge") or OPENCLAW_USER_CHARS
+        user_limit = Limit(limits[0].unit, _ninety(user_edge), user_edge)
     for limit in limits:
         if limit.max > limit.edge:
             raise UsageError(f"the budget ({limit.max:,}) is above the truncation point ({limit.edge:,})")
-    return Settings(chosen, limits, notes, explicit)
+    return Settings(chosen, limits, notes, explicit, user_limit)
 
 
 # -- what is measured -------------------------------------------------------------
@@ -413,7 +439,6 @@ def openclaw_gauges(settings: Settings, sources: list[Source]) -> list[Gauge]:
     file injects, a file is cut at what is left, and one that finds less than 64 left is skipped.
     The "missing file" marker of an absent file is not counted (its length is the absolute path's).
     """
-    per_file = settings.limits[0]
     total = settings.limits[1] if len(settings.limits) > 1 else None
     out: list[Gauge] = []
     remaining = total.edge if total is not None else None
@@ -422,6 +447,7 @@ def openclaw_gauges(settings: Settings, sources: list[Source]) -> list[Gauge]:
     for number, source in enumerate(sources):
         text = source.text.rstrip()
         length = size(text, "utf16")
+        per_file = file_limit(settings, source.relpath)
         lost = _openclaw_middle(length, per_file.edge)
         injected = length if lost is None else _openclaw_injected(source.relpath, length, per_file.edge)
         out.append(_span_gauge(source, number, per_file, length, [lost] if lost else [], label=source.relpath))

@@ -72,8 +72,9 @@ def budget(index, workspace_dir, preset, unit, max_, edge, as_json, profile, sho
                    repository root down; budget 90%
       openclaw     each bootstrap file (AGENTS.md, SOUL.md, TOOLS.md, IDENTITY.md,
                    USER.md, HEARTBEAT.md, BOOTSTRAP.md, MEMORY.md) cut at 20,000
-                   UTF-16 units, keeping its first 70% and last 20%; all of them
-                   at 150,000 (option total_edge); budget 90% of each
+                   UTF-16 units, keeping its first 70% and last 20%; USER.md at
+                   4,000 (option user_edge); all of them at 150,000 (option
+                   total_edge); budget 90% of each
       windsurf     each Windsurf rules file (.windsurfrules, .windsurf/rules/*.md)
                    cut at 12,000 characters; budget 90%; measured beside the
                    startup index when no preset is chosen

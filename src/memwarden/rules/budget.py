@@ -30,6 +30,8 @@ BUDGET_OPTIONS = {
     "edge": Option(0, int, "the truncation point in the unit; 0 takes the preset's", setting="budget.edge"),
     "total_edge": Option(0, int, "openclaw: the total of all bootstrap files (bootstrapTotalMaxChars); 0 takes 150,000",
                          setting="budget.total_edge"),
+    "user_edge": Option(0, int, "openclaw: USER.md's own cap, which a lower edge lowers; 0 takes 4,000",
+                        setting="budget.user_edge"),
     "shelf": Option(DEFAULT_SHELF, str, "the shelf index the unsafe fix moves entries into", setting="budget.shelf"),
 }
 
@@ -290,7 +292,8 @@ def index_past_truncation(ctx):
     lines or 25,000 UTF-16 units, Codex at 32,768 bytes of AGENTS.md, OpenClaw
     each bootstrap file (AGENTS.md, SOUL.md, USER.md ... MEMORY.md) at
     20,000 UTF-16 units, keeping its first 70% and last 20% (the lines between
-    are named), and all of them at 150,000 (`total_edge`): one finding a file;
+    are named), USER.md at 4,000 (`user_edge`; OpenClaw 2026.8 on), and all of
+    them at 150,000 (`total_edge`): one finding a file;
     Windsurf each rules file at 12,000 characters.
 
     ## Why
