@@ -132,15 +132,56 @@ def test_a_cursor_rule_with_unquoted_globs_parses_as_cursor_reads_it(cli, git_re
     root = git_repo({
         ".cursor/rules/ts.mdc": "---\ndescription: TS\nglobs: *.ts\nalwaysApply: false\n---\nUse strict mode.\n",
         ".cursor/rules/list.mdc": "---\nglobs:\n  - src/**/*.ts\n  - '*.tsx'\n---\nUse strict mode.\n",
-        # Not Cursor's: an unquoted alias in another agent's file is YAML's error, reported.
-        ".github/instructions/py.instructions.md": "---\napplyTo: *.py\n---\nUse types.\n",
+        # Not Cursor's: an unquoted alias in the file of an agent that reads YAML (OpenHands) is YAML's error, reported.
+        ".openhands/microagents/py.md": "---\ntriggers: *py\n---\nUse types.\n",
         # A line of no shape Cursor reads stays a parse error in an .mdc too.
         ".cursor/rules/broken.mdc": "---\nglobs: *.ts\n: nothing\n---\nText.\n",
     })
     result = cli("check", "--format", "json", "--no-cache", *TODAY, cwd=root)
     found = sorted((f["path"], f["name"], f["line"]) for f in result.json()["findings"])
     assert found == [(".cursor/rules/broken.mdc", "unparsable-file", 2),
-                     (".github/instructions/py.instructions.md", "unparsable-file", 2)]
+                     (".openhands/microagents/py.md", "unparsable-file", 2)]
+
+
+# Copilot's applyTo: one glob or several separated by commas (docs.github.com, "Adding repository custom instructions":
+# `applyTo: "**/*.ts,**/*.tsx"`); its readers take it unquoted too (Copilot CLI 1.0.48 "fixed parsing of unquoted glob
+# patterns in the applyTo field"), where YAML reads `*` as an alias and rejects the front matter.
+COPILOT_FRONT_MATTER = [
+    ("applyTo: **/*.ts\n", {"applyTo": "**/*.ts"}),
+    ('applyTo: "**/*.ts"\n', {"applyTo": "**/*.ts"}),  # quoted: YAML's own reading
+    ("applyTo: **/*.ts,**/*.tsx\nexcludeAgent: code-review\n", {"applyTo": "**/*.ts,**/*.tsx", "excludeAgent": "code-review"}),
+    ("applyTo:\n  - **/*.py\n  - src/**\n", {"applyTo": ["**/*.py", "src/**"]}),
+    ("applyTo: ['*.py', '*.pyi']\n", {"applyTo": ["*.py", "*.pyi"]}),
+    ("applyTo: {src,lib}/**/*.ts\n", {"applyTo": "{src,lib}/**/*.ts"}),  # a brace glob, not a YAML mapping
+]
+
+
+@pytest.mark.parametrize("front, data", COPILOT_FRONT_MATTER)
+def test_a_copilot_instructions_front_matter_reads_as_copilot_reads_it(tmp_path, front, data):
+    from memwarden.discover.profiles import agent_instructions
+    from memwarden.documents import load
+
+    relpath = ".github/instructions/code.instructions.md"
+    write_files(tmp_path, {relpath: f"---\n{front}---\nUse strict types.\n"})
+    doc = load(tmp_path, relpath, agent_instructions())
+    assert (doc.ok, doc.front_matter) == (True, data)
+
+
+@pytest.mark.parametrize("front", ["applyTo: **/*.ts\n: nothing\n", "applyTo: **/*.ts\napplyTo: *.js\n",
+                                   "- **/*.ts\n"])
+def test_a_copilot_front_matter_of_no_shape_copilot_reads_is_still_a_finding(cli, git_repo, front):
+    root = git_repo({".github/instructions/code.instructions.md": f"---\n{front}---\nUse strict types.\n"})
+    result = cli("check", "--format", "json", "--no-cache", *TODAY, cwd=root)
+    found = [(f["path"], f["name"]) for f in result.json()["findings"]]
+    assert found == [(".github/instructions/code.instructions.md", "unparsable-file")]
+
+
+def test_copilot_instructions_with_unquoted_globs_are_no_parse_error(cli, git_repo):
+    files = {f".github/instructions/{n}.instructions.md": f"---\n{front}---\nUse strict types.\n"
+             for n, (front, _) in enumerate(COPILOT_FRONT_MATTER)}
+    result = cli("check", "--format", "json", "--no-cache", *TODAY, cwd=git_repo(files))
+    assert result.exit_code == 0, result
+    assert result.json()["findings"] == []
 
 
 def test_a_secret_in_a_cursor_rules_front_matter_is_found_on_its_line(cli, git_repo):

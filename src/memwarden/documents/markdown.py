@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from memwarden.documents.base import Document, ParseError
-from memwarden.documents.mdc import flat_front_matter, is_cursor_rule
+from memwarden.documents.mdc import flat_front_matter, reads_flat_front_matter
 from memwarden.documents.scan import (
     FENCE,
     comment_end,
@@ -76,7 +76,7 @@ class MarkdownDocument(Document):
         self.front_matter_lines = (1, closing_line)
         self.body_line = closing_line + 1
         self.body_offset = body_offset
-        if error is not None and is_cursor_rule(self.relpath):
+        if error is not None and reads_flat_front_matter(self.relpath):
             data = flat_front_matter(text[start:end])
             error = error if data is None else None
             self.front_matter_tree = None if data is not None else tree

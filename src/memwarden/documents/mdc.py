@@ -1,9 +1,12 @@
-"""Cursor's `.mdc` rule front matter, read as Cursor reads it when it is not valid YAML.
+"""Agent rule front matter read as its agent reads it when it is not valid YAML: Cursor's `.mdc` rules and
+GitHub Copilot's `*.instructions.md`.
 
-Cursor's own rules write globs unquoted (`globs: *.ts`, `globs: **/*.{ts,tsx}`), which YAML reads as an
-alias and rejects; Cursor takes the value as the text after the colon. So an `.mdc` front matter that
-YAML cannot parse is read as flat `key: value` lines (`true`/`false` as booleans, `- item` lines as a
-list under a key with no value); one line of any other shape leaves the YAML error standing.
+Cursor's own rules write globs unquoted (`globs: *.ts`, `globs: **/*.{ts,tsx}`), and so do Copilot's
+instructions (`applyTo: **/*.ts`, or several globs joined by commas), which YAML reads as an alias and
+rejects; both agents take the value as the text after the colon (Copilot CLI since 1.0.48, "fixed parsing
+of unquoted glob patterns in the applyTo field"). So such a front matter that YAML cannot parse is read
+as flat `key: value` lines (`true`/`false` as booleans, `- item` lines as a list under a key with no
+value); one line of any other shape, or a key twice, leaves the YAML error standing.
 """
 
 from __future__ import annotations
@@ -15,8 +18,13 @@ _ITEM_LINE = LazyPattern(r"[ \t]*-[ \t]+(.*?)[ \t]*")
 _BOOLEANS = {"true": True, "false": False}
 
 
-def is_cursor_rule(relpath: str) -> bool:
-    return relpath.lower().endswith(".mdc")
+def reads_flat_front_matter(relpath: str) -> bool:
+    """Whether the file's agent reads a front matter YAML rejects as flat lines: a Cursor rule (`.mdc`), or a
+    Copilot instructions file (`NAME.instructions.md` in or below an `instructions` folder)."""
+    lowered = relpath.lower()
+    if lowered.endswith(".mdc"):
+        return True
+    return lowered.endswith(".instructions.md") and "instructions" in lowered.split("/")[:-1]
 
 
 def flat_front_matter(inner: str) -> dict | None:
