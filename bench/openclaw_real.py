@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Measure memwarden on real OpenClaw workspaces that are NOT copied into this repository (batch 6a).
+
+The workspaces live in public GitHub repositories of any licence, so nothing of theirs is committed
+here: only their names, the commit measured, and per finding the path, line, rule and a judge's
+verdict.  This script re-creates the measurement from those records.
+
+Inputs (in ``bench/judged/`` unless told otherwise):
+
+``openclaw_6a_sources.tsv``
+    one repository a row, with a header: ``repo  split  commit  workspace  kind  files  note``.
+    ``repo`` is ``OWNER__NAME``; ``split`` is ``dev`` or ``test`` (fixed by the name alone:
+    ``test`` when ``int(sha256("owner/name").hexdigest()[:8], 16)`` is even); ``workspace`` is the
+    OpenClaw workspace folder inside the repository (``.`` for the root); ``files`` the number of
+    workspace files at that commit.
+``openclaw_6a_dev.tsv``, ``openclaw_6a_test.tsv``
+    the judged findings, with a header: ``repo  commit  path  line  rule  default  verdict  note``.
+    ``verdict`` is ``true``, ``false`` or ``debatable`` (empty: not judged yet); ``default`` is
+    ``yes`` when the finding appears without ``--preview``.  Rows with rule ``EXPECTED-CLAIM`` and
+    verdict ``expected`` list the negative claims a reader found by hand (``default`` is ``-``);
+    recall counts those matched by a ``negative-claim-without-expiry`` finding on the same path and
+    line.
+
+For each repository the script uses a clone (``--clones DIR`` holding ``OWNER__NAME/``, used as
+it is; else ``--cache DIR``: ``https://github.com/OWNER/NAME`` is cloned there once and the
+recorded commit checked out), and runs, from the **repository root** as a new user would::
+
+    MEMWARDEN check --format json --no-cache --exit-zero --today 2026-12-02 [--preview]
+
+with ``GIT_CEILING_DIRECTORIES`` set to the clone's parent folder (so git never takes an
+enclosing repository for the workspace's).  Without ``--preview`` only the default (stable)
+rules run.  With ``--preview`` it runs both ways: every finding of the preview run is marked
+``default`` when the default run reports it too, and the tables are printed twice (default
+findings; all findings).
+
+Findings are joined with the judged rows by (repo, path, rule, line).  Printed per split and per
+rule: found / true / false / debatable / unjudged / precision (true / (true + false)), then the
+same over all rules, then the expected-claims recall.
+
+Examples::
+
+    python bench/openclaw_real.py --clones /tmp/oc6/clones --memwarden "/path/to/venv/bin/memwarden" \\
+        --preview --split all
+    python bench/openclaw_real.py --cache ~/.cache/oc6 --preview --split dev \\
+        --write-unjudged /tmp/unjudged.tsv --repo OWNER__NAME
+
+``--write-unjudged FILE`` appends the findings no judged row covers (one row per key, verdict
+empty), in the judged TSVs' columns, ready to be judged and moved into them.  ``--markdown``
+prints the tables as Markdown.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import shlex
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+JUDGED = HERE / "judged"
+TODAY = "2026-12-02"
+CLAIM_RULE = "negative-claim-without-expiry"
+EXPECTED = "EXPECTED-CLAIM"
+COLUMNS = ["repo", "commit", "path", "line", "rule", "default", "verdict", "note"]
+
+
+def read_tsv(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8", newline="") as fh:
+        return [dict(r) for r in csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)]
+
+
+def clone_for(repo: str, commit: str, clones: Path | None, cache: Path | None) -> Path:
+    if clones is not None:
+        path = clones / repo
+        if not path.is_dir():
+            sys.exit(f"no clone of {repo} in {clones}")
+        head = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True,
+                              text=True).stdout.strip()
+        if commit and head != commit:
+            print(f"warning: {repo} is at {head[:12]}, the sources name {commit[:12]}", file=sys.stderr)
+        return path
+    assert cache is not None
+    cache.mkdir(parents=True, exist_ok=True)
+    path = cache / repo
+    if not path.is_dir():
+        owner, name = repo.split("__", 1)
+        subprocess.run(["git", "clone", "-q", f"https://github.com/{owner}/{name}", str(path)], check=True)
+    if commit:
+        subprocess.run(["git", "-C", str(path), "checkout", "-q", commit], check=True)
+    return path
+
+
+def run_memwarden(cmd: list[str], root: Path, preview: bool) -> list[dict]:
+    env = dict(os.environ)
+    env["GIT_CEILING_DIRECTORIES"] = str(root.resolve().parent)
+    argv = cmd + ["check", "--format", "json", "--no-cache", "--exit-zero", "--today", TODAY]
+    if preview:
+        argv.append("--preview")
+    proc = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"memwarden failed in {root} ({proc.returncode}): {proc.stderr[-2000:]}")
+    return json.loads(proc.stdout).get("findings", [])
+
+
+def key(repo: str, f: dict) -> tuple[str, str, str, str]:
+    return (repo, f["path"], f["name"], str(f.get("line") or 0))
+
+
+def table(rows: list[tuple[str, str]], markdown: bool, title: str) -> str:
+    """rows: (rule, verdict) per finding; verdict '' when unjudged."""
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for rule, verdict in rows:
+        for name in (rule, "**all**" if markdown else "ALL"):
+            counts[name]["found"] += 1
+            counts[name][verdict or "unjudged"] += 1
+    head = ["rule", "found", "true", "false", "debatable", "unjudged", "precision"]
+    lines = []
+    names = sorted(n for n in counts if n not in ("ALL", "**all**")) + [n for n in ("ALL", "**all**") if n in counts]
+    body = []
+    for name in names:
+        c = counts[name]
+        judged = c["true"] + c["false"]
+        p = f"{c['true'] / judged:.2f}" if judged else "-"
+        body.append([name, str(c["found"]), str(c["true"]), str(c["false"]), str(c["debatable"]),
+                     str(c["unjudged"]), p])
+    if markdown:
+        lines.append(f"#### {title}\n")
+        lines.append("| " + " | ".join(head) + " |")
+        lines.append("|" + "---|" * len(head))
+        lines += ["| " + " | ".join(r) + " |" for r in body] or ["| (none) |" + " |" * (len(head) - 1)]
+    else:
+        lines.append(f"== {title}")
+        lines.append("  ".join(f"{h:>9}" if i else f"{h:<32}" for i, h in enumerate(head)))
+        for r in body or [["(none)", "0", "0", "0", "0", "0", "-"]]:
+            lines.append("  ".join(f"{v:>9}" if i else f"{v:<32}" for i, v in enumerate(r)))
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sources", type=Path, default=JUDGED / "openclaw_6a_sources.tsv")
+    ap.add_argument("--judged", type=Path, nargs="*", default=None,
+                    help="judged TSVs (default: openclaw_6a_dev.tsv and openclaw_6a_test.tsv)")
+    ap.add_argument("--clones", type=Path, help="a folder holding OWNER__NAME/ clones, used as they are")
+    ap.add_argument("--cache", type=Path, help="clone from GitHub into this folder (when --clones is not given)")
+    ap.add_argument("--memwarden", default="memwarden", help="the command to run (default: memwarden on PATH)")
+    ap.add_argument("--preview", action="store_true", help="run every rule too, and mark each finding default or not")
+    ap.add_argument("--split", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--repo", action="append", help="only this OWNER__NAME (repeatable)")
+    ap.add_argument("--write-unjudged", type=Path, help="append the unjudged findings to this TSV")
+    ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    args = ap.parse_args(argv)
+    if args.clones is None and args.cache is None:
+        args.cache = Path.home() / ".cache" / "memwarden-openclaw-6a"
+
+    sources = [s for s in read_tsv(args.sources)
+               if (args.split == "all" or s["split"] == args.split) and (not args.repo or s["repo"] in args.repo)]
+    judged_files = args.judged if args.judged else [JUDGED / "openclaw_6a_dev.tsv", JUDGED / "openclaw_6a_test.tsv"]
+    verdicts: dict[tuple[str, str, str, str], str] = {}
+    expected: list[dict[str, str]] = []
+    for jf in judged_files:
+        for r in read_tsv(jf):
+            if r["rule"] == EXPECTED:
+                expected.append(r)
+                continue
+            verdicts[(r["repo"], r["path"], r["rule"], r["line"])] = (r.get("verdict") or "").strip()
+
+    cmd = shlex.split(args.memwarden)
+    modes = ("default", "preview") if args.preview else ("default",)
+    per_split: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
+    claim_keys: dict[str, set[tuple[str, str, str]]] = {m: set() for m in modes}
+    unjudged: dict[tuple[str, str, str, str], list[str]] = {}
+    for s in sources:
+        repo, split = s["repo"], s["split"]
+        root = clone_for(repo, s.get("commit", ""), args.clones, args.cache)
+        default = run_memwarden(cmd, root, preview=False)
+        default_keys = {key(repo, f) for f in default}
+        found = {"default": default}
+        if args.preview:
+            found["preview"] = run_memwarden(cmd, root, preview=True)
+        print(f"{repo} ({split}): {len(default)} default, "
+              + (f"{len(found['preview'])} preview findings" if args.preview else "default run only"),
+              file=sys.stderr)
+        for mode in modes:
+            for f in found[mode]:
+                k = key(repo, f)
+                verdict = verdicts.get(k, "")
+                per_split[(split, mode)].append((f["name"], verdict))
+                per_split[("all", mode)].append((f["name"], verdict))
+                if f["name"] == CLAIM_RULE:
+                    claim_keys[mode].add((repo, f["path"], k[3]))
+                if k not in verdicts and k not in unjudged:
+                    unjudged[k] = [repo, s.get("commit", ""), k[1], k[3], k[2],
+                                   "yes" if k in default_keys else "no", "", ""]
+
+    splits = ["dev", "test", "all"] if args.split == "all" else [args.split]
+    out = []
+    for split in splits:
+        for mode in modes:
+            label = "default rules" if mode == "default" else "all rules (--preview)"
+            out.append(table(per_split.get((split, mode), []), args.markdown, f"{split}: {label}"))
+    repos = {s["repo"] for s in sources}
+    split_of = {s["repo"]: s["split"] for s in sources}
+    for split in splits:
+        exp = [e for e in expected if e["repo"] in repos and (split == "all" or split_of[e["repo"]] == split)]
+        for mode in modes:
+            hit = sum(1 for e in exp if (e["repo"], e["path"], e["line"]) in claim_keys[mode])
+            rec = f"{hit / len(exp):.2f}" if exp else "-"
+            out.append(f"recall of expected claims, {split}, {mode}: {hit}/{len(exp)} = {rec}\n")
+    print("\n".join(out))
+
+    if args.write_unjudged and unjudged:
+        new = not args.write_unjudged.exists() or args.write_unjudged.stat().st_size == 0
+        with args.write_unjudged.open("a", encoding="utf-8", newline="") as fh:
+            w = csv.writer(fh, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_NONE, escapechar="\\")
+            if new:
+                w.writerow(COLUMNS)
+            for row in sorted(unjudged.values(), key=lambda r: (r[0], r[2], int(r[3]), r[4])):
+                w.writerow(row)
+        print(f"{len(unjudged)} unjudged findings appended to {args.write_unjudged}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
