@@ -409,9 +409,14 @@ def conflicting_instructions(ctx):
     """Two memory or instruction files that give different values for the same topic.
 
     ## What it does
-    Reads every Markdown memory and instruction file for three topics: the JavaScript package manager
-    and the Python one its commands use (`pnpm install`, `uv sync`), and the test command (a command
-    in inline code or a code block on a line that speaks of tests: `pnpm test`, `pytest`, `make test`).
+    Reads every Markdown memory and instruction file for these topics: the JavaScript package manager
+    and the Python one its commands use (`pnpm install`, `uv sync`), the test command (a command
+    in inline code or a code block on a line that speaks of tests: `pnpm test`, `pytest`, `make test`),
+    and the directory a kind of thing lives in: a clause that begins with the noun and says it lives,
+    is, goes, belongs or is located/kept/stored in one directory ("Components live in `src/ui/`"), or
+    tells to put it there ("Put migrations in `db/`"). Only the same noun counts ("unit tests" and
+    "e2e tests" are two), a directory inside the other is a more precise place, not another one, and
+    whether the directory exists is not asked.
     When two files give different values for one topic, it reports one finding anchored at both: at
     the first file (by path), naming the other file and line, which is its related location (the
     text output's "also at" line, SARIF's `relatedLocations`, JSON's `related`, the editor's related
