@@ -108,3 +108,15 @@ def test_a_secret_in_the_other_files_name_or_value_is_never_shown(git_repo, cli)
             assert result.exit_code == 0 and "MW417" in result.stdout, (fmt, target, result)
             assert TOKEN not in result.stdout + result.stderr, (fmt, target)
 
+
+
+def test_the_agent_hook_after_a_write_lists_only_what_is_anchored_at_the_file_written(workspace):
+    # The conflict is AGENTS.md's finding, with AGENTS.md's line and "this file" meaning AGENTS.md: told as one
+    # of CLAUDE.md's, just written, it would point the agent at the wrong line of the wrong file.
+    from test_agent_hook import claude
+
+    root = workspace({"AGENTS.md": "Tests: `pnpm test`.\n", "CLAUDE.md": "# Project\n"})
+    content = "# Project\n\nRun the tests with `npm test`.\n"
+    (root / "CLAUDE.md").write_text(content)
+    done = claude(root, "PostToolUse", "Write", {"file_path": str(root / "CLAUDE.md"), "content": content})
+    assert (done.returncode, done.out, done.err) == (0, "", "")
