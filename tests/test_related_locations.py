@@ -100,8 +100,9 @@ def test_github_and_gitlab_give_one_entry_whose_fingerprint_does_not_depend_on_t
 
 def test_a_secret_in_the_other_files_name_or_value_is_never_shown(git_repo, cli):
     secret_rule = f".cursor/rules/{TOKEN}.mdc"
-    root = git_repo({"CLAUDE.md": "Components live in `src/ui/`.\n",
-                     secret_rule: "---\nalwaysApply: true\n---\n\nComponents live in `" + TOKEN + "/`.\n"})
+    # The Cursor rule comes first by path: its name is shown, CLAUDE.md's value is quoted as the other value.
+    root = git_repo({"CLAUDE.md": "Components live in `" + TOKEN + "/`.\n",
+                     secret_rule: "---\nalwaysApply: true\n---\n\nComponents live in `src/ui/`.\n"})
     for fmt in ("text", "json", "sarif", "github", "gitlab"):
         for target in ("CLAUDE.md", secret_rule):
             result = check(cli, root, target, "--format", fmt, "--no-cache")
