@@ -213,3 +213,14 @@ def test_pre_commit_run_all_files_is_the_same_check_in_ci(hook_repo, memory_repo
     done = try_repo(hook_repo, memory_repo, "memwarden", "--all-files")
     assert done.returncode == 1
     assert "memory/fact.yml:5:3: MW102 schema-violation" in done.stdout
+
+
+def test_a_commit_of_one_of_two_disagreeing_files_is_told_of_the_other(hook_repo, git_repo):
+    """conflicting-instructions is anchored at both files: pre-commit passes only the staged CLAUDE.md, and the
+    finding at AGENTS.md, whose related place CLAUDE.md is, is still reported."""
+    repo = git_repo({"AGENTS.md": "Tests: `pnpm test`.\n", "CLAUDE.md": "# Project\n"}, name="two-files")
+    write_files(repo, {"CLAUDE.md": "# Project\n\nRun the tests with `npm test`.\n"})
+    git(repo, "add", "CLAUDE.md")
+    done = try_repo(hook_repo, repo, "memwarden", "--verbose")
+    assert "AGENTS.md:1:9: MW417 conflicting-instructions" in done.stdout, done.stdout + done.stderr
+    assert "  also at CLAUDE.md:3:21 (the other value)" in done.stdout

@@ -48,6 +48,25 @@ class Fix:
     edits: tuple[Edit, ...]
 
 
+@dataclass(frozen=True)
+class RelatedLocation:
+    """Another place a finding is about (the other file of a conflict): shown beside it, never a finding itself.
+
+    On a Problem, ``workspace_path`` is relative to the workspace root and ``path`` is unset; the engine sets
+    ``path`` to it as displayed. A finding is kept when its own file or any related one is a target; only a
+    directive at its own place suppresses it.
+    """
+
+    workspace_path: str
+    line: int
+    column: int
+    label: str  # a few of the rule's own words: "the other value"
+    path: str = ""  # as displayed: relative to the current directory, '/'-separated
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "line": self.line, "column": self.column, "label": self.label}
+
+
 @dataclass
 class Problem:
     """What a rule's check yields; the engine binds it to its rule and file."""
@@ -65,6 +84,7 @@ class Problem:
     # What else the message quotes, whose secrets are hidden in it too: another file of the workspace (its
     # workspace-relative path), or (text, format) of content no workspace file holds now (a base version).
     quotes_from: tuple = ()
+    related: tuple[RelatedLocation, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,6 +134,12 @@ class Finding:
     fixed: bool = False
     quotes: bool = True  # as Problem.quotes
     quotes_from: tuple = ()  # as Problem.quotes_from
+    related: tuple[RelatedLocation, ...] = ()  # as Problem.related, their paths displayed
+
+    @property
+    def workspace_paths(self) -> tuple[str, ...]:
+        """The files it is anchored at: its own, then each related location's."""
+        return (self.workspace_path, *(r.workspace_path for r in self.related))
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.rule.code, self.message)
@@ -135,6 +161,8 @@ class Finding:
                 "applicability": self.fix.applicability.value,
                 "description": self.fix.description,
             }
+        if self.related:
+            data["related"] = [r.to_json() for r in self.related]
         return data
 
 

@@ -263,7 +263,8 @@ def _after(ws, relpath: str, cwd: Path, written: tuple[str, ...] | None, preview
             f"memwarden fixed {result.fixed} problem{'s' if result.fixed != 1 else ''} in {shown} "
             "(safe fixes, as this workspace's agent-hook.fix asks): read the file again before editing it."
         )
-    findings = [f for f in result.findings if not f.fixed]
+    # Its own findings: one anchored at another file and only related to this one has that file's lines.
+    findings = [f for f in result.findings if not f.fixed and f.workspace_path == relpath]
     # After an edit, what it wrote: problems older than the edit are the owner's to review, and an agent
     # told of them on every append would rewrite old records (which the hook before a write blocks).
     text = (ws.current_bytes(relpath) or b"").decode("utf-8", "replace")

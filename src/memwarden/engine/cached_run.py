@@ -12,7 +12,7 @@ from __future__ import annotations
 from memwarden.engine import parallel, pieces
 from memwarden.engine.incremental import Incremental, Recorder, masked
 from memwarden.engine.store import Store, settings_key
-from memwarden.model import Applicability, Finding, Fix, Scope, Severity
+from memwarden.model import Applicability, Finding, Fix, RelatedLocation, Scope, Severity
 
 _ABSENT = object()
 
@@ -30,7 +30,7 @@ def open_store(checker) -> Store:
 
 def finding_record(f: Finding) -> dict:
     """A finding as the store keeps it (plain JSON; the fix's description only: a fixing run recomputes edits)."""
-    return {
+    record = {
         "name": f.rule.name,
         "workspace_path": f.workspace_path,
         "line": f.line,
@@ -40,6 +40,9 @@ def finding_record(f: Finding) -> dict:
         "json_path": f.json_path,
         "fix": [f.fix.applicability.value, f.fix.description] if f.fix else None,
     }
+    if f.related:  # most findings have none: their rows stay as they were
+        record["related"] = [[r.workspace_path, r.line, r.column, r.label] for r in f.related]
+    return record
 
 
 def finding_from(item, rules_by_name: dict, display) -> Finding | None:
@@ -49,11 +52,21 @@ def finding_from(item, rules_by_name: dict, display) -> Finding | None:
         if rule is None:
             return None
         fix = Fix(Applicability(item["fix"][0]), item["fix"][1], ()) if item.get("fix") else None
+        related = tuple(RelatedLocation(str(path), int(line), int(column), str(label), display(str(path)))
+                        for path, line, column, label in item.get("related") or ())
         return Finding(rule=rule, path=display(item["workspace_path"]), line=int(item["line"]),
                        column=int(item["column"]), message=str(item["message"]), severity=Severity(item["severity"]),
-                       json_path=item.get("json_path"), fix=fix, workspace_path=str(item["workspace_path"]))
+                       json_path=item.get("json_path"), fix=fix, workspace_path=str(item["workspace_path"]),
+                       related=related)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         return None
+
+
+def _anchors(item: dict) -> list[str]:
+    """The files a stored finding is anchored at (Finding.workspace_paths); a garbled one is a miss later."""
+    related = item.get("related")
+    others = [str(r[0]) for r in related if isinstance(r, list) and r] if isinstance(related, list) else []
+    return [str(item.get("workspace_path", "")), *others]
 
 
 def incremental_findings(checker, worker) -> list[Finding]:
@@ -103,7 +116,7 @@ def _workspace_rule(checker, rule) -> list[Finding]:
     entry = inc.lookup(any_targets)
     stored = entry[1].get(rule.name) if entry is not None and isinstance(entry[1], dict) else None
     if isinstance(stored, list):
-        shown = [f for f in stored if isinstance(f, dict) and ws.is_target(str(f.get("workspace_path", "")))]
+        shown = [f for f in stored if isinstance(f, dict) and any(map(ws.is_target, _anchors(f)))]
         reused = _reuse(checker, shown)
         if reused is not None:
             return reused
@@ -116,7 +129,7 @@ def _workspace_rule(checker, rule) -> list[Finding]:
         fresh, recorder = _watched(checker, lambda: checker.workspace_findings([rule]))
     finally:
         checker.keep_all = False
-    targeted = [f for f in fresh if ws.is_target(f.workspace_path)]
+    targeted = [f for f in fresh if any(map(ws.is_target, f.workspace_paths))]
     if ("targets",) in recorder.deps:
         inc.put(key, recorder, _by_rule([rule], targeted), kind="rule")
     else:

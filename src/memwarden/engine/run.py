@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -345,7 +345,9 @@ class Checker:
 
     def _keep(self, rule: Rule, problem: Problem, doc: Document | None, found: list[Finding]) -> None:
         relpath = problem.path or (doc.relpath if doc is not None else "")
-        if not self.keep_all and not self.workspace.is_target(relpath):
+        # Anchored at several files, it concerns each: a hook on any one of them reports it.
+        anchors = (relpath, *(r.workspace_path for r in problem.related))
+        if not self.keep_all and not any(self.workspace.is_target(path) for path in anchors):
             return
         if self.ignored_by_config(rule, relpath):
             return
@@ -365,6 +367,7 @@ class Checker:
                 workspace_path=relpath,
                 quotes=problem.quotes,
                 quotes_from=problem.quotes_from,
+                related=tuple(replace(r, path=self._display_path(r.workspace_path)) for r in problem.related),
             )
         )
 
@@ -389,7 +392,6 @@ def _read_before_fork(ws: Workspace, units: list) -> None:
 
 def _worker_checker(spec, chunk: list[str]) -> Checker:
     """In a worker process: a checker of the workspace the spec names, reporting on the chunk's files."""
-    from dataclasses import replace
 
     from memwarden.discover.workspace import open_workspace
 

@@ -62,6 +62,10 @@ def render_text(
         level = "" if f.severity is f.rule.severity else f" ({f.severity.value})"
         message = escape_controls(f.message)
         lines.append(f"{location} {code} {_paint(f.rule.name, 'cyan', color)}{level} {message}{marker}")
+        # A second place the finding is about, on its own line (as rustc's notes): `path:line:col:` parsers
+        # still read one finding per first line.
+        lines.extend(f"  also at {escape_controls(r.path)}:{r.line}:{r.column} ({escape_controls(r.label)})"
+                     for r in f.related)
     if quiet:
         return "".join(line + "\n" for line in lines)
     total = summary.errors + summary.warnings
@@ -159,20 +163,20 @@ def render_sarif(findings: list[Finding], summary: Summary, rules: list[Rule]) -
         if f.rule.code not in index:
             index[f.rule.code] = len(rules)
             rules = [*rules, f.rule]
+        # Each related location has an id its message links to: "[the other value](1)" (SARIF 2.1.0, 3.11.6).
+        links = "".join(f" ([{_sarif_escaped(r.label)}]({number}))" for number, r in enumerate(f.related, 1))
         result = {
             "ruleId": f.rule.code,
             "ruleIndex": index[f.rule.code],
             "level": _LEVEL[f.severity],
-            "message": {"text": f"{f.rule.name}: {f.message}"},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
-                        "region": {"startLine": f.line, "startColumn": f.column},
-                    }
-                }
-            ],
+            "message": {"text": f"{f.rule.name}: {_sarif_escaped(f.message)}{links}"},
+            "locations": [{"physicalLocation": _sarif_place(f.path, f.line, f.column)}],
         }
+        if f.related:
+            result["relatedLocations"] = [
+                {"id": number, "physicalLocation": _sarif_place(r.path, r.line, r.column), "message": {"text": r.label}}
+                for number, r in enumerate(f.related, 1)
+            ]
         if f.json_path:
             result["properties"] = {"json_path": f.json_path}
         results.append(result)
@@ -195,6 +199,17 @@ def render_sarif(findings: list[Finding], summary: Summary, rules: list[Rule]) -
         ],
     }
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def _sarif_place(path: str, line: int, column: int) -> dict:
+    return {"artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+            "region": {"startLine": line, "startColumn": column}}
+
+
+def _sarif_escaped(text: str) -> str:
+    """A message's own square brackets escaped: SARIF reads `[text](target)` in a message as a link (3.11.6), and a
+    quoted Markdown link is no link of the report's."""
+    return text.replace("[", "\\[").replace("]", "\\]")
 
 
 def _cwd_uri() -> str:

@@ -17,10 +17,11 @@ from memwarden.analysis.repo_claims.staleness import due_touches, is_record, sco
 from memwarden.analysis.repo_claims.topics import disagreements, topics_of
 from memwarden.discover.workspace import read_at_its_own_path
 from memwarden.git import Removal
-from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
+from memwarden.model import Applicability, Edit, Fix, Problem, RelatedLocation, Scope, Severity
 from memwarden.registry import rule
 from memwarden.text import excerpt, excerpt_path
 
+OTHER_VALUE = "the other value"  # the label of a conflict's second place
 MARKDOWN_KINDS = ("note", "agent-instructions", "startup-index", "shelf-index", "scratchpad")
 
 
@@ -408,12 +409,21 @@ def conflicting_instructions(ctx):
     """Two memory or instruction files that give different values for the same topic.
 
     ## What it does
-    Reads every Markdown memory and instruction file for three topics: the JavaScript package manager
-    and the Python one its commands use (`pnpm install`, `uv sync`), and the test command (a command
-    in inline code or a code block on a line that speaks of tests: `pnpm test`, `pytest`, `make test`).
-    When two files give different values for one topic, it reports one finding, at the first file
-    (by path), naming the other file and line. A file that gives two values itself is not counted
-    (it may be comparing them), nor a line that tells of a migration.
+    Reads every Markdown memory and instruction file for these topics: the JavaScript package manager
+    and the Python one its commands use (`pnpm install`, `uv sync`), the test command (a command
+    in inline code or a code block on a line that speaks of tests: `pnpm test`, `pytest`, `make test`),
+    and the directory a kind of thing lives in: a clause that begins with the noun and says it lives,
+    is, goes, belongs or is located/kept/stored in one directory ("Components live in `src/ui/`"), or
+    tells to put it there ("Put migrations in `db/`"). Only the same noun counts ("unit tests" and
+    "e2e tests" are two), a directory inside the other is a more precise place, not another one, and
+    whether the directory exists is not asked.
+    When two files give different values for one topic, it reports one finding anchored at both: at
+    the first file (by path), naming the other file and line, which is its related location (the
+    text output's "also at" line, SARIF's `relatedLocations`, JSON's `related`, the editor's related
+    information). A check of either file reports it, so a commit that stages only one of them is told.
+    A file that gives two values itself is not counted (it may be comparing them), nor a line that
+    tells of a migration. A `memwarden:` directive at the first file's line silences it; one at the
+    other file's does not (as a related location in ruff or SARIF is shown, not suppressed).
 
     ## Why
     CLAUDE.md says `npm test`, a note says `pnpm test`: the agent follows whichever it read last, and
@@ -421,8 +431,8 @@ def conflicting_instructions(ctx):
 
     ## Example
     `CLAUDE.md`: "Run the tests with `npm test`." and `notes/testing.md`: "Tests: `pnpm test`."
-    `MW417 conflicting-instructions test command: this file says 'npm test', notes/testing.md:1 says
-    'pnpm test'`
+    `CLAUDE.md:1:21: MW417 conflicting-instructions test command: this file says 'npm test',
+    notes/testing.md:1 says 'pnpm test'` and below it `also at notes/testing.md:1:9 (the other value)`
 
     ## Fix safety
     No fix: which file is right is the author's call.
@@ -434,8 +444,9 @@ def conflicting_instructions(ctx):
             by_file[doc.relpath] = (doc, topics_of(_scan(doc)))
     for first, second in disagreements({path: found for path, (_, found) in by_file.items()}):
         doc = by_file[first.path][0]
-        other = by_file[second.path][0]
-        other_line = other.line_col(second.offset)[0]
+        other_line, other_column = by_file[second.path][0].line_col(second.offset)
         place = f"{ws.display_path(second.path, ws.root)}:{other_line}"
         line, column = doc.line_col(first.offset)
-        yield Problem(line, column, Conflict(first.topic, first.value, second.value, place).message, path=first.path)
+        yield Problem(line, column, Conflict(first.topic, first.value, second.value, place).message, path=first.path,
+                      quotes_from=(second.path,),
+                      related=(RelatedLocation(second.path, other_line, other_column, OTHER_VALUE),))

@@ -21,6 +21,12 @@ class Checked:
     findings: list[Finding]
     changes: list[FileChange] = field(default_factory=list)  # safe fixes, applied in memory only
 
+    @property
+    def own_findings(self) -> list[Finding]:
+        """The findings anchored at the file checked: one only related to it (a conflict's other file) is its own
+        file's to show, and its fix that file's to offer."""
+        return [f for f in self.findings if self.workspace.is_target(f.workspace_path)]
+
 
 class Listings:
     """Each workspace's file listing, walked once and kept until forget() (the language server forgets on every
@@ -69,7 +75,7 @@ def check_content(path: Path, content: bytes, *, document_rules_only: bool = Fal
 def findings_of(path: Path, content: bytes, size_limit: int | None = None) -> list[Finding]:
     """Every rule's findings on content as the file at path (what a language server shows on open and save),
     the workspace's files over size_limit bytes left out."""
-    return check_content(path, content, listings=Listings(size_limit)).findings
+    return check_content(path, content, listings=Listings(size_limit)).own_findings
 
 
 def check_folder(folder: Path, size_limit: int | None = None) -> list[tuple[Path, list[Finding]]]:

@@ -70,8 +70,26 @@ class MemoryServer(LanguageServer):
             text = disk_text(uri)
         lines = Lines(text)
         found = self.document_findings.get(uri, []) + self.workspace_findings.get(uri, [])
+        diagnostics = [diagnostic(f, lines, self.related_information(uri, f)) for f in found]
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=self.versions.get(uri) if uri in self.texts else None, diagnostics=self.notices.get(uri, []) + [diagnostic(f, lines) for f in found]))
+            uri=uri, version=self.versions.get(uri) if uri in self.texts else None, diagnostics=self.notices.get(uri, []) + diagnostics))
+
+    def related_information(self, uri: str, finding: Finding) -> list[types.DiagnosticRelatedInformation] | None:
+        """A finding's other places (the other file of a conflict), for a client that said it shows them."""
+        publish = self.client_capabilities.text_document and self.client_capabilities.text_document.publish_diagnostics
+        if not (finding.related and finding.workspace_path and publish and publish.related_information):
+            return None
+        # uri is the finding's file, root/workspace_path: the root is what is left of it without that path.
+        root = Path(to_fs_path(uri)).parents[len(Path(finding.workspace_path).parts) - 1]
+        related = []
+        for place in finding.related:
+            other = from_fs_path(str(root / place.workspace_path))
+            start, end = Lines(self.texts.get(other) or disk_text(other)).finding_range(place.line, place.column)
+            related.append(types.DiagnosticRelatedInformation(
+                location=types.Location(uri=other, range=types.Range(start=types.Position(*start),
+                                                                      end=types.Position(*end))),
+                message=place.label))
+        return related
 
     def publish_only(self, uri: str, text: str, notice: types.Diagnostic) -> None:
         """One diagnostic saying why the file was not checked, in place of its findings."""
@@ -106,7 +124,7 @@ class MemoryServer(LanguageServer):
             if not current():
                 return None
             return checking.check_content(Path(to_fs_path(uri)), content_to_check(uri, text, from_disk),
-                                          document_rules_only=True, listings=self.listings).findings
+                                          document_rules_only=True, listings=self.listings).own_findings
 
         try:
             if document_rules_only:
@@ -236,7 +254,7 @@ async def code_action(ls: MemoryServer, params: types.CodeActionParams):
         return []
     first, last = params.range.start.line, params.range.end.line
     actions = []
-    for finding in checked.findings:
+    for finding in checked.own_findings:
         fix = finding.fix
         if fix is None or not fix.edits or not first <= finding.line - 1 <= last:
             continue
@@ -360,7 +378,8 @@ def is_below(uri: str, root: Path) -> bool:
         return False
 
 
-def diagnostic(finding: Finding, lines: Lines) -> types.Diagnostic:
+def diagnostic(finding: Finding, lines: Lines,
+               related: list[types.DiagnosticRelatedInformation] | None = None) -> types.Diagnostic:
     start, end = lines.finding_range(finding.line, finding.column)
     severity = types.DiagnosticSeverity.Error if finding.severity is Severity.ERROR else types.DiagnosticSeverity.Warning
     return types.Diagnostic(
@@ -371,6 +390,7 @@ def diagnostic(finding: Finding, lines: Lines) -> types.Diagnostic:
         code_description=types.CodeDescription(href=DOCS + finding.rule.name),
         source="memwarden",
         data={"name": finding.rule.name, "fix": finding.fix.applicability.value if finding.fix else None},
+        related_information=related,
     )
 
 

@@ -47,6 +47,8 @@ def _shown(data: dict) -> dict:
 def _finding(finding: Finding, ws) -> dict:
     data = finding.to_json()
     data["path"] = ws.display_path(finding.workspace_path, ws.root)
+    for shown, place in zip(data.get("related", ()), finding.related):
+        shown["path"] = ws.display_path(place.workspace_path, ws.root)
     return data
 
 

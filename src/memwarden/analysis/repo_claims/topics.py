@@ -1,4 +1,5 @@
-"""Topics on which two memory files can disagree: the package managers their commands use, the test command."""
+"""Topics on which two memory files can disagree: the package managers their commands use, the test command,
+the directory a kind of thing lives in."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from dataclasses import dataclass
 
 from memwarden.analysis.repo_claims import manifests
 from memwarden.analysis.repo_claims.mentions import Scan, commands
+from memwarden.analysis.repo_claims.places import inside_one_another, places_of
+from memwarden.documents.scan import inside
 from memwarden.patterns import LazyPattern
 
 _TESTS_LINE = LazyPattern(r"\btests?\b|\btesting\b|\bspec\b", re.IGNORECASE)
@@ -57,7 +60,24 @@ def topics_of(scan: Scan) -> list[Statement]:
         tested = normal_test_command(command.words)
         if tested is not None and _TESTS_LINE.search(scan.text[start : end if end >= 0 else len(scan.text)]):
             found.append(Statement(TEST_COMMAND, tested, command.offset))
+
+    def no_claim(offset: int) -> bool:
+        return offset < scan.body_start or inside(scan.fences, offset) or scan.history_context(offset)
+
+    for place in places_of(scan.text, no_claim):
+        found.append(Statement(place_topic(place.noun), place.directory, place.offset))
     return found
+
+
+def place_topic(noun: str) -> str:
+    return f"where each {noun} goes"
+
+
+def contradicts(value: str, other: str) -> bool:
+    """Two values of one topic that cannot both hold; a directory inside the other is a more precise place."""
+    if value.endswith("/") and other.endswith("/"):
+        return not inside_one_another(value, other)
+    return value != other
 
 
 def disagreements(by_file: dict[str, list[Statement]]) -> list[tuple[Statement, Statement]]:
@@ -76,7 +96,7 @@ def disagreements(by_file: dict[str, list[Statement]]) -> list[tuple[Statement, 
     pairs = []
     for topic in sorted(by_topic):
         statements = list(by_topic[topic].values())
-        other = next((s for s in statements[1:] if s.value != statements[0].value), None)
+        other = next((s for s in statements[1:] if contradicts(s.value, statements[0].value)), None)
         if other is not None:
             pairs.append((statements[0], other))
     return pairs
