@@ -57,6 +57,10 @@ GOOD_FORMS = [
     "```\n[fenced](nowhere.md) [[nowhere]]\n```",
     "~~~markdown\n[fenced](nowhere.md)\n~~~",
     "[a][b] with no [b]: definition, and [x] alone",
+    # OpenClaw's inline directives, kept in a saved transcript: a reply threading tag, voice, speech
+    "assistant: [[reply_to_current]] Done, the report is in the drive.",
+    "assistant: [[reply_to:1507]] On it.\n[[audio_as_voice]] [[tts:provider=mock voiceId=v7]]"
+    " Final [[tts:text]]Spoken[[/tts:text]]",
 ]
 
 
@@ -74,6 +78,7 @@ BAD_FORMS = [
     ("[gone][r]\n\n[r]: vanished.md", "link target 'vanished.md' (its [label]: line) does not exist", ""),
     ("[[missing-note]]", "[[missing-note]] names no note", ""),
     ("[[references/nope]]", "[[references/nope]] names no note", ""),
+    ("[[reply_to_currents]]", "[[reply_to_currents]] names no note", ""),  # near a directive, not one
 ]
 
 

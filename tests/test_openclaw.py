@@ -187,3 +187,25 @@ def test_a_bad_user_edge_is_a_clear_error(cli, git_repo, value):
     root = git_repo({**WORKSPACE, "pyproject.toml": f"[tool.memwarden.rules.index-past-truncation]\nuser_edge = {value}\n"})
     result = cli("budget", cwd=root)
     assert result.exit_code == 4 and "user_edge" in result.stderr and "Traceback" not in result.stderr
+
+
+# OpenClaw reads a front matter YAML rejects line by line and an unclosed one as text (src/markdown/frontmatter.ts,
+# openclaw/openclaw at 818bcc9): a vendored skill's `description: Use when: ...`, a daily note opening on a rule.
+LENIENT_FRONT_MATTER = {
+    "skills/discord/SKILL.md": "---\nname: discord\ndescription: Use when: the user asks for Discord\n---\n\n# Discord\n",
+    "memory/2026-11-28.md": "---\n\n## Morning\n\n- note: one: two\n- [x] done\n\n---\n\nEvening.\n",
+    "memory/2026-11-27.md": "---\n\nA day that opens on a rule and never closes it.\n",
+}
+
+
+def test_a_front_matter_openclaw_reads_line_by_line_is_no_parse_error(cli, git_repo):
+    root = git_repo({**WORKSPACE, **LENIENT_FRONT_MATTER})
+    found = [(f["path"], f["name"]) for f in check(cli, root)["findings"] if f["name"] == "unparsable-file"]
+    assert found == []
+
+
+def test_the_same_front_matter_in_a_claude_code_folder_is_still_a_parse_error(cli, git_repo):
+    root = git_repo({".claude/memory/MEMORY.md": "- [Deploy](deploy.md): how we deploy\n",
+                     ".claude/memory/deploy.md": LENIENT_FRONT_MATTER["skills/discord/SKILL.md"]})
+    found = [(f["path"], f["name"]) for f in check(cli, root)["findings"] if f["name"] == "unparsable-file"]
+    assert found == [(".claude/memory/deploy.md", "unparsable-file")]

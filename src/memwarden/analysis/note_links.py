@@ -17,6 +17,7 @@ embed of a non-note file (`![[diagram.png]]`) resolves by its file name.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass
 
 from memwarden.analysis.index_lines import is_file, is_folder, is_windows_path
@@ -32,6 +33,10 @@ class DeadLink:
     reference: bool = False  # a reference-style link: the offset is its label's
 
 
+# OpenClaw's inline directives, which an assistant's reply carries and a saved transcript keeps: reply threading
+# tags (docs/channels/telegram.md, slack.md: `[[reply_to_current]]`, `[[reply_to:<id>]]`), voice and speech
+# (`[[audio_as_voice]]`, `[[tts:...]]`, `[[/tts:text]]`). Not links to notes.
+_AGENT_DIRECTIVE = LazyPattern(r"(?:reply_to_current|reply_to:.*|audio_as_voice|/?tts(?::.*)?)", re.S)
 _SEPARATORS = LazyPattern(r"[-_\s]+")
 _TYPE_PREFIX = LazyPattern(r"^(?:feedback|project|reference|user)-(?=.)")
 
@@ -108,7 +113,7 @@ def dead_links(doc, ws, memo) -> list[DeadLink]:
     if "[[" in text:
         note_dir = posixpath.dirname(doc.relpath)
         for wiki in find_wikilinks(text, doc.body_offset):
-            if not _wiki_resolves(ws, note_dir, wiki.name, memo):
+            if _AGENT_DIRECTIVE.fullmatch(wiki.name) is None and not _wiki_resolves(ws, note_dir, wiki.name, memo):
                 found.append(DeadLink(wiki.start, wiki.name, None))
     return sorted(found, key=lambda dead: dead.offset)
 

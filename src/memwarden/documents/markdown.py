@@ -61,12 +61,14 @@ class MarkdownDocument(Document):
         self.body_offset = 0
         self._prose: list[ProseSpan] | None = None
         self._hidden: set[int] | None = None
+        self.front_matter_failed = False  # the error (if any) is the front matter's: never closed, not YAML
         text = self.text
         if not opens_front_matter(text):
             return
         body_offset = front_matter_end(text)
         if not body_offset:
             self.error = ParseError("front matter opened with '---' on line 1 is never closed", 1, 1)
+            self.front_matter_failed = True
             return
         start = text.find("\n") + 1
         end = text.rfind("\n", 0, body_offset - 1) + 1  # where the closing '---' line starts
@@ -82,11 +84,13 @@ class MarkdownDocument(Document):
             self.front_matter_tree = None if data is not None else tree
         if error is not None:
             self.error = error
+            self.front_matter_failed = True
             return
         if data is None:
             data = {}
         if not isinstance(data, dict):
             self.error = ParseError("front matter is not a mapping of keys to values", 2, 1)
+            self.front_matter_failed = True
             return
         self.front_matter = data
 

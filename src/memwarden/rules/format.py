@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memwarden.analysis import recognition
+from memwarden.discover.profiles import OPENCLAW
 from memwarden.kinds import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.documents.base import UnreadableDocument
@@ -39,6 +40,11 @@ def unparsable_file(doc, ctx):
     kind claims is parsed by its extension (`.yml`/`.yaml`, `.jsonl`, `.md`)
     and reported the same way; no other rule of its family reads it.
 
+    In an OpenClaw workspace a Markdown file's front matter is not reported:
+    OpenClaw reads one that YAML rejects line by line (`key: value`, the rest
+    skipped) and one that is never closed as plain text, so nothing is lost
+    (src/markdown/frontmatter.ts, openclaw/openclaw at 818bcc9).
+
     ## Why
     An agent that cannot parse its memory silently loses all of it. Every other
     rule skips a file it cannot read, so this finding is the only sign.
@@ -56,6 +62,8 @@ def unparsable_file(doc, ctx):
     if not doc.kind.memory and doc.kind.format == "text" and not isinstance(doc, UnreadableDocument):
         return  # a file no kind claims is parsed only when its extension names a format (but must be readable)
     if doc.error is not None:
+        if isinstance(doc, MarkdownDocument) and doc.front_matter_failed and ctx.workspace.profile.name == OPENCLAW.name:
+            return  # OpenClaw reads a front matter YAML rejects line by line, and an unclosed one as text
         yield Problem(doc.error.line, doc.error.column, doc.error.message)
         return
     if isinstance(doc, JsonlDocument):
