@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -143,3 +144,17 @@ def git_repo(tmp_path):
         return root
 
     return make
+
+
+@pytest.fixture
+def generated(tmp_path, monkeypatch):
+    """A small workspace from bench/generate.py (60 episodes, 40 notes of a few sentences: many repeat each
+    other), and the generator module, for more records of the same kind."""
+    spec = importlib.util.spec_from_file_location("bench_generate", REPO / "bench" / "generate.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    monkeypatch.setattr(gen, "EPISODES_1X", 60)
+    monkeypatch.setattr(gen, "NOTES_1X", 40)
+    root = tmp_path / "gen"
+    gen.generate(root, 1)
+    return root, gen

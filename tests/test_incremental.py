@@ -9,7 +9,6 @@ without it prints.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import shutil
@@ -53,23 +52,6 @@ def test_the_corpus_reports_the_same_with_a_warm_cache_in_every_format(cli, tmp_
         assert warm == plain, source.name
         checked += 1
     assert checked >= 10
-
-
-def _generator():
-    spec = importlib.util.spec_from_file_location("bench_generate", REPO / "bench" / "generate.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture
-def generated(tmp_path, monkeypatch):
-    gen = _generator()
-    monkeypatch.setattr(gen, "EPISODES_1X", 60)
-    monkeypatch.setattr(gen, "NOTES_1X", 40)
-    root = tmp_path / "gen"
-    gen.generate(root, 1)
-    return root, gen
 
 
 def _notes(root: Path) -> list[Path]:

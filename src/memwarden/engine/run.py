@@ -140,6 +140,17 @@ class Context:
 
         return summaries_without_cache(self.workspace, function, kinds)
 
+    def kept_repeats(self, marks: dict, threshold: float, containment: float):
+        """near-duplicate's repeats from the store, brought up to date by what changed since the last run
+        (engine/repeat_index.py); None when the run has no store, or it cannot answer: work them out whole."""
+        if self._incremental is None:
+            return None
+        from memwarden.engine.repeat_index import kept_repeats
+
+        if self._recorder is not None:
+            self._recorder.add("files")  # what the store answers reads every record
+        return kept_repeats(self._incremental, self._incremental.workspace, marks, threshold, containment)
+
     def record_summaries(self, function: Callable, relpath: str, reduce: Callable | None = None):
         """``function(doc, profile)``, a {line: value} of a JSONL log's records, for the log as it is in the
         workspace (None if it does not read as text); under the cache kept line by line, so a rule checking

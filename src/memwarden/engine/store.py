@@ -250,6 +250,52 @@ class Store:
         self._entries[key] = (kind, deps_text(deps), seal(value))
         self.used.add(key)
 
+    # -- a transaction of its own: tables that must read what they write (engine/repeat_index.py) --------
+    def begin(self, schema=()):
+        """The connection inside a write transaction begun now, with ``schema``'s tables made; None when the store
+        cannot write (uncached, damaged, or another process holds it past BUSY_SECONDS). End it with :meth:`end`."""
+        connection = self._db()
+        if connection is None or connection.in_transaction:
+            return None
+        import sqlite3
+
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            for statement in schema:
+                connection.execute(statement)
+        except sqlite3.Error as error:
+            self._give_up(connection, error)
+            return None
+        return connection
+
+    def end(self, keep: bool) -> bool:
+        """Commit (``keep``) or roll back the transaction :meth:`begin` began; False when it could not be kept."""
+        import sqlite3
+
+        connection = self._connection
+        if connection is None or not connection.in_transaction:
+            return False
+        try:
+            connection.execute("COMMIT" if keep else "ROLLBACK")
+            return keep
+        except sqlite3.Error as error:
+            self._give_up(connection, error)
+            return False
+
+    def _give_up(self, connection, error) -> None:
+        """After a failed write: roll back, then go uncached for the rest of the run (damaged: rebuilt at save)."""
+        import sqlite3
+
+        try:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+        if isinstance(error, sqlite3.OperationalError) and ("locked" in str(error) or "busy" in str(error)):
+            self._opened, self._connection = True, None
+        else:
+            self._broken = True
+
     # -- a log's lines --------------------------------------------------------------------------
     def log_lines(self, log: str) -> dict[int, tuple]:
         """{line: (digest, depset reference, value text)} of a log's key: the stored rows and this run's."""
@@ -452,7 +498,7 @@ def _walk_files(root: Path):
             yield (f"{prefix}/{name}" if prefix else name), os.path.join(directory, name)
 
 
-def _code_fingerprint() -> str:
+def code_fingerprint() -> str:
     """memwarden's own files as they are now: a changed rule must never be answered from the cache."""
     here = Path(__file__).resolve().parents[1]  # the whole memwarden package
     from memwarden.documents.schema_store import schemas_dir
@@ -512,7 +558,7 @@ def settings_key(workspace, rules, run) -> str:
             pass
     return digest({
         "version": __version__,
-        "code": _code_fingerprint(),
+        "code": code_fingerprint(),
         "profile": [workspace.profile.name, [(k.name, k.format, k.globs, k.exclude) for k in workspace.profile.kinds]],
         "config": [str(config.path), hashlib.sha256(config_bytes).hexdigest()],
         "rules": sorted(r.name for r in rules),

@@ -188,8 +188,11 @@ def near_duplicate(ctx):
     No fix and no automatic merge: which copy to keep, and what each adds, is
     the author's call. The message says how to supersede one by the other.
     """
-    records = [r for r in _records(ctx) if r.layer in ("episode", "note")]
-    for repeat in coherence.find_repeats(records, float(ctx.options["threshold"]), float(ctx.options["containment"])):
+    threshold, containment = float(ctx.options["threshold"]), float(ctx.options["containment"])
+    found = ctx.kept_repeats(ctx.summaries(supersession_marks, "note"), threshold, containment)
+    if found is None:
+        found = coherence.find_repeats([r for r in _records(ctx) if r.layer in ("episode", "note")], threshold, containment)
+    for repeat in found:
         earlier, later = repeat.earlier.place, repeat.later.place
         if earlier.path != later.path and _own_path(ctx, earlier.path) == _own_path(ctx, later.path):
             continue  # a symlink and its target: one file, read twice

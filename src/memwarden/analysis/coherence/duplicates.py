@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from memwarden.analysis.coherence.normal import normalise
 from memwarden.analysis.coherence.records import MemoryRecord, bulk
 from memwarden.analysis.coherence.relations import repeats
-from memwarden.analysis.coherence.sketch import Buckets, signature
+from memwarden.analysis.coherence.sketch import Buckets, band_keys, signature
 from memwarden.analysis.coherence.statements import Statement, statement
 
 
@@ -27,30 +27,53 @@ class Repeat:
     exact: bool  # the same text once width, case and spacing are folded
 
 
-def find_repeats(records: list[MemoryRecord], threshold: float, containment: float) -> list[Repeat]:
-    """Each record that repeats an earlier one of its own layer, with the earliest such record."""
+def find_repeats(records: list[MemoryRecord], threshold: float, containment: float, sketched=None) -> list[Repeat]:
+    """Each record that repeats an earlier one of its own layer, with the earliest such record.
+
+    ``sketched(record, sketch)``, when given, is told each record's :class:`Sketch` (what the store
+    keeps to bring the answers up to date later: engine/repeat_index.py)."""
     with bulk():
-        return _find_repeats(records, threshold, containment)
+        return _find_repeats(records, threshold, containment, sketched)
 
 
-def _find_repeats(records: list[MemoryRecord], threshold: float, containment: float) -> list[Repeat]:
+@dataclass(frozen=True, slots=True)
+class Sketch:
+    """What decides a record's place among the others: its normal form's digest (None: too short to
+    repeat or be repeated) and its signature's band keys (None: no content to compare)."""
+
+    normal: bytes | None
+    bands: tuple[int, ...] | None
+
+
+def sketch_of(text: str, hashes: dict | None = None) -> tuple[Sketch, Statement | None]:
+    """A record's sketch and, when it has a normal form long enough, its statement."""
+    normal = normalise(text)
+    if len(normal) < MIN_NORMAL:
+        return Sketch(None, None), None
+    said = statement(text, normal)
+    sig = signature(said.shingles, hashes)
+    return Sketch(_digest(normal), tuple(band_keys(sig)) if sig is not None else None), said
+
+
+def _find_repeats(records: list[MemoryRecord], threshold: float, containment: float, sketched) -> list[Repeat]:
     found: list[Repeat] = []
     by_layer: dict[str, list[MemoryRecord]] = {}
     for record in records:
         by_layer.setdefault(record.layer, []).append(record)
     for layer_records in by_layer.values():
-        found.extend(_repeats_in(sorted(layer_records, key=lambda r: r.when), threshold, containment))
+        found.extend(_repeats_in(sorted(layer_records, key=lambda r: r.when), threshold, containment, sketched))
     found.sort(key=lambda r: (r.later.place.path, r.later.place.line))
     return found
 
 
-def _repeats_in(records: list[MemoryRecord], threshold: float, containment: float) -> list[Repeat]:
+def _repeats_in(records: list[MemoryRecord], threshold: float, containment: float, sketched=None) -> list[Repeat]:
     first_of: dict[bytes, MemoryRecord] = {}  # a digest of each normal form: not the text itself
     normal_of: dict[bytes, bytes] = {}  # a digest of a text as written -> its normal form's digest
     kept: dict[int, MemoryRecord] = {}  # record order -> a record some bucket keeps
     said = _Statements()
     hashes: dict[str, int] = {}
     buckets = Buckets()
+    copies: dict[bytes, Sketch] = {}  # (with sketched) an exact copy's sketch, by its normal form
     found = []
     for record in records:
         text = record.text()
@@ -58,18 +81,25 @@ def _repeats_in(records: list[MemoryRecord], threshold: float, containment: floa
         key, normal = normal_of.get(written), None
         if key is None:  # a text not met before as written: fold it
             normal = normalise(text)
-            key = normal_of[written] = _digest(normal) if len(normal) >= 12 else _SHORT
+            key = normal_of[written] = _digest(normal) if len(normal) >= MIN_NORMAL else _SHORT
         if key is _SHORT:
+            if sketched is not None:
+                sketched(record, _NO_SKETCH)
             continue  # "ok", "done": too short to call a repeat
         first = first_of.get(key)
         if first is not None:
             found.append(Repeat(record, first, True))
+            if sketched is not None:  # a copy has its original's sketch: the same normal form
+                sketched(record, copies[key])
             continue
         if normal is None:
             normal = normalise(text)
         first_of[key] = record
         this = statement(text, normal)
         sig = signature(this.shingles, hashes)
+        if sketched is not None:
+            copies[key] = Sketch(key, tuple(band_keys(sig)) if sig is not None else None)
+            sketched(record, copies[key])
         if sig is None:
             continue
         candidates, is_kept = buckets.add(record.order, sig)
@@ -85,6 +115,8 @@ def _repeats_in(records: list[MemoryRecord], threshold: float, containment: floa
 
 
 _SHORT = b""
+MIN_NORMAL = 12  # characters of normal form: "ok", "done" are too short to call a repeat
+_NO_SKETCH = Sketch(None, None)
 
 
 def _digest(text: str) -> bytes:

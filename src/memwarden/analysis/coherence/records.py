@@ -136,7 +136,7 @@ def _memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
     for relpath, kind in sorted(ws.files.items()):
         if kind.name == "note":
             if relpath not in superseded:
-                record = _note(ws, relpath, kind, len(found), days)
+                record = note_record(ws, relpath, kind, len(found), days)
                 if record is not None:
                     found.append(record)
         elif kind.name in EPISODE_KINDS or kind.name == "facts":
@@ -144,7 +144,7 @@ def _memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
             if doc is None or not doc.ok:
                 continue
             if isinstance(doc, JsonlDocument) and kind.name in EPISODE_KINDS:
-                found.extend(_episodes(doc, len(found)))
+                found.extend(episode_records(doc, len(found)))
             elif kind.name == "facts":
                 found.extend(_facts(doc, ws.profile.name, len(found)))
     return found
@@ -177,7 +177,8 @@ def _text_fields(data: dict) -> list[str]:
     return [name for name in EPISODE_TEXT_FIELDS if isinstance(data.get(name), str) and data[name].strip()]
 
 
-def _episodes(doc: JsonlDocument, order: int) -> list[MemoryRecord]:
+def episode_records(doc: JsonlDocument, order: int) -> list[MemoryRecord]:
+    """The live episodes of a log (numbered from ``order``): not archived, with some text."""
     found = []
     days: dict[dt.date, dt.date] = {}  # one date object per day
     for record in doc.records:
@@ -254,7 +255,7 @@ def _front_matter(ws, relpath: str, kind, raw: bytes, text: str) -> tuple[dict |
 _NOTE_KEYS = (*NOTE_DATE_KEYS, "description")
 
 
-def _note(ws, relpath: str, kind, order: int, days: dict) -> MemoryRecord | None:
+def note_record(ws, relpath: str, kind, order: int, days: dict) -> MemoryRecord | None:
     """The note as a record (``days``: one date object per day, shared by the notes of a run)."""
     raw = ws.current_bytes(relpath)
     if raw is None:

@@ -90,7 +90,11 @@ class Buckets:
             if len(members) < BUCKET_KEEP:
                 members.append(key)
                 kept = True
-        if not met:
-            return [], kept
-        # counted in C; most_common keeps first-met order among equal counts, as a stable sort does
-        return [other for other, _ in Counter(met).most_common(best)], kept
+        return most_met(met, best), kept
+
+
+def most_met(met: list, best: int = CHECK) -> list:
+    """The ``best`` keys met most often in ``met`` (the members of each band a record shares, band by band),
+    first-met order among equal counts: the candidates a record is compared with."""
+    # counted in C; most_common keeps first-met order among equal counts, as a stable sort does
+    return [other for other, _ in Counter(met).most_common(best)] if met else []
