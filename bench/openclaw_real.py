@@ -44,6 +44,11 @@ Examples::
     python bench/openclaw_real.py --cache ~/.cache/oc6 --preview --split dev \\
         --write-unjudged /tmp/unjudged.tsv --repo OWNER__NAME
 
+``--write-counts [FILE]`` (with ``--split all --preview``, every repository and the default judged
+files) writes the per-rule, per-split found / true / false / debatable / unjudged counts of every
+finding of the ``--preview`` run to FILE (default ``bench/judged/openclaw_6a_counts.tsv``), in the
+format ``bench/realmem.py --write-tiers`` adds to its own counts before the one tier policy decides.
+
 ``--write-unjudged FILE`` appends the findings no judged row covers (one row per key, verdict
 empty), in the judged TSVs' columns, ready to be judged and moved into them.  ``--markdown``
 prints the tables as Markdown.  Standard library only.
@@ -58,7 +63,7 @@ import os
 import shlex
 import subprocess
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -156,7 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repo", action="append", help="only this OWNER__NAME (repeatable)")
     ap.add_argument("--write-unjudged", type=Path, help="append the unjudged findings to this TSV")
     ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    ap.add_argument("--write-counts", nargs="?", const=JUDGED / "openclaw_6a_counts.tsv", type=Path, metavar="FILE",
+                    help="write per-rule, per-split counts for the tier table (needs --split all --preview)")
     args = ap.parse_args(argv)
+    if args.write_counts and (args.split != "all" or not args.preview or args.repo or args.judged):
+        ap.error("--write-counts measures both halves with every rule: give --split all --preview, "
+                 "and drop --repo and --judged")
     if args.clones is None and args.cache is None:
         args.cache = Path.home() / ".cache" / "memwarden-openclaw-6a"
 
@@ -215,6 +225,19 @@ def main(argv: list[str] | None = None) -> int:
             rec = f"{hit / len(exp):.2f}" if exp else "-"
             out.append(f"recall of expected claims, {split}, {mode}: {hit}/{len(exp)} = {rec}\n")
     print("\n".join(out))
+
+    if args.write_counts:
+        sys.path.insert(0, str(HERE))
+        import judging  # bench/judging.py: the counts file's one reader and writer
+
+        by_name: dict[str, dict] = {split: {} for split in judging.SPLITS}
+        for split in judging.SPLITS:
+            for rule, verdict in per_split.get((split, "preview"), []):
+                counter = by_name[split].setdefault(rule, Counter())
+                counter["found"] += 1
+                counter[verdict if verdict in ("true", "false", "debatable") else "unjudged"] += 1
+        judging.write_counts(args.write_counts, by_name)
+        print(f"per-rule counts written to {args.write_counts}", file=sys.stderr)
 
     if args.write_unjudged and unjudged:
         new = not args.write_unjudged.exists() or args.write_unjudged.stat().st_size == 0

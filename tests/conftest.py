@@ -146,13 +146,19 @@ def git_repo(tmp_path):
     return make
 
 
+def bench_generator():
+    """bench/generate.py, loaded as a module (the generated workspaces' records and notes)."""
+    spec = importlib.util.spec_from_file_location("bench_generate", REPO / "bench" / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture
 def generated(tmp_path, monkeypatch):
     """A small workspace from bench/generate.py (60 episodes, 40 notes of a few sentences: many repeat each
     other), and the generator module, for more records of the same kind."""
-    spec = importlib.util.spec_from_file_location("bench_generate", REPO / "bench" / "generate.py")
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
+    gen = bench_generator()
     monkeypatch.setattr(gen, "EPISODES_1X", 60)
     monkeypatch.setattr(gen, "NOTES_1X", 40)
     root = tmp_path / "gen"

@@ -28,9 +28,9 @@ def _sentences() -> list[str]:
         for path in sorted(root.rglob("*")):
             if path.is_file() and path.suffix in (".md", ".yml", ".yaml", ".jsonl") and path.stat().st_size < 1_000_000:
                 texts.extend(path.read_text("utf-8", "replace").splitlines())
-    from test_incremental import _generator
+    from conftest import bench_generator
 
-    gen, rng = _generator(), random.Random(11)
+    gen, rng = bench_generator(), random.Random(11)
     texts.extend(json.dumps(gen.episode(rng, n), ensure_ascii=False) for n in range(300))
     return texts
 

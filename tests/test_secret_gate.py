@@ -123,13 +123,13 @@ def _real_texts() -> list[str]:
     """Every text file of the corpus, the examples, the hand tables, the blind sets and a generated workspace."""
     import random as _random
 
-    from test_incremental import _generator
+    from conftest import bench_generator
 
     roots = [REPO / "tests" / "fixtures", REPO / "tests" / "data", REPO / "examples", REPO / "bench" / "blind",
              REPO / "bench" / "blind2"]
     paths = [p for root in roots if root.exists() for p in sorted(root.rglob("*")) if p.is_file()]
     texts = [p.read_bytes().decode("utf-8", "replace") for p in paths if p.stat().st_size < 2_000_000]
-    gen = _generator()
+    gen = bench_generator()
     rng = _random.Random(7)
     texts.append("".join(__import__("json").dumps(gen.episode(rng, n), ensure_ascii=False) + "\n" for n in range(300)))
     return texts

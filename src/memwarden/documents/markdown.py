@@ -53,6 +53,8 @@ class ProseSpan:
 class MarkdownDocument(Document):
     format = "markdown"
 
+    front_matter_failed = False  # (a document that never parsed: a decoding error is not the front matter's)
+
     def parse(self) -> None:
         self.front_matter: dict | None = None
         self.front_matter_tree = None
