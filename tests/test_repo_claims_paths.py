@@ -194,3 +194,25 @@ def test_a_link_that_names_its_target_is_one_claim_and_its_fix_rewrites_both(git
     assert cli("check", str(root), "--select", "MW412", "--fix", "--no-cache", cwd=root).exit_code == 0
     assert (root / "CLAUDE.md").read_text() == ("Generate with [tools/generate.py](tools/generate.py) or "
                                                 "[`tools/generate.py`](tools/generate.py).\n")
+
+
+def test_a_clause_that_says_the_path_is_gone_or_forbids_it_is_no_claim_in_any_language_negation_reads(git_repo, cli):
+    # "There is no `db.rs`" and "do NOT recreate `x`" say the path should not be there: no stale claim. A negation
+    # after the name ("does not handle") or one that governs something else ("without running") leaves the claim.
+    gone = ["src/db.rs", "src/relevance.rs", "tailwind.config.js", ".agent/appdata/state.json", "docs/a.md",
+            "scripts/check.sh", "src/retry.ts", "src/zh.ts", "src/ja.ts", "src/ja_keep.ts"]
+    root = git_repo({path: "x\n" for path in gone})
+    git(root, "rm", "-q", "-r", *gone)
+    commit_all(root, "Drop them")
+    write_files(root, {"CLAUDE.md": (
+        "Paths: `db` is a folder. There is no\n`src/db.rs` and no `src/relevance.rs` — see the folder.\n\n"
+        "Do not add a\n`tailwind.config.js` that nothing loads.\n\n"
+        "- do NOT recreate `.agent/appdata/state.json`.\n"
+        "- No tests yet\n- `docs/a.md` holds the plan.\n\n"
+        "Do not merge without running `scripts/check.sh`.\n\n"
+        "`src/retry.ts` does not handle timeouts.\n\n"
+        "请勿重新创建 `src/zh.ts`。\n\n"
+        "`src/ja.ts` を使わないでください。\n\n"
+        "`src/ja_keep.ts` はリトライを処理しない。\n")})
+    assert [message.split("'")[1] for _, _, message in found(cli, root)] == [
+        "docs/a.md", "scripts/check.sh", "src/retry.ts", "src/ja_keep.ts"]

@@ -66,3 +66,12 @@ def test_an_unreadable_older_file_version_leaves_the_newer_removals_found(git_re
     assert [f["message"] for f in findings(cli, root, "MW415")] == [
         f"'validateSession' is in no tracked code file any more: commit {sha} (Replace sessions with tokens) "
         "removed it; the note may describe code that is gone"]
+
+
+def test_a_symbol_the_memory_forbids_is_no_claim_that_the_code_has_it(git_repo, cli):
+    root = git_repo({"lib/cache.ts": "import { unstable_cache } from 'next/cache'\nexport const c = unstable_cache(f)\n",
+                     "lib/auth.ts": "export function validateSession(t) { return t }\n"})
+    write_files(root, {"lib/cache.ts": "export const c = 1\n", "lib/auth.ts": "export const a = 1\n"})
+    commit_all(root, "Drop the cache and sessions")
+    write_files(root, {"AGENTS.md": "- Do not use Next.js `unstable_cache()`.\n- Auth goes through `validateSession()`.\n"})
+    assert [f["message"].split("'")[1] for f in findings(cli, root, "MW415")] == ["validateSession"]

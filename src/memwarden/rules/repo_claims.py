@@ -85,7 +85,9 @@ def deleted_repo_path(doc, ctx):
     its own `src/`) is looked up in the history of HEAD (one `git log --diff-filter=DR -M` for all of them); when a
     commit deleted it, or renamed it (for a folder: the newest commit that removed a file of it), the
     finding names that commit. A path the history never had is not reported (it may live elsewhere),
-    nor one on a line that tells of a removal or move ("`old/x.py` was removed"), nor a memory file of
+    nor one on a line that tells of a removal or move ("`old/x.py` was removed"), nor one its clause
+    says is not there or forbids ("There is no `src/db.rs`", "do NOT recreate `.agent/appdata`", in
+    English, Chinese and Japanese, as the negative-claim detector reads them), nor a memory file of
     the workspace. Outside a repository, before the first commit and in a shallow clone it reports
     nothing: there is no history to compare against.
 
@@ -111,13 +113,14 @@ def deleted_repo_path(doc, ctx):
     ws = ctx.workspace
     note_path = repo.relative(ws.root, doc.relpath)
     reported: set[int] = set()
-    for mention in mentions.path_mentions(_scan(doc), posixpath.dirname(note_path)):
+    scan = _scan(doc)
+    for mention in mentions.path_mentions(scan, posixpath.dirname(note_path)):
         if mention.history_context or mention.offset in reported or repo.existing(mention.value, note_path) is not None:
             continue
         if mention.value.endswith(".md") and ws.kind_of(posixpath.relpath(mention.value, repo.relative(ws.root, "."))):
             continue  # a memory file of this workspace: broken-note-link's question
         found = repo.removal(mention.value)
-        if found is None:
+        if found is None or scan.denies(mention.offset):
             continue
         removal, moved_to = found
         violation = DeletedPath(mention.value, removal, moved_to)
@@ -276,7 +279,8 @@ def removed_symbol(doc, ctx):
     tracked file other than documentation (Markdown, text, JSON, YAML ...) holds the name as a whole
     word (one `git grep` for all of them), the history is asked for the newest commit that removed a line of a code file holding it (one `git log -G` for the names of
     every file, at most 300 a run); with such a commit, it is reported. A name the code never held is
-    not reported (it may be a library's).
+    not reported (it may be a library's), nor one its clause forbids or says is gone ("Do not use
+    `unstable_cache()`").
 
     ## Why
     "Auth goes through `validateSession()`" after the function was replaced sends the agent looking
@@ -295,7 +299,8 @@ def removed_symbol(doc, ctx):
     repo = _facts_for(doc, ctx)
     if repo is None:
         return
-    found = [m for m in mentions.symbol_mentions(_scan(doc)) if not m.history_context]
+    scan = _scan(doc)
+    found = [m for m in mentions.symbol_mentions(scan) if not m.history_context]
     if not found:
         return
     # Every file's names are looked up together: one git grep and one git log -G for the workspace.
@@ -305,7 +310,7 @@ def removed_symbol(doc, ctx):
     removals = repo.symbol_removals([name for name in names if not any(is_code(path) for path in holders[name])])
     for mention in found:
         removal = removals.get(mention.value)
-        if removal is not None:
+        if removal is not None and not scan.denies(mention.offset):
             yield _problem(doc, mention.offset, RemovedSymbol(mention.value, removal).message)
 
 
