@@ -216,3 +216,27 @@ def test_a_clause_that_says_the_path_is_gone_or_forbids_it_is_no_claim_in_any_la
         "`src/ja_keep.ts` はリトライを処理しない。\n")})
     assert [message.split("'")[1] for _, _, message in found(cli, root)] == [
         "docs/a.md", "scripts/check.sh", "src/retry.ts", "src/ja_keep.ts"]
+
+
+def test_a_path_the_ignore_rules_ignore_today_was_untracked_on_purpose(git_repo, cli):
+    # A committed-by-mistake build folder and a local config, removed and then ignored, are generated or local files.
+    # A file renamed and then ignored was moved, not untracked: the rename says where it went.
+    root = git_repo({"web/storybook-static/index.js": "s\n", "web/storybook-static/a.css": "s\n", ".mcp.json": "{}\n",
+                     "web/src/old.ts": "o\n", "web/src/keep.ts": "k\n", "docs/designs/plan.md": "p\n"})
+    git(root, "rm", "-q", "-r", "web/storybook-static", ".mcp.json", "web/src/old.ts")
+    git(root, "mv", "docs/designs/plan.md", "docs/designs/paging.md")
+    write_files(root, {".gitignore": ".mcp.json\ndocs/designs/\n", "web/.gitignore": "storybook-static/\n"})
+    commit_all(root, "Untrack build output and local config")
+    git(root, "rm", "-q", "--cached", "docs/designs/paging.md")
+    commit_all(root, "Keep designs local")
+    write_files(root, {"AGENTS.md": "Build output: `web/storybook-static/`. Servers: `.mcp.json`.\nSources: `web/src/old.ts`.\n"
+                                    "Format: `docs/designs/plan.md`.\n"})
+    assert [message.split("'")[1] for _, _, message in found(cli, root)] == ["web/src/old.ts", "docs/designs/plan.md"]
+
+
+def test_the_ignore_rules_are_asked_about_every_removed_path_in_one_call(git_repo):
+    root = git_repo({"dist/a.js": "a\n", "dist/b.js": "b\n", "src/c.ts": "c\n", "keep.txt": "k\n"})
+    git(root, "rm", "-q", "-r", "dist", "src")
+    write_files(root, {".gitignore": "dist/\n"})
+    commit_all(root, "Untrack dist")
+    assert Repo.discover(root).ignored(["dist/a.js", "dist/b.js", "src/c.ts", "dist"]) == {"dist/a.js", "dist/b.js"}

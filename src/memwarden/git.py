@@ -48,11 +48,12 @@ class FileChange:
         return self.sha[:7]
 
 
-def _environment() -> dict[str, str]:
+def _environment(literal_paths: bool = True) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         {
-            "GIT_LITERAL_PATHSPECS": "1",  # a file named '*.md' is that file, not a glob
+            # a file named '*.md' is that file, not a glob (check-ignore refuses the setting: it reads no globs)
+            "GIT_LITERAL_PATHSPECS": "1" if literal_paths else "0",
             "GIT_OPTIONAL_LOCKS": "0",  # reading must never fight a running git for the index lock
             "GIT_TERMINAL_PROMPT": "0",
             "LC_ALL": "C",
@@ -62,10 +63,11 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def run_git(args: list[str], cwd: Path, input: bytes | None = None, check: bool = True) -> subprocess.CompletedProcess:
+def run_git(args: list[str], cwd: Path, input: bytes | None = None, check: bool = True,
+            literal_paths: bool = True) -> subprocess.CompletedProcess:
     try:
         done = subprocess.run(
-            ["git", *args], cwd=cwd, input=input, capture_output=True, env=_environment()
+            ["git", *args], cwd=cwd, input=input, capture_output=True, env=_environment(literal_paths)
         )
     except FileNotFoundError:
         raise GitError("git is not installed (or not on PATH)") from None
@@ -386,6 +388,18 @@ class Repo:
     def subject(self, sha: str) -> str:
         done = self.git("log", "-1", "--format=%s", "--end-of-options", sha, check=False)
         return done.stdout.decode("utf-8", "replace").strip()
+
+    def ignored(self, paths) -> set[str]:
+        """Which of the paths (from the top level, not tracked) the working tree's ignore rules ignore today: one
+        `git check-ignore --stdin` for all of them. A folder's rule (`dist/`) is matched by the files under it."""
+        wanted = [path for path in paths if path and "\0" not in path]
+        if not wanted:
+            return set()
+        done = run_git(["check-ignore", "--stdin", "-z"], cwd=self.toplevel, check=False, literal_paths=False,
+                       input="\0".join(wanted).encode("utf-8", "surrogateescape"))
+        if done.returncode not in (0, 1):  # 1: none is ignored
+            raise failure(["check-ignore"], done)
+        return {path.decode("utf-8", "surrogateescape") for path in done.stdout.split(b"\0") if path}
 
     def grep_words(self, words: list[str]) -> dict[str, set[str]]:
         """Which tracked files of the index hold each word, as a whole word (one `git grep -w -F -o`)."""

@@ -87,8 +87,9 @@ def deleted_repo_path(doc, ctx):
     finding names that commit. A path the history never had is not reported (it may live elsewhere),
     nor one on a line that tells of a removal or move ("`old/x.py` was removed"), nor one its clause
     says is not there or forbids ("There is no `src/db.rs`", "do NOT recreate `.agent/appdata`", in
-    English, Chinese and Japanese, as the negative-claim detector reads them), nor a memory file of
-    the workspace. Outside a repository, before the first commit and in a shallow clone it reports
+    English, Chinese and Japanese, as the negative-claim detector reads them), nor one deleted (not
+    renamed) that the repository's ignore rules ignore today (build output, a local `.mcp.json`:
+    untracked on purpose; one `git check-ignore` a run), nor a memory file of the workspace. Outside a repository, before the first commit and in a shallow clone it reports
     nothing: there is no history to compare against.
 
     ## Why
@@ -120,7 +121,7 @@ def deleted_repo_path(doc, ctx):
         if mention.value.endswith(".md") and ws.kind_of(posixpath.relpath(mention.value, repo.relative(ws.root, "."))):
             continue  # a memory file of this workspace: broken-note-link's question
         found = repo.removal(mention.value)
-        if found is None or scan.denies(mention.offset):
+        if found is None or repo.untracked_on_purpose(mention.value) or scan.denies(mention.offset):
             continue
         removal, moved_to = found
         violation = DeletedPath(mention.value, removal, moved_to)

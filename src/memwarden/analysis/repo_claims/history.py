@@ -174,6 +174,18 @@ class RepoFacts:
                 moved = candidate + "/" if self.exists(candidate) else None
         return newest, moved
 
+    def untracked_on_purpose(self, path: str) -> bool:
+        """Whether a removed path was deleted (not renamed: a rename says where it lives now) and the repository's
+        ignore rules ignore it today: build output, a local `.mcp.json`. A folder is, when every file the history
+        removed under it was. The deleted files are asked about in one `git check-ignore` a run."""
+        ignored = self._once("ignored_deletions", lambda: _quietly(lambda: self.repo.ignored(
+            sorted(path for path, removal in self.removals.items() if removal.renamed_to is None)), set()))
+        bare = path.rstrip("/")
+        if bare in self.removals and not path.endswith("/"):
+            return bare in ignored
+        under = self._removed_folders.get(bare, ())
+        return bool(under) and all(removal.path in ignored for removal in under)
+
     # -- scripts and targets --------------------------------------------------------------------
     def manifests_of(self, runner: str) -> list[str]:
         return sorted(path for path in self.tracked if manifests.is_manifest(runner, path))
