@@ -163,7 +163,10 @@ def undefined_script(doc, ctx):
     defined it. Nothing is run. Not decided (no finding): a runner with no manifest in the repository,
     a Makefile with `include`, variables in targets or pattern rules, a justfile with `import` or `mod`,
     a Taskfile with `includes`, a command aimed elsewhere (`--filter`, `-C`, `--prefix`), a package
-    manager's own commands (`pnpm install`), and a line that tells of a removal.
+    manager's own commands (`pnpm install`, `pnpm exec`, `pnpm dlx`), a placeholder (`pnpm run ...`),
+    `pnpm x` or `yarn x` when a package.json's dependencies install a binary `x` (they run it when no
+    script has the name: `pnpm tsc` with typescript, `pnpm changeset` with @changesets/cli), and a line
+    that tells of a removal.
 
     ## Why
     An instruction to run a script that is gone fails every session, or worse, the agent "fixes" it
@@ -189,7 +192,7 @@ def undefined_script(doc, ctx):
             continue
         paths = repo.manifests_of(call.runner)
         names = repo.definitions(call.runner) if paths else manifests.ANYTHING
-        if names is manifests.ANYTHING or call.name in names:
+        if names is manifests.ANYTHING or call.name in names or (call.may_run_binary and call.name in repo.binaries()):
             continue
         violation = UndefinedScript(command.text, tuple(paths), repo.script_removal(call.runner, call.name))
         yield _problem(doc, command.offset, violation.message)

@@ -190,19 +190,28 @@ class RepoFacts:
     def manifests_of(self, runner: str) -> list[str]:
         return sorted(path for path in self.tracked if manifests.is_manifest(runner, path))
 
+    def _manifest_contents(self, runner: str):
+        """Each tracked manifest of the runner's content, read now (None for one that cannot be read)."""
+        for path in self.manifests_of(runner):
+            try:
+                yield read_regular(self.repo.toplevel / path, limit=MAX_MANIFEST_BYTES)
+            except OSError:
+                yield None
+
     def definitions(self, runner: str) -> frozenset[str] | None:
         """Every name the runner's tracked manifests define (ANYTHING if one cannot be read completely)."""
         names: set[str] = set()
-        for path in self.manifests_of(runner):
-            try:
-                content = read_regular(self.repo.toplevel / path, limit=MAX_MANIFEST_BYTES)
-            except OSError:
-                return manifests.ANYTHING
-            defined = manifests.defined(runner, content)
+        for content in self._manifest_contents(runner):
+            defined = manifests.defined(runner, content) if content is not None else manifests.ANYTHING
             if defined is manifests.ANYTHING:
                 return manifests.ANYTHING
             names |= defined
         return frozenset(names)
+
+    def binaries(self) -> frozenset[str]:
+        """The binaries the dependencies of the tracked package.json files install (`pnpm tsc` runs one)."""
+        return self._once("binaries", lambda: frozenset().union(*(
+            manifests.provided_binaries(content) for content in self._manifest_contents("npm") if content is not None)))
 
     def script_removal(self, runner: str, name: str) -> Removal | None:
         return _quietly(lambda: self._script_removal(runner, name), None)

@@ -54,10 +54,26 @@ _MANAGING = {
 }
 
 
+# Binaries whose name is not their package's (the rest are named as their package: eslint, vitest, turbo).
+_BINARY_PACKAGES = {
+    "changeset": ("@changesets/cli",), "tsc": ("typescript",), "tsserver": ("typescript",),
+    "biome": ("@biomejs/biome",), "playwright": ("@playwright/test",), "svelte-kit": ("@sveltejs/kit",),
+    "sb": ("storybook",), "trigger": ("trigger.dev",), "ng": ("@angular/cli",), "nest": ("@nestjs/cli",),
+    "nuxi": ("nuxt",), "remix": ("@remix-run/dev",), "graphql-codegen": ("@graphql-codegen/cli",),
+    "firebase": ("firebase-tools",), "dotenv": ("dotenv-cli",), "manypkg": ("@manypkg/cli",),
+    "commitlint": ("@commitlint/cli",), "api-extractor": ("@microsoft/api-extractor",),
+    "vue-cli-service": ("@vue/cli-service",), "docusaurus": ("@docusaurus/core",), "tailwindcss": ("@tailwindcss/cli",),
+    "webpack": ("webpack-cli",), "eas": ("eas-cli",), "netlify": ("netlify-cli",), "cdk": ("aws-cdk",),
+    "lingui": ("@lingui/cli",),
+}
+_DEPENDENCY_FIELDS = ("dependencies", "devDependencies", "optionalDependencies")
+
+
 @dataclass(frozen=True)
 class ScriptCall:
     runner: str  # npm, pnpm, yarn, bun, make, just, task
     name: str
+    may_run_binary: bool = False  # `pnpm x`, `yarn x` run a dependency's binary x when no script is named x
 
 
 def script_call(words: tuple[str, ...]) -> ScriptCall | None:
@@ -80,9 +96,9 @@ def script_call(words: tuple[str, ...]) -> ScriptCall | None:
             name = None if first in _JS_BUILTINS else first
     else:
         name = None if "=" in first or "/" in first or "." in first or "$" in first else first
-    if not name or not re.fullmatch(r"[\w:.@-]+", name):
-        return None
-    return ScriptCall(runner, name)
+    if not name or not re.fullmatch(r"[\w:.@-]+", name) or not re.search(r"[A-Za-z0-9]", name):
+        return None  # `pnpm run ...`: a placeholder, no name
+    return ScriptCall(runner, name, runner in ("pnpm", "yarn") and first not in ("run", "run-script"))
 
 
 def manager_used(words: tuple[str, ...]) -> str | None:
@@ -132,6 +148,21 @@ def _package_scripts(text: str):
         return ANYTHING
     scripts = data.get("scripts") if isinstance(data, dict) else None
     return frozenset(scripts) if isinstance(scripts, dict) else frozenset()
+
+
+def provided_binaries(content: bytes) -> frozenset[str]:
+    """The binaries a package.json's own dependencies install (`node_modules/.bin`): a package's name when it has
+    no scope (eslint, vitest), and the known binaries of the packages that name theirs otherwise (tsc, changeset)."""
+    try:
+        data = json.loads(content.decode("utf-8"))
+    except ValueError:
+        return frozenset()
+    packages = set()
+    for field in _DEPENDENCY_FIELDS:
+        listed = data.get(field) if isinstance(data, dict) else None
+        packages.update(listed if isinstance(listed, dict) else ())
+    known = {binary for binary, providers in _BINARY_PACKAGES.items() if packages.intersection(providers)}
+    return frozenset(name for name in packages if not name.startswith("@")) | known
 
 
 _MAKE_RULE = LazyPattern(r"^([^\s:=#][^:=#]*?)\s*::?(?![=])", re.MULTILINE)
