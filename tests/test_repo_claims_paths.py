@@ -171,15 +171,23 @@ def test_a_path_whose_own_name_holds_a_history_word_is_still_a_claim(git_repo, c
     assert [line for _, line, _ in found(cli, root)] == [1, 2]
 
 
-def test_a_file_reached_through_a_symlink_is_checked_once_at_its_own_path(git_repo, cli):
+def linked_instructions(git_repo, real: str, *links: str):
+    """A repository whose instruction file `real` names a deleted path, an undefined script and the wrong package
+    manager, with symlinks at links leading to it."""
     import os
 
     root = git_repo({"src/util.py": "u\n", "package.json": '{"scripts": {"build": "tsc"}}\n',
                      "package-lock.json": "{}\n"})
     git(root, "rm", "-q", "src/util.py")
     commit_all(root, "Drop util")
-    write_files(root, {"AGENTS.md": "Helpers: `src/util.py`. Lint: `npm run lint`. Install: `yarn install`.\n"})
-    os.symlink("AGENTS.md", root / "CLAUDE.md")
+    write_files(root, {real: "Helpers: `src/util.py`. Lint: `npm run lint`. Install: `yarn install`.\n"})
+    for link in links:
+        os.symlink(real, root / link)
+    return root
+
+
+def test_a_file_reached_through_a_symlink_is_checked_once_at_its_own_path(git_repo, cli):
+    root = linked_instructions(git_repo, "AGENTS.md", "CLAUDE.md")
     reported = [(f["path"], f["code"]) for f in findings(cli, root, "MW412,MW413,MW414")]
     assert sorted(reported) == [("AGENTS.md", "MW412"), ("AGENTS.md", "MW413"), ("AGENTS.md", "MW414")]
 
@@ -240,3 +248,14 @@ def test_the_ignore_rules_are_asked_about_every_removed_path_in_one_call(git_rep
     write_files(root, {".gitignore": "dist/\n"})
     commit_all(root, "Untrack dist")
     assert Repo.discover(root).ignored(["dist/a.js", "dist/b.js", "src/c.ts", "dist"]) == {"dist/a.js", "dist/b.js"}
+
+
+def test_one_file_two_symlinks_name_in_an_agents_folder_is_checked_once(git_repo, cli):
+    # AGENTS.md and CLAUDE.md both lead to .agents/AGENTS.md, a workspace of its own that the run checks too.
+    root = linked_instructions(git_repo, ".agents/AGENTS.md", "AGENTS.md", "CLAUDE.md")
+    reported = [(f["path"], f["code"]) for f in findings(cli, root, "MW412,MW413,MW414,MW415")]
+    assert sorted(reported) == [(".agents/AGENTS.md", "MW412"), (".agents/AGENTS.md", "MW413"),
+                                (".agents/AGENTS.md", "MW414")]
+    # Checked alone, the root's two names are one file: reported at the first.
+    alone = cli("check", "AGENTS.md", "CLAUDE.md", "--select", "MW412", "--format", "json", "--no-cache", cwd=root)
+    assert [(f["path"], f["code"]) for f in alone.json()["findings"]] == [("AGENTS.md", "MW412")]

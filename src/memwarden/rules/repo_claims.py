@@ -15,6 +15,7 @@ from memwarden.analysis.repo_claims import manifests, mentions
 from memwarden.analysis.repo_claims.history import facts, is_code
 from memwarden.analysis.repo_claims.staleness import due_touches, is_record, scope_patterns
 from memwarden.analysis.repo_claims.topics import disagreements, topics_of
+from memwarden.discover.symlinks import checked_at_another_path
 from memwarden.discover.workspace import read_at_its_own_path
 from memwarden.git import Removal
 from memwarden.model import Applicability, Edit, Fix, Problem, Scope, Severity
@@ -34,9 +35,9 @@ def _scan(doc) -> mentions.Scan:
 
 def _facts_for(doc, ctx):
     """The repository's facts when doc is to be checked; None outside a repository, and for a symlink's view of a
-    file this run also reads at its own path (CLAUDE.md -> AGENTS.md): that file is checked once, there."""
+    file this run reports at another path (CLAUDE.md -> AGENTS.md): that file is checked once, there."""
     repo = facts(ctx)
-    if not repo.usable or read_at_its_own_path(ctx.workspace, doc):
+    if not repo.usable or checked_at_another_path(ctx.workspace, doc):
         return None
     return repo
 
