@@ -259,3 +259,18 @@ def test_one_file_two_symlinks_name_in_an_agents_folder_is_checked_once(git_repo
     # Checked alone, the root's two names are one file: reported at the first.
     alone = cli("check", "AGENTS.md", "CLAUDE.md", "--select", "MW412", "--format", "json", "--no-cache", cwd=root)
     assert [(f["path"], f["code"]) for f in alone.json()["findings"]] == [("AGENTS.md", "MW412")]
+
+
+def test_a_file_name_without_a_folder_names_the_one_tracked_file_of_that_name(git_repo, cli):
+    # The root's .env.example moved into the one app: "add it to `.env.example`" names that file. A name two
+    # files share, or none, is still a path from the top level.
+    root = git_repo({".env.example": "A=1\n", "setup.cfg": "[x]\n", "tox.ini": "[tox]\n", "app.py": "a\n"})
+    (root / "apps/web").mkdir(parents=True)
+    (root / "apps/api").mkdir(parents=True)
+    git(root, "mv", ".env.example", "apps/web/.env.example")
+    git(root, "mv", "setup.cfg", "apps/web/setup.cfg")
+    write_files(root, {"apps/api/setup.cfg": "[y]\n"})
+    git(root, "rm", "-q", "tox.ini")
+    commit_all(root, "Move to a monorepo")
+    write_files(root, {"AGENTS.md": "Env vars: add to `.env.example`.\nSettings: `setup.cfg`.\nTests: `tox.ini`.\n"})
+    assert [message.split("'")[1] for _, _, message in found(cli, root)] == ["setup.cfg", "tox.ini"]

@@ -88,9 +88,11 @@ def deleted_repo_path(doc, ctx):
     finding names that commit. A path the history never had is not reported (it may live elsewhere),
     nor one on a line that tells of a removal or move ("`old/x.py` was removed"), nor one its clause
     says is not there or forbids ("There is no `src/db.rs`", "do NOT recreate `.agent/appdata`", in
-    English, Chinese and Japanese, as the negative-claim detector reads them), nor one deleted (not
-    renamed) that the repository's ignore rules ignore today (build output, a local `.mcp.json`:
-    untracked on purpose; one `git check-ignore` a run), nor a memory file of the workspace. Outside a repository, before the first commit and in a shallow clone it reports
+    English, Chinese and Japanese, as the negative-claim detector reads them), nor a file name written
+    without a folder that exactly one tracked file has (`.env.example` in a monorepo's one app), nor
+    one deleted (not renamed) that the repository's ignore rules ignore today (build output, a local
+    `.mcp.json`: untracked on purpose; one `git check-ignore` a run), nor a memory file of the
+    workspace. Outside a repository, before the first commit and in a shallow clone it reports
     nothing: there is no history to compare against.
 
     ## Why
@@ -117,7 +119,8 @@ def deleted_repo_path(doc, ctx):
     reported: set[int] = set()
     scan = _scan(doc)
     for mention in mentions.path_mentions(scan, posixpath.dirname(note_path)):
-        if mention.history_context or mention.offset in reported or repo.existing(mention.value, note_path) is not None:
+        if (mention.history_context or mention.offset in reported or repo.existing(mention.value, note_path) is not None
+                or repo.names_one_file(mention.value)):
             continue
         if mention.value.endswith(".md") and ws.kind_of(posixpath.relpath(mention.value, repo.relative(ws.root, "."))):
             continue  # a memory file of this workspace: broken-note-link's question

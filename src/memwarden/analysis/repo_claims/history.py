@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from collections import Counter
 from functools import cached_property
 from pathlib import Path
 
@@ -109,6 +110,14 @@ class RepoFacts:
                 folders.add(folder)
                 folder = posixpath.dirname(folder)
         return frozenset(folders)
+
+    def names_one_file(self, path: str) -> bool:
+        """Whether a file name written without a folder (`.env.example`) is the name of exactly one tracked file:
+        it names that file wherever it lives (a monorepo's one app), not a path from the top level."""
+        if "/" in path.rstrip("/"):
+            return False
+        counts = self._once("tracked_name_counts", lambda: Counter(posixpath.basename(p) for p in self.tracked))
+        return counts.get(path, 0) == 1
 
     def exists(self, path: str) -> bool:
         """Tracked (as a file or a folder of tracked files), or present in the working tree."""
