@@ -354,9 +354,10 @@ class Repo:
             touches.append(Touch(sha, int(timestamp), subject, paths))
         return touches
 
-    def line_removals(self, words: list[str], counts=lambda path: True) -> "dict[str, Removal]":
+    def line_removals(self, words: list[str], counts=lambda path: True,
+                      keeps=lambda line, word: True) -> "dict[str, Removal]":
         """For each word, the newest commit of HEAD's history that removed a line holding it (as a whole word)
-        from a file counts(path) accepts. One `git log -G -p --unified=0` for all the words: only the files
+        from a file counts(path) accepts, a line keeps(line, word) accepts. One `git log -G -p --unified=0` for all the words: only the files
         whose changed lines match are shown, and only those lines. When git stops at a file version it cannot
         read (a damaged clone, or one fetched with a blob filter), the newer commits it showed still count."""
         if not words:
@@ -379,7 +380,7 @@ class Repo:
                     counted = path.startswith("a/") and counts(path[2:])
                 elif counted and line.startswith(b"-"):
                     for word, regex in whole.items():
-                        if word not in found and regex.search(line):
+                        if word not in found and regex.search(line) and keeps(line, word):
                             found[word] = Removal(word, sha, int(timestamp or 0), subject, None)
             if len(found) == len(words):
                 break

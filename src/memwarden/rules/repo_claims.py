@@ -285,9 +285,11 @@ def removed_symbol(doc, ctx):
     (`validateSession()`, `auth.check_token()`) of a name of six characters or more with a capital
     inside or an underscore, or a CamelCase name of three parts (`AuthSessionManager`). When no
     tracked file other than documentation (Markdown, text, JSON, YAML ...) holds the name as a whole
-    word (one `git grep` for all of them), the history is asked for the newest commit that removed a line of a code file holding it (one `git log -G` for the names of
-    every file, at most 300 a run); with such a commit, it is reported. A name the code never held is
-    not reported (it may be a library's), nor one its clause forbids or says is gone ("Do not use
+    word (one `git grep` for all of them), the history is asked for the newest commit that removed a
+    line of a code file defining it (`def`, `function`, `const x =`, a method's head; one `git log -G`
+    for the names of every file, at most 300 a run); with such a commit, it is reported. A name the
+    code never defined is not reported (it may be a library's: the last call of `getComputedStyle()`
+    going away says nothing of it), nor one its clause forbids or says is gone ("Do not use
     `unstable_cache()`").
 
     ## Why

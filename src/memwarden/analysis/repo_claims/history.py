@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 
 from memwarden.analysis.repo_claims import manifests
+from memwarden.analysis.repo_claims.definitions import Definitions
 from memwarden.fileio import read_regular
 from memwarden.git import GitError, Removal, Repo, Touch, repository_state
 
@@ -259,14 +260,14 @@ class RepoFacts:
         return {name: known[name] for name in names}
 
     def symbol_removals(self, names: list[str]) -> dict[str, Removal]:
-        """For the names asked, the newest commit that removed a line of code holding each (one `git log -G`
+        """For the names asked, the newest commit that removed a line of code defining each (one `git log -G`
         for the names not asked yet, at most MAX_SYMBOLS_SEARCHED of them in all: the rest stay undecided)."""
         assert self.repo is not None
         known = self._answers["symbol_removals"]
         wanted = [name for name in dict.fromkeys(names) if name not in known]
         wanted = wanted[: max(0, MAX_SYMBOLS_SEARCHED - len(known))]
         if wanted:
-            found = _quietly(lambda: self.repo.line_removals(wanted, is_code), {})
+            found = _quietly(lambda: self.repo.line_removals(wanted, is_code, Definitions(wanted)), {})
             for name in wanted:
                 known[name] = found.get(name)
         return {name: known[name] for name in names if known.get(name) is not None}
