@@ -229,8 +229,10 @@ def wrong_package_manager(doc, ctx):
     `pdm run x`, `uv run x`). It compares the tool with the lockfiles tracked at the repository's
     root: `pnpm-lock.yaml`, `package-lock.json`, `yarn.lock`, `bun.lock(b)` for JavaScript; `uv.lock`, `poetry.lock`, `Pipfile.lock`, `pdm.lock` for
     Python. It reports a command whose tool is not the one lockfile's. Not reported: an ecosystem with
-    no lockfile or with two, `npx`, global installs (`-g`), `pip` (it works beside any of them), and a
-    line that tells of a migration ("we moved from yarn to pnpm").
+    no lockfile or with two, `npx`, global installs (`-g`), `pip` (it works beside any of them), a
+    command that adds only packages the repository itself publishes (a tracked package.json's `name`:
+    `npm add @acme/sdk` in a guide for its users' projects), and a line that tells of a migration
+    ("we moved from yarn to pnpm").
 
     ## Why
     `npm install` in a pnpm repository writes a second lockfile and resolves other versions; the
@@ -258,6 +260,9 @@ def wrong_package_manager(doc, ctx):
         wanted = expected.get(manifests.ECOSYSTEM.get(used or "", ""))
         if used is None or wanted is None or used == wanted or scan.history_context(command.offset):
             continue
+        added = manifests.added_packages(command.words)
+        if added and repo.own_packages().issuperset(added):
+            continue  # installs what this repository publishes: addressed to its users' projects
         lockfile = next(path for path in sorted(root_files) if manifests.LOCKFILES.get(path) == wanted)
         yield _problem(doc, command.offset, WrongManager(command.text, used, wanted, lockfile).message)
 

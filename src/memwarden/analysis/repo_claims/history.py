@@ -218,6 +218,11 @@ class RepoFacts:
             names |= defined
         return frozenset(names)
 
+    def own_packages(self) -> frozenset[str]:
+        """The names the tracked package.json files publish their packages under (a monorepo's SDKs)."""
+        return self._once("own_packages", lambda: frozenset(filter(None, (
+            manifests.package_name(content) for content in self._manifest_contents("npm") if content is not None))))
+
     def binaries(self) -> frozenset[str]:
         """The binaries the dependencies of the tracked package.json files install (`pnpm tsc` runs one)."""
         return self._once("binaries", lambda: frozenset().union(*(

@@ -112,6 +112,23 @@ def manager_used(words: tuple[str, ...]) -> str | None:
     return words[0] if words[1] in _MANAGING[ECOSYSTEM[words[0]]] else None
 
 
+def added_packages(words: tuple[str, ...]) -> list[str]:
+    """The packages a JavaScript command adds by name (`npm add @scope/x@1 y`), their versions dropped."""
+    if len(words) < 3 or ECOSYSTEM.get(words[0]) != "js" or words[1] not in ("add", "install", "i"):
+        return []
+    return [word[: word.index("@", 1)] if "@" in word[1:] else word for word in words[2:] if not word.startswith("-")]
+
+
+def package_name(content: bytes) -> str | None:
+    """The name a package.json publishes its package under, or None."""
+    try:
+        data = json.loads(content.decode("utf-8"))
+    except ValueError:
+        return None
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
 def managers_in(paths) -> dict[str, str]:
     """ecosystem -> the one manager the root's lockfiles show (an ecosystem with two is left out: undecided)."""
     seen: dict[str, set[str]] = {}
