@@ -119,13 +119,18 @@ def added_packages(words: tuple[str, ...]) -> list[str]:
     return [word[: word.index("@", 1)] if "@" in word[1:] else word for word in words[2:] if not word.startswith("-")]
 
 
-def package_name(content: bytes) -> str | None:
-    """The name a package.json publishes its package under, or None."""
+def _package_json(content: bytes) -> dict:
+    """A package.json's object ({} when it is not JSON or not an object: it then says nothing)."""
     try:
         data = json.loads(content.decode("utf-8"))
     except ValueError:
-        return None
-    name = data.get("name") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def package_name(content: bytes) -> str | None:
+    """The name a package.json publishes its package under, or None."""
+    name = _package_json(content).get("name")
     return name if isinstance(name, str) and name else None
 
 
@@ -170,13 +175,10 @@ def _package_scripts(text: str):
 def provided_binaries(content: bytes) -> frozenset[str]:
     """The binaries a package.json's own dependencies install (`node_modules/.bin`): a package's name when it has
     no scope (eslint, vitest), and the known binaries of the packages that name theirs otherwise (tsc, changeset)."""
-    try:
-        data = json.loads(content.decode("utf-8"))
-    except ValueError:
-        return frozenset()
+    data = _package_json(content)
     packages = set()
     for field in _DEPENDENCY_FIELDS:
-        listed = data.get(field) if isinstance(data, dict) else None
+        listed = data.get(field)
         packages.update(listed if isinstance(listed, dict) else ())
     known = {binary for binary, providers in _BINARY_PACKAGES.items() if packages.intersection(providers)}
     return frozenset(name for name in packages if not name.startswith("@")) | known
