@@ -171,15 +171,23 @@ def test_a_path_whose_own_name_holds_a_history_word_is_still_a_claim(git_repo, c
     assert [line for _, line, _ in found(cli, root)] == [1, 2]
 
 
-def test_a_file_reached_through_a_symlink_is_checked_once_at_its_own_path(git_repo, cli):
+def linked_instructions(git_repo, real: str, *links: str):
+    """A repository whose instruction file `real` names a deleted path, an undefined script and the wrong package
+    manager, with symlinks at links leading to it."""
     import os
 
     root = git_repo({"src/util.py": "u\n", "package.json": '{"scripts": {"build": "tsc"}}\n',
                      "package-lock.json": "{}\n"})
     git(root, "rm", "-q", "src/util.py")
     commit_all(root, "Drop util")
-    write_files(root, {"AGENTS.md": "Helpers: `src/util.py`. Lint: `npm run lint`. Install: `yarn install`.\n"})
-    os.symlink("AGENTS.md", root / "CLAUDE.md")
+    write_files(root, {real: "Helpers: `src/util.py`. Lint: `npm run lint`. Install: `yarn install`.\n"})
+    for link in links:
+        os.symlink(real, root / link)
+    return root
+
+
+def test_a_file_reached_through_a_symlink_is_checked_once_at_its_own_path(git_repo, cli):
+    root = linked_instructions(git_repo, "AGENTS.md", "CLAUDE.md")
     reported = [(f["path"], f["code"]) for f in findings(cli, root, "MW412,MW413,MW414")]
     assert sorted(reported) == [("AGENTS.md", "MW412"), ("AGENTS.md", "MW413"), ("AGENTS.md", "MW414")]
 
@@ -194,3 +202,75 @@ def test_a_link_that_names_its_target_is_one_claim_and_its_fix_rewrites_both(git
     assert cli("check", str(root), "--select", "MW412", "--fix", "--no-cache", cwd=root).exit_code == 0
     assert (root / "CLAUDE.md").read_text() == ("Generate with [tools/generate.py](tools/generate.py) or "
                                                 "[`tools/generate.py`](tools/generate.py).\n")
+
+
+def test_a_clause_that_says_the_path_is_gone_or_forbids_it_is_no_claim_in_any_language_negation_reads(git_repo, cli):
+    # "There is no `db.rs`" and "do NOT recreate `x`" say the path should not be there: no stale claim. A negation
+    # after the name ("does not handle") or one that governs something else ("without running") leaves the claim.
+    gone = ["src/db.rs", "src/relevance.rs", "tailwind.config.js", ".agent/appdata/state.json", "docs/a.md",
+            "scripts/check.sh", "src/retry.ts", "src/zh.ts", "src/ja.ts", "src/ja_keep.ts"]
+    root = git_repo({path: "x\n" for path in gone})
+    git(root, "rm", "-q", "-r", *gone)
+    commit_all(root, "Drop them")
+    write_files(root, {"CLAUDE.md": (
+        "Paths: `db` is a folder. There is no\n`src/db.rs` and no `src/relevance.rs` — see the folder.\n\n"
+        "Do not add a\n`tailwind.config.js` that nothing loads.\n\n"
+        "- do NOT recreate `.agent/appdata/state.json`.\n"
+        "- No tests yet\n- `docs/a.md` holds the plan.\n\n"
+        "Do not merge without running `scripts/check.sh`.\n\n"
+        "`src/retry.ts` does not handle timeouts.\n\n"
+        "请勿重新创建 `src/zh.ts`。\n\n"
+        "`src/ja.ts` を使わないでください。\n\n"
+        "`src/ja_keep.ts` はリトライを処理しない。\n")})
+    assert [message.split("'")[1] for _, _, message in found(cli, root)] == [
+        "docs/a.md", "scripts/check.sh", "src/retry.ts", "src/ja_keep.ts"]
+
+
+def test_a_path_the_ignore_rules_ignore_today_was_untracked_on_purpose(git_repo, cli):
+    # A committed-by-mistake build folder and a local config, removed and then ignored, are generated or local files.
+    # A file renamed and then ignored was moved, not untracked: the rename says where it went.
+    root = git_repo({"web/storybook-static/index.js": "s\n", "web/storybook-static/a.css": "s\n", ".mcp.json": "{}\n",
+                     "web/src/old.ts": "o\n", "web/src/keep.ts": "k\n", "docs/designs/plan.md": "p\n"})
+    git(root, "rm", "-q", "-r", "web/storybook-static", ".mcp.json", "web/src/old.ts")
+    git(root, "mv", "docs/designs/plan.md", "docs/designs/paging.md")
+    write_files(root, {".gitignore": ".mcp.json\ndocs/designs/\n", "web/.gitignore": "storybook-static/\n"})
+    commit_all(root, "Untrack build output and local config")
+    git(root, "rm", "-q", "--cached", "docs/designs/paging.md")
+    commit_all(root, "Keep designs local")
+    write_files(root, {"AGENTS.md": "Build output: `web/storybook-static/`. Servers: `.mcp.json`.\nSources: `web/src/old.ts`.\n"
+                                    "Format: `docs/designs/plan.md`.\n"})
+    assert [message.split("'")[1] for _, _, message in found(cli, root)] == ["web/src/old.ts", "docs/designs/plan.md"]
+
+
+def test_the_ignore_rules_are_asked_about_every_removed_path_in_one_call(git_repo):
+    root = git_repo({"dist/a.js": "a\n", "dist/b.js": "b\n", "src/c.ts": "c\n", "keep.txt": "k\n"})
+    git(root, "rm", "-q", "-r", "dist", "src")
+    write_files(root, {".gitignore": "dist/\n"})
+    commit_all(root, "Untrack dist")
+    assert Repo.discover(root).ignored(["dist/a.js", "dist/b.js", "src/c.ts", "dist"]) == {"dist/a.js", "dist/b.js"}
+
+
+def test_one_file_two_symlinks_name_in_an_agents_folder_is_checked_once(git_repo, cli):
+    # AGENTS.md and CLAUDE.md both lead to .agents/AGENTS.md, a workspace of its own that the run checks too.
+    root = linked_instructions(git_repo, ".agents/AGENTS.md", "AGENTS.md", "CLAUDE.md")
+    reported = [(f["path"], f["code"]) for f in findings(cli, root, "MW412,MW413,MW414,MW415")]
+    assert sorted(reported) == [(".agents/AGENTS.md", "MW412"), (".agents/AGENTS.md", "MW413"),
+                                (".agents/AGENTS.md", "MW414")]
+    # Checked alone, the root's two names are one file: reported at the first.
+    alone = cli("check", "AGENTS.md", "CLAUDE.md", "--select", "MW412", "--format", "json", "--no-cache", cwd=root)
+    assert [(f["path"], f["code"]) for f in alone.json()["findings"]] == [("AGENTS.md", "MW412")]
+
+
+def test_a_file_name_without_a_folder_names_the_one_tracked_file_of_that_name(git_repo, cli):
+    # The root's .env.example moved into the one app: "add it to `.env.example`" names that file. A name two
+    # files share, or none, is still a path from the top level.
+    root = git_repo({".env.example": "A=1\n", "setup.cfg": "[x]\n", "tox.ini": "[tox]\n", "app.py": "a\n"})
+    (root / "apps/web").mkdir(parents=True)
+    (root / "apps/api").mkdir(parents=True)
+    git(root, "mv", ".env.example", "apps/web/.env.example")
+    git(root, "mv", "setup.cfg", "apps/web/setup.cfg")
+    write_files(root, {"apps/api/setup.cfg": "[y]\n"})
+    git(root, "rm", "-q", "tox.ini")
+    commit_all(root, "Move to a monorepo")
+    write_files(root, {"AGENTS.md": "Env vars: add to `.env.example`.\nSettings: `setup.cfg`.\nTests: `tox.ini`.\n"})
+    assert [message.split("'")[1] for _, _, message in found(cli, root)] == ["setup.cfg", "tox.ini"]

@@ -59,3 +59,22 @@ def test_script_calls_read_from_commands():
     assert manifests.script_call(("pnpm", "-C", "web", "build")) is None
     assert manifests.script_call(("make", "CC=clang", "all")) is None
     assert manifests.script_call(("bun", "x")) is None
+
+
+def test_a_placeholder_or_a_binary_a_dependency_installs_is_no_undefined_script(git_repo, cli):
+    # pnpm and yarn run a dependency's binary when no script has the name; `pnpm run` runs scripts only.
+    manifest = {"name": "app", "scripts": {"build": "tsc"},
+                "devDependencies": {"@changesets/cli": "^2", "vitest": "^1", "typescript": "^5", "@types/node": "^20"}}
+    root = git_repo({"package.json": json.dumps(manifest) + "\n", "pnpm-lock.yaml": "lockfileVersion: '9.0'\n"})
+    write_files(root, {"CLAUDE.md": "Run commands as `pnpm run ...` from the root. Release: `pnpm changeset`.\n"
+                                    "Tests: `pnpm vitest run`, `yarn tsc --noEmit`, `pnpm exec eslint .`.\n"
+                                    "Not installed: `pnpm prettier --write .`, `pnpm node`, `pnpm run vitest`.\n"})
+    assert [message.split("'")[1] for _, _, message in found(cli, root)] == ["pnpm prettier --write .", "pnpm run vitest"]
+
+
+def test_the_binaries_a_manifest_installs():
+    content = json.dumps({"dependencies": {"@biomejs/biome": "1", "eslint": "9"}, "devDependencies": {"@scope/x": "1"},
+                          "peerDependencies": {"react": "19"}}).encode()
+    assert manifests.provided_binaries(content) == {"biome", "eslint"}
+    assert manifests.provided_binaries(b"[1, 2]") == frozenset() == manifests.provided_binaries(b"\xff")
+    assert manifests.script_call(("pnpm", "run", "...")) is None

@@ -41,7 +41,7 @@ def test_the_history_is_read_once_for_every_file_and_workspace_of_a_run(git_repo
     write_files(root, {"AGENTS.md": "Load with `load_user_profile()`.\n", "CLAUDE.md": "Save with `save_user_profile()`.\n"})
     calls = []
     original = history.Repo.line_removals
-    history.Repo.line_removals = lambda self, words, counts: calls.append(sorted(words)) or original(self, words, counts)
+    history.Repo.line_removals = lambda self, words, *rest: calls.append(sorted(words)) or original(self, words, *rest)
     try:
         result = findings(cli, root, "MW415")
     finally:
@@ -66,3 +66,39 @@ def test_an_unreadable_older_file_version_leaves_the_newer_removals_found(git_re
     assert [f["message"] for f in findings(cli, root, "MW415")] == [
         f"'validateSession' is in no tracked code file any more: commit {sha} (Replace sessions with tokens) "
         "removed it; the note may describe code that is gone"]
+
+
+def test_a_symbol_the_memory_forbids_is_no_claim_that_the_code_has_it(git_repo, cli):
+    root = git_repo({"lib/cache.ts": "import { unstable_cache } from 'next/cache'\nexport const c = unstable_cache(f)\n",
+                     "lib/auth.ts": "export function validateSession(t) { return t }\n"})
+    write_files(root, {"lib/cache.ts": "export const c = 1\n", "lib/auth.ts": "export const a = 1\n"})
+    commit_all(root, "Drop the cache and sessions")
+    write_files(root, {"AGENTS.md": "- Do not use Next.js `unstable_cache()`.\n- Auth goes through `validateSession()`.\n"})
+    assert [f["message"].split("'")[1] for f in findings(cli, root, "MW415")] == ["validateSession"]
+
+
+def test_a_name_the_code_only_called_never_defined_is_a_librarys(git_repo, cli):
+    # The last call of a browser API going away says nothing of a guide that names it; a function the
+    # project defined and deleted is reported with the commit that deleted its definition.
+    root = git_repo({"src/layout.ts": "export function measure(el) {\n  return getComputedStyle(el).width\n}\n",
+                     "src/chat.ts": "const flushTokens = () => {\n  render()\n}\nflushTokens()\n"})
+    write_files(root, {"src/layout.ts": "export function measure(el) {\n  return el.offsetWidth\n}\n",
+                       "src/chat.ts": "render()\n"})
+    sha = commit_all(root, "Measure without styles, render directly")
+    write_files(root, {"CLAUDE.md": "Avoid reading `getComputedStyle()` between writes.\nTokens go through `flushTokens()`.\n"})
+    assert [(f["line"], f["message"].split("'")[1], sha in f["message"]) for f in findings(cli, root, "MW415")] == [
+        (2, "flushTokens", True)]
+
+
+def test_which_removed_lines_define_a_name():
+    from memwarden.analysis.repo_claims.definitions import Definitions
+
+    defines = Definitions(["flushTokens", "jit_compile", "getComputedStyle"])
+    assert defines(b"-  const flushTokens = useCallback(() => {", "flushTokens")
+    assert defines(b"-  async flushTokens(): Promise<void> {", "flushTokens")
+    assert defines(b"-static int jit_compile(PyObject *x)", "jit_compile")
+    assert not defines(b"-  flushTokens();", "flushTokens")
+    assert not defines(b"-    return getComputedStyle(el)", "getComputedStyle")
+    assert not defines(b"-    getComputedStyle(el)", "getComputedStyle")
+    assert not defines(b"-import { getComputedStyle } from './dom'", "getComputedStyle")
+    assert not defines(b"-def other():", "not-an-identifier")

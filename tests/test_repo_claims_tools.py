@@ -17,6 +17,9 @@ from repo_claims_support import findings
     ({"poetry.lock": ""}, "`uv sync` then `uv run pytest`", ["uv sync", "uv run pytest"]),
     ({"pnpm-lock.yaml": ""}, "We moved from yarn to pnpm: `yarn install` no longer works.", []),
     ({"web/pnpm-lock.yaml": ""}, "`npm install`", []),  # the root's lockfiles decide
+    # a guide for the users of the packages the repository publishes: their projects, not this one
+    ({"pnpm-lock.yaml": "", "packages/hooks/package.json": '{"name": "@acme/hooks"}', "package.json": '{"name": "acme"}'},
+     "`npm add @acme/hooks@latest`, `yarn add acme @acme/hooks`, `npm add @acme/hooks zod`.", ["npm add @acme/hooks zod"]),
 ])
 def test_commands_against_the_root_lockfiles(git_repo, cli, files, memory, expected):
     root = git_repo(files)

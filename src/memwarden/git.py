@@ -48,11 +48,12 @@ class FileChange:
         return self.sha[:7]
 
 
-def _environment() -> dict[str, str]:
+def _environment(literal_paths: bool = True) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         {
-            "GIT_LITERAL_PATHSPECS": "1",  # a file named '*.md' is that file, not a glob
+            # a file named '*.md' is that file, not a glob (check-ignore refuses the setting: it reads no globs)
+            "GIT_LITERAL_PATHSPECS": "1" if literal_paths else "0",
             "GIT_OPTIONAL_LOCKS": "0",  # reading must never fight a running git for the index lock
             "GIT_TERMINAL_PROMPT": "0",
             "LC_ALL": "C",
@@ -62,10 +63,11 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def run_git(args: list[str], cwd: Path, input: bytes | None = None, check: bool = True) -> subprocess.CompletedProcess:
+def run_git(args: list[str], cwd: Path, input: bytes | None = None, check: bool = True,
+            literal_paths: bool = True) -> subprocess.CompletedProcess:
     try:
         done = subprocess.run(
-            ["git", *args], cwd=cwd, input=input, capture_output=True, env=_environment()
+            ["git", *args], cwd=cwd, input=input, capture_output=True, env=_environment(literal_paths)
         )
     except FileNotFoundError:
         raise GitError("git is not installed (or not on PATH)") from None
@@ -352,9 +354,10 @@ class Repo:
             touches.append(Touch(sha, int(timestamp), subject, paths))
         return touches
 
-    def line_removals(self, words: list[str], counts=lambda path: True) -> "dict[str, Removal]":
+    def line_removals(self, words: list[str], counts=lambda path: True,
+                      keeps=lambda line, word: True) -> "dict[str, Removal]":
         """For each word, the newest commit of HEAD's history that removed a line holding it (as a whole word)
-        from a file counts(path) accepts. One `git log -G -p --unified=0` for all the words: only the files
+        from a file counts(path) accepts, a line keeps(line, word) accepts. One `git log -G -p --unified=0` for all the words: only the files
         whose changed lines match are shown, and only those lines. When git stops at a file version it cannot
         read (a damaged clone, or one fetched with a blob filter), the newer commits it showed still count."""
         if not words:
@@ -377,7 +380,7 @@ class Repo:
                     counted = path.startswith("a/") and counts(path[2:])
                 elif counted and line.startswith(b"-"):
                     for word, regex in whole.items():
-                        if word not in found and regex.search(line):
+                        if word not in found and regex.search(line) and keeps(line, word):
                             found[word] = Removal(word, sha, int(timestamp or 0), subject, None)
             if len(found) == len(words):
                 break
@@ -386,6 +389,18 @@ class Repo:
     def subject(self, sha: str) -> str:
         done = self.git("log", "-1", "--format=%s", "--end-of-options", sha, check=False)
         return done.stdout.decode("utf-8", "replace").strip()
+
+    def ignored(self, paths) -> set[str]:
+        """Which of the paths (from the top level, not tracked) the working tree's ignore rules ignore today: one
+        `git check-ignore --stdin` for all of them. A folder's rule (`dist/`) is matched by the files under it."""
+        wanted = [path for path in paths if path and "\0" not in path]
+        if not wanted:
+            return set()
+        done = run_git(["check-ignore", "--stdin", "-z"], cwd=self.toplevel, check=False, literal_paths=False,
+                       input="\0".join(wanted).encode("utf-8", "surrogateescape"))
+        if done.returncode not in (0, 1):  # 1: none is ignored
+            raise failure(["check-ignore"], done)
+        return {path.decode("utf-8", "surrogateescape") for path in done.stdout.split(b"\0") if path}
 
     def grep_words(self, words: list[str]) -> dict[str, set[str]]:
         """Which tracked files of the index hold each word, as a whole word (one `git grep -w -F -o`)."""

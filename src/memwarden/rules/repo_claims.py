@@ -15,6 +15,7 @@ from memwarden.analysis.repo_claims import manifests, mentions
 from memwarden.analysis.repo_claims.history import facts, is_code
 from memwarden.analysis.repo_claims.staleness import due_touches, is_record, scope_patterns
 from memwarden.analysis.repo_claims.topics import disagreements, topics_of
+from memwarden.discover.symlinks import checked_at_another_path
 from memwarden.discover.workspace import read_at_its_own_path
 from memwarden.git import Removal
 from memwarden.model import Applicability, Edit, Fix, Problem, RelatedLocation, Scope, Severity
@@ -35,9 +36,9 @@ def _scan(doc) -> mentions.Scan:
 
 def _facts_for(doc, ctx):
     """The repository's facts when doc is to be checked; None outside a repository, and for a symlink's view of a
-    file this run also reads at its own path (CLAUDE.md -> AGENTS.md): that file is checked once, there."""
+    file this run reports at another path (CLAUDE.md -> AGENTS.md): that file is checked once, there."""
     repo = facts(ctx)
-    if not repo.usable or read_at_its_own_path(ctx.workspace, doc):
+    if not repo.usable or checked_at_another_path(ctx.workspace, doc):
         return None
     return repo
 
@@ -86,8 +87,13 @@ def deleted_repo_path(doc, ctx):
     its own `src/`) is looked up in the history of HEAD (one `git log --diff-filter=DR -M` for all of them); when a
     commit deleted it, or renamed it (for a folder: the newest commit that removed a file of it), the
     finding names that commit. A path the history never had is not reported (it may live elsewhere),
-    nor one on a line that tells of a removal or move ("`old/x.py` was removed"), nor a memory file of
-    the workspace. Outside a repository, before the first commit and in a shallow clone it reports
+    nor one on a line that tells of a removal or move ("`old/x.py` was removed"), nor one its clause
+    says is not there or forbids ("There is no `src/db.rs`", "do NOT recreate `.agent/appdata`", in
+    English, Chinese and Japanese, as the negative-claim detector reads them), nor a file name written
+    without a folder that exactly one tracked file has (`.env.example` in a monorepo's one app), nor
+    one deleted (not renamed) that the repository's ignore rules ignore today (build output, a local
+    `.mcp.json`: untracked on purpose; one `git check-ignore` a run), nor a memory file of the
+    workspace. Outside a repository, before the first commit and in a shallow clone it reports
     nothing: there is no history to compare against.
 
     ## Why
@@ -112,13 +118,15 @@ def deleted_repo_path(doc, ctx):
     ws = ctx.workspace
     note_path = repo.relative(ws.root, doc.relpath)
     reported: set[int] = set()
-    for mention in mentions.path_mentions(_scan(doc), posixpath.dirname(note_path)):
-        if mention.history_context or mention.offset in reported or repo.existing(mention.value, note_path) is not None:
+    scan = _scan(doc)
+    for mention in mentions.path_mentions(scan, posixpath.dirname(note_path)):
+        if (mention.history_context or mention.offset in reported or repo.existing(mention.value, note_path) is not None
+                or repo.names_one_file(mention.value)):
             continue
         if mention.value.endswith(".md") and ws.kind_of(posixpath.relpath(mention.value, repo.relative(ws.root, "."))):
             continue  # a memory file of this workspace: broken-note-link's question
         found = repo.removal(mention.value)
-        if found is None:
+        if found is None or repo.untracked_on_purpose(mention.value) or scan.denies(mention.offset):
             continue
         removal, moved_to = found
         violation = DeletedPath(mention.value, removal, moved_to)
@@ -160,7 +168,10 @@ def undefined_script(doc, ctx):
     defined it. Nothing is run. Not decided (no finding): a runner with no manifest in the repository,
     a Makefile with `include`, variables in targets or pattern rules, a justfile with `import` or `mod`,
     a Taskfile with `includes`, a command aimed elsewhere (`--filter`, `-C`, `--prefix`), a package
-    manager's own commands (`pnpm install`), and a line that tells of a removal.
+    manager's own commands (`pnpm install`, `pnpm exec`, `pnpm dlx`), a placeholder (`pnpm run ...`),
+    `pnpm x` or `yarn x` when a package.json's dependencies install a binary `x` (they run it when no
+    script has the name: `pnpm tsc` with typescript, `pnpm changeset` with @changesets/cli), and a line
+    that tells of a removal.
 
     ## Why
     An instruction to run a script that is gone fails every session, or worse, the agent "fixes" it
@@ -186,7 +197,7 @@ def undefined_script(doc, ctx):
             continue
         paths = repo.manifests_of(call.runner)
         names = repo.definitions(call.runner) if paths else manifests.ANYTHING
-        if names is manifests.ANYTHING or call.name in names:
+        if names is manifests.ANYTHING or call.name in names or (call.may_run_binary and call.name in repo.binaries()):
             continue
         violation = UndefinedScript(command.text, tuple(paths), repo.script_removal(call.runner, call.name))
         yield _problem(doc, command.offset, violation.message)
@@ -219,8 +230,10 @@ def wrong_package_manager(doc, ctx):
     `pdm run x`, `uv run x`). It compares the tool with the lockfiles tracked at the repository's
     root: `pnpm-lock.yaml`, `package-lock.json`, `yarn.lock`, `bun.lock(b)` for JavaScript; `uv.lock`, `poetry.lock`, `Pipfile.lock`, `pdm.lock` for
     Python. It reports a command whose tool is not the one lockfile's. Not reported: an ecosystem with
-    no lockfile or with two, `npx`, global installs (`-g`), `pip` (it works beside any of them), and a
-    line that tells of a migration ("we moved from yarn to pnpm").
+    no lockfile or with two, `npx`, global installs (`-g`), `pip` (it works beside any of them), a
+    command that adds only packages the repository itself publishes (a tracked package.json's `name`:
+    `npm add @acme/sdk` in a guide for its users' projects), and a line that tells of a migration
+    ("we moved from yarn to pnpm").
 
     ## Why
     `npm install` in a pnpm repository writes a second lockfile and resolves other versions; the
@@ -248,6 +261,9 @@ def wrong_package_manager(doc, ctx):
         wanted = expected.get(manifests.ECOSYSTEM.get(used or "", ""))
         if used is None or wanted is None or used == wanted or scan.history_context(command.offset):
             continue
+        added = manifests.added_packages(command.words)
+        if added and repo.own_packages().issuperset(added):
+            continue  # installs what this repository publishes: addressed to its users' projects
         lockfile = next(path for path in sorted(root_files) if manifests.LOCKFILES.get(path) == wanted)
         yield _problem(doc, command.offset, WrongManager(command.text, used, wanted, lockfile).message)
 
@@ -275,9 +291,12 @@ def removed_symbol(doc, ctx):
     (`validateSession()`, `auth.check_token()`) of a name of six characters or more with a capital
     inside or an underscore, or a CamelCase name of three parts (`AuthSessionManager`). When no
     tracked file other than documentation (Markdown, text, JSON, YAML ...) holds the name as a whole
-    word (one `git grep` for all of them), the history is asked for the newest commit that removed a line of a code file holding it (one `git log -G` for the names of
-    every file, at most 300 a run); with such a commit, it is reported. A name the code never held is
-    not reported (it may be a library's).
+    word (one `git grep` for all of them), the history is asked for the newest commit that removed a
+    line of a code file defining it (`def`, `function`, `const x =`, a method's head; one `git log -G`
+    for the names of every file, at most 300 a run); with such a commit, it is reported. A name the
+    code never defined is not reported (it may be a library's: the last call of `getComputedStyle()`
+    going away says nothing of it), nor one its clause forbids or says is gone ("Do not use
+    `unstable_cache()`").
 
     ## Why
     "Auth goes through `validateSession()`" after the function was replaced sends the agent looking
@@ -296,7 +315,8 @@ def removed_symbol(doc, ctx):
     repo = _facts_for(doc, ctx)
     if repo is None:
         return
-    found = [m for m in mentions.symbol_mentions(_scan(doc)) if not m.history_context]
+    scan = _scan(doc)
+    found = [m for m in mentions.symbol_mentions(scan) if not m.history_context]
     if not found:
         return
     # Every file's names are looked up together: one git grep and one git log -G for the workspace.
@@ -306,7 +326,7 @@ def removed_symbol(doc, ctx):
     removals = repo.symbol_removals([name for name in names if not any(is_code(path) for path in holders[name])])
     for mention in found:
         removal = removals.get(mention.value)
-        if removal is not None:
+        if removal is not None and not scan.denies(mention.offset):
             yield _problem(doc, mention.offset, RemovedSymbol(mention.value, removal).message)
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import posixpath
+from collections import Counter
 from functools import cached_property
 from pathlib import Path
 
 from memwarden.analysis.repo_claims import manifests
+from memwarden.analysis.repo_claims.definitions import Definitions
 from memwarden.fileio import read_regular
 from memwarden.git import GitError, Removal, Repo, Touch, repository_state
 
@@ -110,6 +112,14 @@ class RepoFacts:
                 folder = posixpath.dirname(folder)
         return frozenset(folders)
 
+    def names_one_file(self, path: str) -> bool:
+        """Whether a file name written without a folder (`.env.example`) is the name of exactly one tracked file:
+        it names that file wherever it lives (a monorepo's one app), not a path from the top level."""
+        if "/" in path.rstrip("/"):
+            return False
+        counts = self._once("tracked_name_counts", lambda: Counter(posixpath.basename(p) for p in self.tracked))
+        return counts.get(path, 0) == 1
+
     def exists(self, path: str) -> bool:
         """Tracked (as a file or a folder of tracked files), or present in the working tree."""
         bare = path.rstrip("/")
@@ -174,23 +184,49 @@ class RepoFacts:
                 moved = candidate + "/" if self.exists(candidate) else None
         return newest, moved
 
+    def untracked_on_purpose(self, path: str) -> bool:
+        """Whether a removed path was deleted (not renamed: a rename says where it lives now) and the repository's
+        ignore rules ignore it today: build output, a local `.mcp.json`. A folder is, when every file the history
+        removed under it was. The deleted files are asked about in one `git check-ignore` a run."""
+        ignored = self._once("ignored_deletions", lambda: _quietly(lambda: self.repo.ignored(
+            sorted(path for path, removal in self.removals.items() if removal.renamed_to is None)), set()))
+        bare = path.rstrip("/")
+        if bare in self.removals and not path.endswith("/"):
+            return bare in ignored
+        under = self._removed_folders.get(bare, ())
+        return bool(under) and all(removal.path in ignored for removal in under)
+
     # -- scripts and targets --------------------------------------------------------------------
     def manifests_of(self, runner: str) -> list[str]:
         return sorted(path for path in self.tracked if manifests.is_manifest(runner, path))
 
+    def _manifest_contents(self, runner: str):
+        """Each tracked manifest of the runner's content, read now (None for one that cannot be read)."""
+        for path in self.manifests_of(runner):
+            try:
+                yield read_regular(self.repo.toplevel / path, limit=MAX_MANIFEST_BYTES)
+            except OSError:
+                yield None
+
     def definitions(self, runner: str) -> frozenset[str] | None:
         """Every name the runner's tracked manifests define (ANYTHING if one cannot be read completely)."""
         names: set[str] = set()
-        for path in self.manifests_of(runner):
-            try:
-                content = read_regular(self.repo.toplevel / path, limit=MAX_MANIFEST_BYTES)
-            except OSError:
-                return manifests.ANYTHING
-            defined = manifests.defined(runner, content)
+        for content in self._manifest_contents(runner):
+            defined = manifests.defined(runner, content) if content is not None else manifests.ANYTHING
             if defined is manifests.ANYTHING:
                 return manifests.ANYTHING
             names |= defined
         return frozenset(names)
+
+    def own_packages(self) -> frozenset[str]:
+        """The names the tracked package.json files publish their packages under (a monorepo's SDKs)."""
+        return self._once("own_packages", lambda: frozenset(filter(None, (
+            manifests.package_name(content) for content in self._manifest_contents("npm") if content is not None))))
+
+    def binaries(self) -> frozenset[str]:
+        """The binaries the dependencies of the tracked package.json files install (`pnpm tsc` runs one)."""
+        return self._once("binaries", lambda: frozenset().union(*(
+            manifests.provided_binaries(content) for content in self._manifest_contents("npm") if content is not None)))
 
     def script_removal(self, runner: str, name: str) -> Removal | None:
         return _quietly(lambda: self._script_removal(runner, name), None)
@@ -229,14 +265,14 @@ class RepoFacts:
         return {name: known[name] for name in names}
 
     def symbol_removals(self, names: list[str]) -> dict[str, Removal]:
-        """For the names asked, the newest commit that removed a line of code holding each (one `git log -G`
+        """For the names asked, the newest commit that removed a line of code defining each (one `git log -G`
         for the names not asked yet, at most MAX_SYMBOLS_SEARCHED of them in all: the rest stay undecided)."""
         assert self.repo is not None
         known = self._answers["symbol_removals"]
         wanted = [name for name in dict.fromkeys(names) if name not in known]
         wanted = wanted[: max(0, MAX_SYMBOLS_SEARCHED - len(known))]
         if wanted:
-            found = _quietly(lambda: self.repo.line_removals(wanted, is_code), {})
+            found = _quietly(lambda: self.repo.line_removals(wanted, is_code, Definitions(wanted)), {})
             for name in wanted:
                 known[name] = found.get(name)
         return {name: known[name] for name in names if known.get(name) is not None}

@@ -54,10 +54,26 @@ _MANAGING = {
 }
 
 
+# Binaries whose name is not their package's (the rest are named as their package: eslint, vitest, turbo).
+_BINARY_PACKAGES = {
+    "changeset": ("@changesets/cli",), "tsc": ("typescript",), "tsserver": ("typescript",),
+    "biome": ("@biomejs/biome",), "playwright": ("@playwright/test",), "svelte-kit": ("@sveltejs/kit",),
+    "sb": ("storybook",), "trigger": ("trigger.dev",), "ng": ("@angular/cli",), "nest": ("@nestjs/cli",),
+    "nuxi": ("nuxt",), "remix": ("@remix-run/dev",), "graphql-codegen": ("@graphql-codegen/cli",),
+    "firebase": ("firebase-tools",), "dotenv": ("dotenv-cli",), "manypkg": ("@manypkg/cli",),
+    "commitlint": ("@commitlint/cli",), "api-extractor": ("@microsoft/api-extractor",),
+    "vue-cli-service": ("@vue/cli-service",), "docusaurus": ("@docusaurus/core",), "tailwindcss": ("@tailwindcss/cli",),
+    "webpack": ("webpack-cli",), "eas": ("eas-cli",), "netlify": ("netlify-cli",), "cdk": ("aws-cdk",),
+    "lingui": ("@lingui/cli",),
+}
+_DEPENDENCY_FIELDS = ("dependencies", "devDependencies", "optionalDependencies")
+
+
 @dataclass(frozen=True)
 class ScriptCall:
     runner: str  # npm, pnpm, yarn, bun, make, just, task
     name: str
+    may_run_binary: bool = False  # `pnpm x`, `yarn x` run a dependency's binary x when no script is named x
 
 
 def script_call(words: tuple[str, ...]) -> ScriptCall | None:
@@ -80,9 +96,9 @@ def script_call(words: tuple[str, ...]) -> ScriptCall | None:
             name = None if first in _JS_BUILTINS else first
     else:
         name = None if "=" in first or "/" in first or "." in first or "$" in first else first
-    if not name or not re.fullmatch(r"[\w:.@-]+", name):
-        return None
-    return ScriptCall(runner, name)
+    if not name or not re.fullmatch(r"[\w:.@-]+", name) or not re.search(r"[A-Za-z0-9]", name):
+        return None  # `pnpm run ...`: a placeholder, no name
+    return ScriptCall(runner, name, runner in ("pnpm", "yarn") and first not in ("run", "run-script"))
 
 
 def manager_used(words: tuple[str, ...]) -> str | None:
@@ -94,6 +110,28 @@ def manager_used(words: tuple[str, ...]) -> str | None:
     if len(words) < 2:
         return None
     return words[0] if words[1] in _MANAGING[ECOSYSTEM[words[0]]] else None
+
+
+def added_packages(words: tuple[str, ...]) -> list[str]:
+    """The packages a JavaScript command adds by name (`npm add @scope/x@1 y`), their versions dropped."""
+    if len(words) < 3 or ECOSYSTEM.get(words[0]) != "js" or words[1] not in ("add", "install", "i"):
+        return []
+    return [word[: word.index("@", 1)] if "@" in word[1:] else word for word in words[2:] if not word.startswith("-")]
+
+
+def _package_json(content: bytes) -> dict:
+    """A package.json's object ({} when it is not JSON or not an object: it then says nothing)."""
+    try:
+        data = json.loads(content.decode("utf-8"))
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def package_name(content: bytes) -> str | None:
+    """The name a package.json publishes its package under, or None."""
+    name = _package_json(content).get("name")
+    return name if isinstance(name, str) and name else None
 
 
 def managers_in(paths) -> dict[str, str]:
@@ -132,6 +170,18 @@ def _package_scripts(text: str):
         return ANYTHING
     scripts = data.get("scripts") if isinstance(data, dict) else None
     return frozenset(scripts) if isinstance(scripts, dict) else frozenset()
+
+
+def provided_binaries(content: bytes) -> frozenset[str]:
+    """The binaries a package.json's own dependencies install (`node_modules/.bin`): a package's name when it has
+    no scope (eslint, vitest), and the known binaries of the packages that name theirs otherwise (tsc, changeset)."""
+    data = _package_json(content)
+    packages = set()
+    for field in _DEPENDENCY_FIELDS:
+        listed = data.get(field)
+        packages.update(listed if isinstance(listed, dict) else ())
+    known = {binary for binary, providers in _BINARY_PACKAGES.items() if packages.intersection(providers)}
+    return frozenset(name for name in packages if not name.startswith("@")) | known
 
 
 _MAKE_RULE = LazyPattern(r"^([^\s:=#][^:=#]*?)\s*::?(?![=])", re.MULTILINE)

@@ -12,6 +12,7 @@ import re
 import shlex
 from dataclasses import dataclass, replace
 
+from memwarden.analysis.negation.denial import denies
 from memwarden.documents.scan import code_spans, comment_spans, fence_spans, has_scheme, inside, markdown_links
 from memwarden.patterns import LazyPattern
 
@@ -96,6 +97,11 @@ class Scan:
             spans.append((span_start - start, min(span_end, end) - start))
         prose = _PROSE_PATH.sub(lambda match: " " * len(match.group()), _blank(self.text[start:end], spans))
         return bool(_HISTORY_WORDS.search(prose))
+
+    def denies(self, offset: int) -> bool:
+        """Whether the clause that names something at offset says it is not there or forbids it ("There is no
+        `db.rs`", "Do not use `unstable_cache()`"): no claim that it exists."""
+        return denies(self.text, offset)
 
 
 def _clean_path(candidate: str) -> str | None:
