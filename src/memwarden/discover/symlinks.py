@@ -10,13 +10,8 @@ there, else at the first of its names.
 from __future__ import annotations
 
 from memwarden.discover.profiles import AGENT_INSTRUCTIONS
-from memwarden.discover.workspace import (
-    find_nested_roots,
-    open_workspace,
-    read_at_its_own_path,
-    reached_through_symlink,
-    real_path,
-)
+from memwarden.discover.links import read_at_its_own_path, reached_through_symlink, real_path
+from memwarden.discover.workspace import find_nested_roots, open_workspace
 
 
 def checked_at_another_path(workspace, doc) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from memwarden.discover.links import reached_through_symlink, real_path
 from memwarden.discover import config as config_module
 from memwarden.agent_files import aider_reads, folder_is_no_file, in_agent_dir
 from memwarden.discover.config import Config
@@ -343,31 +344,12 @@ def _unlisted_folder(path: Path) -> str | None:
     return None
 
 
-def real_path(path: Path) -> Path:
-    """A path with its symlinks followed as far as they go: a loop or a dangling link never raises."""
-    return Path(os.path.realpath(path))
-
-
 def work_tree_of(root: Path) -> Path | None:
     """The nearest folder at or above root with a .git: the git work tree root is committed in, or None."""
     for directory in [root, *root.parents]:
         if (directory / ".git").exists():
             return directory
     return None
-
-
-def reached_through_symlink(root: Path, relpath: str) -> bool:
-    """Whether a workspace path is a symlink or lies in a symlinked folder (cheap: no listing is read)."""
-    return real_path(root / relpath) != real_path(root) / relpath
-
-
-def read_at_its_own_path(workspace, doc) -> bool:
-    """Whether a document is a symlink's view of a file this run also reads at its own path, where the rules
-    that read every line report it (once). Asks the workspace (a dependency under the cache) only for a symlink."""
-    if not reached_through_symlink(doc.root, doc.relpath):
-        return False
-    own = workspace.same_file_as(doc.relpath)
-    return own is not None and workspace.is_target(own)
 
 
 def _inside(path: Path, root: Path) -> bool:

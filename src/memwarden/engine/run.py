@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable
 from memwarden import registry, tiers
 from memwarden.decoding import decode
 from memwarden.discover.globs import matches_any
+from memwarden.discover.links import forget_real_paths
 from memwarden.discover.workspace import Workspace
 from memwarden.documents import Document
 from memwarden.engine import parallel, pieces
@@ -447,6 +448,7 @@ def _resolve_quietly(name: str) -> set[str]:
 
 def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
     pieces.forget_streamed()
+    forget_real_paths()
     checker = Checker(workspace, run)
     store = None
     # --diff shows and writes nothing; content from stdin is never cached; git comparisons depend on more than files.

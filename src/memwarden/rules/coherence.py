@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from memwarden.analysis import coherence
 from memwarden.analysis.superseded import supersession_marks
-from memwarden.discover.workspace import reached_through_symlink
+from memwarden.discover.links import reached_through_symlink
 from memwarden.model import Option, Problem, Scope, Severity
 from memwarden.registry import rule
 from memwarden.text import excerpt, quoted, quoted_path

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from memwarden.analysis import index_lines, recognition, runtime_loaded
 from memwarden.analysis.superseded import superseded_notes, supersession_marks
-from memwarden.discover.workspace import read_at_its_own_path
+from memwarden.discover.links import read_at_its_own_path
 from memwarden.documents import IndexDocument
 from memwarden.documents.scan import resolve_link
 from memwarden.model import Problem, Scope, Severity

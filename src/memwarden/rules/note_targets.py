@@ -165,7 +165,8 @@ def missing_machine_path(doc, ctx):
     No fix: only the author knows where the file went.
     """
     from memwarden.analysis import machine_paths
-    from memwarden.discover.workspace import read_at_its_own_path, work_tree_of
+    from memwarden.discover.links import read_at_its_own_path
+    from memwarden.discover.workspace import work_tree_of
 
     outside = ctx.options["outside_repository"]
     if outside not in machine_paths.OUTSIDE_REPOSITORY_CHOICES:

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from memwarden.analysis.repo_claims import manifests, mentions
 from memwarden.analysis.repo_claims.history import facts, is_code
 from memwarden.analysis.repo_claims.staleness import due_touches, is_record, scope_patterns
-from memwarden.analysis.repo_claims.topics import disagreements, topics_of
+from memwarden.analysis.repo_claims.topics import Statement, disagreements, topics_of
 from memwarden.discover.symlinks import checked_at_another_path
-from memwarden.discover.workspace import read_at_its_own_path
+from memwarden.discover.links import path_read_at_its_own_path, read_at_its_own_path
 from memwarden.git import Removal
 from memwarden.model import Applicability, Edit, Fix, Problem, RelatedLocation, Scope, Severity
 from memwarden.registry import rule
@@ -458,15 +458,29 @@ def conflicting_instructions(ctx):
     No fix: which file is right is the author's call.
     """
     ws = ctx.workspace
-    by_file = {}
-    for doc in ctx.documents(*MARKDOWN_KINDS):
-        if doc.ok and not read_at_its_own_path(ws, doc):
-            by_file[doc.relpath] = (doc, topics_of(_scan(doc)))
-    for first, second in disagreements({path: found for path, (_, found) in by_file.items()}):
-        doc = by_file[first.path][0]
-        other_line, other_column = by_file[second.path][0].line_col(second.offset)
+    said = ctx.summaries(instruction_topics, *MARKDOWN_KINDS)  # under the cache, only changed files are read
+    by_file, places = {}, {}
+    for relpath, found in said.items():
+        if not found or path_read_at_its_own_path(ws, relpath):
+            continue
+        by_file[relpath] = [Statement(topic, value, offset) for topic, value, offset, _, _ in found]
+        places.update(((relpath, offset), (line, column)) for _, _, offset, line, column in found)
+    for first, second in disagreements(by_file):
+        other_line, other_column = places[(second.path, second.offset)]
         place = f"{ws.display_path(second.path, ws.root)}:{other_line}"
-        line, column = doc.line_col(first.offset)
+        line, column = places[(first.path, first.offset)]
         yield Problem(line, column, Conflict(first.topic, first.value, second.value, place).message, path=first.path,
                       quotes_from=(second.path,),
                       related=(RelatedLocation(second.path, other_line, other_column, OTHER_VALUE),))
+
+
+def instruction_topics(doc) -> list | None:
+    """What a Markdown file says on the topics two files can disagree on, as [topic, value, offset, line, column]
+    (a summary: under the cache an unchanged file is not read again); None when it says nothing."""
+    if doc is None or not doc.ok:
+        return None
+    found = []
+    for statement in topics_of(_scan(doc)):
+        line, column = doc.line_col(statement.offset)
+        found.append([statement.topic, statement.value, statement.offset, line, column])
+    return found or None

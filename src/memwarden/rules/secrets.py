@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memwarden.discover.workspace import read_at_its_own_path
+from memwarden.discover.links import read_at_its_own_path
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity
 from memwarden.registry import rule
