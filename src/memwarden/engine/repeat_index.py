@@ -141,14 +141,29 @@ class Garbled(Exception):
 
 
 def _crc(values) -> int:
-    return zlib.crc32(repr([bytes(v) if isinstance(v, memoryview) else v for v in values]).encode("utf-8", "surrogatepass"))
+    """A row's checksum: its values' bytes, each behind its type, joined."""
+    parts = []
+    for value in values:
+        if value is None:
+            parts.append(b"n")
+        elif isinstance(value, (bytes, memoryview)):
+            parts.append(b"b" + bytes(value))
+        elif isinstance(value, int):
+            parts.append(b"i%d" % value)
+        else:
+            parts.append(b"s" + str(value).encode("utf-8", "surrogatepass"))
+    return zlib.crc32(b"\x1f".join(parts))
+
+
+def _checked(found) -> tuple:
+    """A row as read (the columns of _COLUMNS), its checksum held."""
+    if _crc(found[:9]) != found[9]:
+        raise Garbled
+    return found
 
 
 def _row(found) -> Row:
-    """A row as read (the columns of _COLUMNS, then answer and crc)."""
-    if _crc(found[:9]) != found[9]:
-        raise Garbled
-    relpath, pos, layer, day, normal, bands, source, column = found[:8]
+    relpath, pos, layer, day, normal, bands, source, column = _checked(found)[:8]
     return Row(layer, _relpath(relpath), pos, day, None if normal is None else bytes(normal), _unpack(bands),
                bytes(source), column)
 
@@ -281,14 +296,14 @@ class _Index:
     def _read_answers(self) -> list[KeptRepeat]:
         found = []
         for stored in self.db.execute(f"SELECT {_COLUMNS} FROM repeat_rows WHERE answer IS NOT NULL"):
-            row = _row(stored)
+            name, pos, layer, _, _, _, _, column, answer, _ = _checked(stored)
             try:
-                exact, other, other_pos = json.loads(stored[8])
+                exact, other, other_pos = json.loads(answer)
                 if not (isinstance(other, str) and isinstance(other_pos, int)):
                     raise ValueError
             except (TypeError, ValueError) as error:
                 raise Garbled from error
-            relpath, pos, layer, column = row.relpath, row.pos, row.layer, row.column
+            relpath = _relpath(name)
             later = KeptRecord(layer, Place(relpath, pos // POS_PER_LINE, column, None))
             earlier = KeptRecord(layer, Place(other, other_pos // POS_PER_LINE, 1, None))
             found.append(KeptRepeat(later, earlier, bool(exact)))

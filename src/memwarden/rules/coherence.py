@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from memwarden.analysis import coherence
 from memwarden.analysis.superseded import supersession_marks
-from memwarden.discover.links import reached_through_symlink
 from memwarden.model import Option, Problem, Scope, Severity
 from memwarden.registry import rule
 from memwarden.text import excerpt, quoted, quoted_path
@@ -189,19 +189,24 @@ def near_duplicate(ctx):
     the author's call. The message says how to supersede one by the other.
     """
     threshold, containment = float(ctx.options["threshold"]), float(ctx.options["containment"])
+    root = ctx.workspace.root
     found = ctx.kept_repeats(ctx.summaries(supersession_marks, "note"), threshold, containment)
     if found is None:
         found = coherence.find_repeats([r for r in _records(ctx) if r.layer in ("episode", "note")], threshold, containment)
     for repeat in found:
         earlier, later = repeat.earlier.place, repeat.later.place
-        if earlier.path != later.path and _own_path(ctx, earlier.path) == _own_path(ctx, later.path):
+        if earlier.path != later.path and _one_file(root, earlier.path, later.path):
             continue  # a symlink and its target: one file, read twice
         violation = NearDuplicate(repeat.later.layer, earlier.path, earlier.line, repeat.exact)
         yield Problem(later.line, later.column, violation.message, path=later.path, quotes=False)
 
 
-def _own_path(ctx, relpath: str) -> str:
-    return (ctx.workspace.same_file_as(relpath) if reached_through_symlink(ctx.workspace.root, relpath) else None) or relpath
+def _one_file(root, one: str, other: str) -> bool:
+    """Whether two workspace paths are one file (a symlink and its target): two stats, not two realpath walks."""
+    try:
+        return os.path.samefile(root / one, root / other)
+    except OSError:
+        return False
 
 
 # -- missing-provenance -------------------------------------------------------------------------
