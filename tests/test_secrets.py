@@ -617,7 +617,11 @@ def test_unsafe_fix_redacts_only_the_value(cli, workspace, path, template, quote
 
 def test_unsafe_fix_never_rewrites_a_value_known_only_by_its_entropy(cli, workspace):
     """Issue 19: only a secret of a known type, known with high confidence, is redacted."""
-    random_value, token, pw = chars(40, ALNUM + "+/"), github(), password()
+    # Its own generator: the shared one's next value depends on which tests a worker ran before this one, and
+    # a draw of too little entropy is rightly no finding.
+    own = random.Random(61801)
+    random_value = "".join(own.choice(ALNUM + "+/") for _ in range(40))
+    token, pw = github(), password()
     note = f"---\nname: n\ndescription: d\ntype: reference\n---\n\nThe value {random_value} came back.\n"
     facts = f"tools:\n  a:\n    note: {random_value}\n    token: {token}\n    password: {pw}\n"
     root = workspace({"memory/fact.yml": facts, "memory/knowledge/feedback/n.md": note})

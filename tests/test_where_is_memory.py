@@ -1,13 +1,12 @@
 """Issue #26, "where is the memory": check, stats, budget and init find the same workspaces and files.
 
 From a repository root and from the memory folder itself, on hand-made layouts, on every example and
-on every dev repository of the judged corpus (the test split is not read here). Real files in temp
-git repositories, through the CLI.
+on every repository of the judged corpus, both halves (which files are memory, never what is found in
+them: nothing here is tuned on a finding). Real files in temp git repositories, through the CLI.
 """
 
 from __future__ import annotations
 
-import csv
 import shutil
 from pathlib import Path
 
@@ -19,12 +18,8 @@ REALMEM = FIXTURES / "realmem"
 TODAY = ("--today", "2026-11-30")
 
 
-def dev_repositories() -> list[str]:
-    names = []
-    for table in sorted((REPO / "bench" / "judged").glob("split*.tsv")):
-        with table.open(encoding="utf-8") as handle:
-            names += [row["repo"] for row in csv.DictReader(handle, delimiter="\t") if row["split"] == "dev"]
-    return sorted(name for name in set(names) if (REALMEM / name).is_dir())
+def corpus_repositories() -> list[str]:
+    return sorted(p.name for p in REALMEM.iterdir() if p.is_dir() and not p.name.startswith("_"))
 
 
 EXAMPLES = sorted(p.name for p in (REPO / "examples").iterdir() if p.is_dir())
@@ -85,8 +80,8 @@ def test_every_command_finds_the_same_memory_in_each_example(cli, tmp_path, name
     agree(cli, copied(tmp_path, REPO / "examples" / name))
 
 
-@pytest.mark.parametrize("name", dev_repositories())
-def test_every_command_finds_the_same_memory_in_each_dev_corpus_repository(cli, tmp_path, name):
+@pytest.mark.parametrize("name", corpus_repositories())
+def test_every_command_finds_the_same_memory_in_each_corpus_repository(cli, tmp_path, name):
     agree(cli, copied(tmp_path, REALMEM / name))
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from memwarden.discover.links import reached_through_symlink, real_path
+from memwarden.discover.links import forget_real_paths, reached_through_symlink, real_path
 from memwarden.discover import config as config_module
 from memwarden.agent_files import aider_reads, folder_is_no_file, in_agent_dir
 from memwarden.discover.config import Config
@@ -427,6 +427,7 @@ def find_nested_roots(
 def open_workspace(root: Path, profile_name: str | None = None, config_file: Path | None = None,
                    config: Config | None = None) -> Workspace:
     """A workspace at root with its config (given, else found) and profile resolved (flag > config > detection)."""
+    forget_real_paths()  # links may have changed since this process last looked (the language server, tests)
     root = root.resolve()
     config = config if config is not None else config_module.load(root, config_file)
     name = profile_name or config.profile
@@ -467,6 +468,7 @@ def collect(
     paths: list[Path], profile_name: str | None = None, config_file: Path | None = None
 ) -> tuple[list[Workspace], list[str]]:
     """Workspaces for the command-line paths, and notes about paths that held none."""
+    forget_real_paths()  # a new command: links may have changed since the last one this process ran
     workspaces: dict[Path, Workspace] = {}
     targets: dict[Path, set[str] | None] = {}  # None: every file of the workspace
     notes: list[str] = []
