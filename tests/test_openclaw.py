@@ -209,3 +209,9 @@ def test_the_same_front_matter_in_a_claude_code_folder_is_still_a_parse_error(cl
                      ".claude/memory/deploy.md": LENIENT_FRONT_MATTER["skills/discord/SKILL.md"]})
     found = [(f["path"], f["name"]) for f in check(cli, root)["findings"] if f["name"] == "unparsable-file"]
     assert found == [(".claude/memory/deploy.md", "unparsable-file")]
+
+
+def test_a_heartbeat_log_in_memory_does_not_make_an_openclaw_workspace_three_layer(cli, git_repo):
+    root = git_repo({**WORKSPACE, "memory/heartbeat-log.jsonl": '{"ts": "2026-11-29T08:00:00Z", "status": "HEARTBEAT_OK"}\n'})
+    workspaces = check(cli, root)["summary"]["workspaces"]
+    assert [(w["root"], w["profile"]) for w in workspaces] == [(".", "openclaw")]

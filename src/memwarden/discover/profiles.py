@@ -264,11 +264,12 @@ def detect(root: Path) -> tuple[str | None, str]:
     gish_manifests = ("brain_region_manifest.yml", "memory_manifest.yml", "sanctum_registry.yml", "runtime_profiles.yml")
     if any((memory / name).is_file() for name in gish_manifests):
         return "ghost-in-shell", "memory/ holds gish manifests"
-    if memory.is_dir() and _has_jsonl(memory):
-        return "three-layer", "memory/ holds JSONL logs"
+    # OpenClaw's own files (SOUL.md, HEARTBEAT.md ...) say more than a JSONL file in memory/: its heartbeat keeps one.
     openclaw = _openclaw_workspace(root)
     if openclaw:
         return OPENCLAW.name, openclaw
+    if memory.is_dir() and _has_jsonl(memory):
+        return "three-layer", "memory/ holds JSONL logs"
     plain = _plain_notes(root)
     if plain:
         return PLAIN_NOTES.name, plain
