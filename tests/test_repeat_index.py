@@ -150,13 +150,21 @@ def _append_copy(root: Path, of_line: int) -> None:
     "UPDATE repeat_rows SET answer = NULL WHERE answer IS NOT NULL",  # the findings wiped, their checksums kept
     "UPDATE OR REPLACE repeat_bands SET band = X'00000000000000000a'",  # every band key one
     "UPDATE repeat_rows SET normal = X'00' WHERE normal IS NOT NULL",  # every record a copy of every other
+    "PLANT",  # a sealed row naming a file outside the workspace, as a committed cache could hold
 ])
 def test_a_damaged_index_is_never_an_answer(cli, generated, damage):
     root, _ = generated
     _same(cli, root)
     connection = sqlite3.connect(root / ".memwarden_cache" / "store.sqlite3")
     with connection:
-        connection.execute(damage)
+        if damage == "PLANT":
+            from memwarden.engine.repeat_index import POS_PER_LINE, Row, _sealed
+
+            planted = Row("note", "../../outside.md", POS_PER_LINE, "2026-01-01", b"x" * 16, None, b"", 1)
+            connection.execute("INSERT INTO repeat_rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               _sealed(planted, [True, "../../elsewhere.md", POS_PER_LINE]))
+        else:
+            connection.execute(damage)
     connection.close()
     _append_copy(root, 5)  # a change: the rule asks the index again
     expected = _findings(cli, root, env=NO_CACHE)

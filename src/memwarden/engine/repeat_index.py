@@ -304,6 +304,8 @@ class _Index:
             except (TypeError, ValueError) as error:
                 raise Garbled from error
             relpath = _relpath(name)
+            if relpath not in self.kinds or other not in self.kinds:
+                raise Garbled  # a row naming a file this workspace does not have (planted, or left over)
             later = KeptRecord(layer, Place(relpath, pos // POS_PER_LINE, column, None))
             earlier = KeptRecord(layer, Place(other, other_pos // POS_PER_LINE, 1, None))
             found.append(KeptRepeat(later, earlier, bool(exact)))
