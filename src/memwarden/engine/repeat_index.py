@@ -512,5 +512,8 @@ class _Index:
                 if other is not None and repeats(other, this, self.threshold, self.containment):
                     answers[place] = [False, member.relpath, member.pos]
                     break
-        self._insert([by_place[place] for place in answers], answers)
+        # Only the answer (and the checksum over it) changes: the row and its bands stay as they are.
+        sealed = [_sealed(by_place[place], answer) for place, answer in answers.items()]
+        self.db.executemany("UPDATE repeat_rows SET answer = ?, crc = ? WHERE relpath = ? AND pos = ?",
+                            [(row[8], row[9], row[0], row[1]) for row in sealed])
 
