@@ -31,7 +31,10 @@ def test_a_renamed_folder_is_reported_with_its_commit_and_fixed_to_the_new_path(
     write_files(root, {"CLAUDE.md": "# Project\n\nComponents live in `src/ui/`.\n"})
     assert found(cli, root) == [("CLAUDE.md", 3, f"'src/ui/' is no longer in the repository: commit {sha} "
                                  "(Move UI into components) renamed it to 'src/components/'")]
-    assert cli("check", str(root), "--select", "MW412", "--fix", "--no-cache", cwd=root).exit_code == 0
+    assert "1 more fixable with --fix --unsafe-fixes" in cli("check", str(root), "--select", "MW412", "--fix",
+                                                           "--no-cache", cwd=root).stdout
+    assert (root / "CLAUDE.md").read_text() == "# Project\n\nComponents live in `src/ui/`.\n"  # unsafe: not by --fix
+    assert cli("check", str(root), "--select", "MW412", "--fix", "--unsafe-fixes", "--no-cache", cwd=root).exit_code == 0
     assert (root / "CLAUDE.md").read_text() == "# Project\n\nComponents live in `src/components/`.\n"
     assert found(cli, root) == []
 
@@ -199,7 +202,7 @@ def test_a_link_that_names_its_target_is_one_claim_and_its_fix_rewrites_both(git
     write_files(root, {"CLAUDE.md": "Generate with [tools/gen.py](tools/gen.py) or [`tools/gen.py`](tools/gen.py).\n"})
     assert [(line, column) for line, column, _ in
             sorted((f["line"], f["column"], f["message"]) for f in findings(cli, root, "MW412"))] == [(1, 16), (1, 49)]
-    assert cli("check", str(root), "--select", "MW412", "--fix", "--no-cache", cwd=root).exit_code == 0
+    assert cli("check", str(root), "--select", "MW412", "--fix", "--unsafe-fixes", "--no-cache", cwd=root).exit_code == 0
     assert (root / "CLAUDE.md").read_text() == ("Generate with [tools/generate.py](tools/generate.py) or "
                                                 "[`tools/generate.py`](tools/generate.py).\n")
 

@@ -74,7 +74,7 @@ class DeletedPath:
 
 
 @rule(code="MW412", name="deleted-repo-path", severity=Severity.WARNING, kinds=MARKDOWN_KINDS,
-      fix=Applicability.SAFE, reads_history=True)
+      fix=Applicability.UNSAFE, reads_history=True)
 def deleted_repo_path(doc, ctx):
     """A repository path the memory names that the history deleted or renamed, with the commit that did it.
 
@@ -108,9 +108,12 @@ def deleted_repo_path(doc, ctx):
     src/components) renamed it to 'src/components/'`
 
     ## Fix safety
-    Safe, for a rename whose new path exists now and whose old path is written whole as the repository
+    Unsafe, for a rename whose new path exists now and whose old path is written whole as the repository
     path (inline code or prose): the text is replaced by the new path, and so is a link's target that
-    repeats it. A deletion has no fix.
+    repeats it. Unsafe because the finding is a judgement (about one in fourteen held-out findings was
+    wrong: a note telling history, a path another repository supplies), and a fix the pre-commit hook
+    applied on a wrong finding would rewrite a right note; `--fix --unsafe-fixes` applies it. A deletion
+    has no fix.
     """
     repo = _facts_for(doc, ctx)
     if repo is None:
@@ -134,7 +137,7 @@ def deleted_repo_path(doc, ctx):
         if moved_to and doc.text.startswith(mention.value, mention.offset):
             edits = tuple(Edit(at, at + len(mention.value), moved_to) for at in (mention.offset, *mention.also_at)
                           if doc.text.startswith(mention.value, at))
-            fix = Fix(Applicability.SAFE, violation.fix_title, edits)
+            fix = Fix(Applicability.UNSAFE, violation.fix_title, edits)
         reported.update((mention.offset, *mention.also_at))
         yield _problem(doc, mention.offset, violation.message, fix)
 
