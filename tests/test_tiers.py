@@ -153,7 +153,7 @@ def test_the_table_the_bench_writes_is_the_table_memwarden_reads(tmp_path):
     path.write_text(json.dumps(table), encoding="utf-8")
     read = tiers.read_table(path)
     assert {name: (tier.name, tier.measured) for name, tier in read.items()} == {
-        "orphan-note": ("stable", "0.96 (n=51)"),
+        "orphan-note": ("stable", "0.90 held out (n=10); 0.96 (n=51)"),
         "personal-path": ("preview", "1.00 (n=4)"),
         "empty-note": ("preview", "unmeasured"),
     }
@@ -291,7 +291,9 @@ def test_explain_says_the_tier_and_how_to_turn_a_preview_rule_on(cli, fixed_tier
     preview = cli("explain", "MW202").stdout
     assert "Tier: preview" in preview and "--preview" in preview and 'select = ["unnormalized-tags"]' in preview
     stable = cli("explain", "orphan-note").stdout
-    assert f"Tier: stable (precision {tiers.tier_of('orphan-note').precision:.2f}" in stable
+    orphan = tiers.tier_of("orphan-note")
+    assert f"Tier: stable (precision {orphan.held_out_precision:.2f} over {orphan.held_out_judged} judged" in stable
+    assert f"{orphan.precision:.2f} over all {orphan.judged}" in stable
     assert "on by default" in stable
 
 

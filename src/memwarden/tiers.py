@@ -24,11 +24,14 @@ STABLE, PREVIEW = "stable", "preview"
 
 @dataclass(frozen=True)
 class Tier:
-    """A rule's tier and what it was measured at: judged true and false findings (dev and test pooled)."""
+    """A rule's tier and what it was measured at: judged true and false findings, dev and test pooled, and
+    the held-out (test) half's alone, which the policy reads first."""
 
     name: str
     true: int = 0
     false: int = 0
+    held_out_true: int = 0
+    held_out_false: int = 0
 
     @property
     def judged(self) -> int:
@@ -39,9 +42,23 @@ class Tier:
         return self.true / self.judged if self.judged else None
 
     @property
+    def held_out_judged(self) -> int:
+        return self.held_out_true + self.held_out_false
+
+    @property
+    def held_out_precision(self) -> float | None:
+        return self.held_out_true / self.held_out_judged if self.held_out_judged else None
+
+    @property
     def measured(self) -> str:
-        """`0.97 (n=64)`, or `unmeasured` when no finding of the rule was judged true or false."""
-        return f"{self.precision:.2f} (n={self.judged})" if self.judged else "unmeasured"
+        """`0.93 held out (n=61); 0.89 (n=90)`, the pooled part alone when no held-out finding was judged, or
+        `unmeasured` when no finding of the rule was judged true or false."""
+        if not self.judged:
+            return "unmeasured"
+        pooled = f"{self.precision:.2f} (n={self.judged})"
+        if not self.held_out_judged:
+            return pooled
+        return f"{self.held_out_precision:.2f} held out (n={self.held_out_judged}); {pooled}"
 
 
 def read_table(path: Path) -> dict[str, Tier]:
@@ -60,7 +77,8 @@ def read_table(path: Path) -> dict[str, Tier]:
     for name, entry in rules.items():
         entry = entry if isinstance(entry, dict) else {}
         pooled = entry.get("all") if isinstance(entry.get("all"), dict) else {}
-        counts = [pooled.get(key) for key in ("true", "false")]
+        held_out = entry.get("test") if isinstance(entry.get("test"), dict) else {}
+        counts = [pooled.get(key) for key in ("true", "false")] + [held_out.get(key, 0) for key in ("true", "false")]
         if entry.get("tier") not in (STABLE, PREVIEW) or not all(type(c) is int and c >= 0 for c in counts):
             raise UsageError(f"{damaged} (rule {name!r} has no tier or counts); reinstall memwarden")
         tiers[name] = Tier(entry["tier"], *counts)
@@ -90,7 +108,10 @@ def is_stable(name: str) -> bool:
 def described(name: str, code: str) -> str:
     """A rule's tier in a sentence, with its numbers and, for a preview rule, how to turn it on."""
     tier = tier_of(name)
-    if tier.judged:
+    if tier.held_out_judged:
+        numbers = (f"precision {tier.held_out_precision:.2f} over {tier.held_out_judged} judged findings in held-out "
+                   f"real memory, {tier.precision:.2f} over all {tier.judged}")
+    elif tier.judged:
         numbers = f"precision {tier.precision:.2f} over {tier.judged} judged findings in real memory"
     else:
         numbers = "unmeasured: no finding of it judged in real memory yet"

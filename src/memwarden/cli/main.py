@@ -281,17 +281,20 @@ def rules(output_format):
             {"code": r.code, "name": r.name, "severity": r.severity.value, "fix": r.fix.value if r.fix else None,
              "tier": tiers.tier_of(r.name).name, "precision": tiers.tier_of(r.name).precision,
              "judged": tiers.tier_of(r.name).judged,
+             "held_out_precision": tiers.tier_of(r.name).held_out_precision,
+             "held_out_judged": tiers.tier_of(r.name).held_out_judged,
              "summary": r.summary, "options": {k: o.default for k, o in r.options.items()}}
             for r in all_rules
         ]
         click.echo(json.dumps(data, indent=2))
         return
     width = max(len(r.name) for r in all_rules)
+    measured_width = max(len(tiers.tier_of(r.name).measured) for r in all_rules)
     for r in all_rules:
         fix = r.fix.value if r.fix else "-"
         tier = tiers.tier_of(r.name)
         click.echo(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  fix:{fix:<6}  "
-                   f"{tier.name:<7}  {tier.measured:<12}  {r.summary}")
+                   f"{tier.name:<7}  {tier.measured:<{measured_width}}  {r.summary}")
     click.echo("\nStable rules run by default; preview rules with --preview, `preview = true`, or named in select.")
 
 
