@@ -23,8 +23,16 @@ class Glob:
     pattern: str
     steps: tuple
     regex: re.Pattern | None = None  # the same glob as a regular expression, when it cannot backtrack far
+    literal: str | None = None  # a glob of plain characters, maybe after a leading "**/": no expression needed
+    anywhere: bool = False  # the literal may follow any whole segments (a leading "**/")
 
     def match(self, path: str) -> bool:
+        if self.literal is not None:
+            if not path.endswith(self.literal):
+                return False
+            before = path[: len(path) - len(self.literal)]
+            # "**/" eats whole non-empty segments: nothing, or "a/b/" but never "/a/" nor "a//".
+            return not before or (self.anywhere and before[-1] == "/" and before[0] != "/" and "//" not in before)
         if self.regex is not None:
             return self.regex.match(path) is not None
         return self.walk(path)
@@ -110,6 +118,11 @@ def compile_glob(pattern: str) -> Glob:
             i += 1
     if pattern.endswith("/"):
         steps.append((_ANY, None))
+    anywhere = bool(steps) and steps[0][0] == _SEGMENTS
+    tail = steps[1:] if anywhere else steps
+    if tail and all(kind == _LITERAL for kind, _ in tail):
+        # Most kinds' globs name a file (``**/CLAUDE.md``): a suffix test, with no expression compiled.
+        return Glob(pattern, tuple(steps), None, "".join(data for _, data in tail), anywhere)
     return Glob(pattern, tuple(steps), _regex_if_tame(steps))
 
 
