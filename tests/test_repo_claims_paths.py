@@ -277,3 +277,17 @@ def test_a_file_name_without_a_folder_names_the_one_tracked_file_of_that_name(gi
     commit_all(root, "Move to a monorepo")
     write_files(root, {"AGENTS.md": "Env vars: add to `.env.example`.\nSettings: `setup.cfg`.\nTests: `tox.ini`.\n"})
     assert [message.split("'")[1] for _, _, message in found(cli, root)] == ["setup.cfg", "tox.ini"]
+
+
+def test_a_history_that_never_removed_a_path_leaves_the_text_unread(git_repo, cli, monkeypatch):
+    # A seam: with nothing deleted or renamed there is nothing to find, so no note is scanned for paths.
+    from memwarden.analysis.repo_claims import mentions
+
+    scanned = []
+    real = mentions.path_mentions
+    monkeypatch.setattr(mentions, "path_mentions", lambda *args: scanned.append(args) or real(*args))
+    root = git_repo({"src/app.py": "a\n", "CLAUDE.md": "Run `src/app.py`.\n\nSee `src/old.py`.\n"})
+    assert found(cli, root) == [] and scanned == []
+    git(root, "rm", "-q", "src/app.py")
+    commit_all(root, "Drop the app")
+    assert [line for _, line, _ in found(cli, root)] == [1] and len(scanned) == 1

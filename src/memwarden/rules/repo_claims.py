@@ -34,11 +34,12 @@ def _scan(doc) -> mentions.Scan:
     return mentions.Scan(doc.text, doc.body_offset)
 
 
-def _facts_for(doc, ctx):
-    """The repository's facts when doc is to be checked; None outside a repository, and for a symlink's view of a
-    file this run reports at another path (CLAUDE.md -> AGENTS.md): that file is checked once, there."""
+def _facts_for(doc, ctx, worth_reading=lambda repo: True):
+    """The repository's facts when doc is to be checked; None outside a repository, when the facts say there is
+    nothing to look for (`worth_reading`), and for a symlink's view of a file this run reports at another path
+    (CLAUDE.md -> AGENTS.md): that file is checked once, there."""
     repo = facts(ctx)
-    if not repo.usable or checked_at_another_path(ctx.workspace, doc):
+    if not repo.usable or not worth_reading(repo) or checked_at_another_path(ctx.workspace, doc):
         return None
     return repo
 
@@ -115,7 +116,8 @@ def deleted_repo_path(doc, ctx):
     applied on a wrong finding would rewrite a right note; `--fix --unsafe-fixes` applies it. A deletion
     has no fix.
     """
-    repo = _facts_for(doc, ctx)
+    # A history that never deleted or renamed a path has nothing to report: the text is not read.
+    repo = _facts_for(doc, ctx, worth_reading=lambda repo: bool(repo.removals))
     if repo is None:
         return
     ws = ctx.workspace
