@@ -253,13 +253,12 @@ def wrong_package_manager(doc, ctx):
     ## Fix safety
     No fix: the command's words differ between tools.
     """
-    repo = _facts_for(doc, ctx)
+    # A repository with no lockfile at its top level has no manager to hold a command to: the text is not read.
+    repo = _facts_for(doc, ctx, worth_reading=lambda repo: bool(manifests.managers_in(repo.root_files)))
     if repo is None:
         return
-    root_files = [path for path in repo.tracked if "/" not in path]
+    root_files = repo.root_files
     expected = manifests.managers_in(root_files)
-    if not expected:
-        return
     scan = _scan(doc)
     for command in mentions.commands(scan):
         used = manifests.manager_used(command.words)
@@ -269,7 +268,7 @@ def wrong_package_manager(doc, ctx):
         added = manifests.added_packages(command.words)
         if added and repo.own_packages().issuperset(added):
             continue  # installs what this repository publishes: addressed to its users' projects
-        lockfile = next(path for path in sorted(root_files) if manifests.LOCKFILES.get(path) == wanted)
+        lockfile = next(path for path in root_files if manifests.LOCKFILES.get(path) == wanted)
         yield _problem(doc, command.offset, WrongManager(command.text, used, wanted, lockfile).message)
 
 

@@ -100,6 +100,11 @@ class RepoFacts:
         return self._once("tracked", read)
 
     @property
+    def root_files(self) -> tuple[str, ...]:
+        """The tracked files at the top level, sorted (where the lockfiles are), listed once a run."""
+        return self._once("root_files", lambda: tuple(sorted(path for path in self.tracked if "/" not in path)))
+
+    @property
     def tracked_folders(self) -> frozenset[str]:
         return self._once("tracked_folders", self._folders_of_tracked)
 
@@ -198,7 +203,9 @@ class RepoFacts:
 
     # -- scripts and targets --------------------------------------------------------------------
     def manifests_of(self, runner: str) -> list[str]:
-        return sorted(path for path in self.tracked if manifests.is_manifest(runner, path))
+        """The runner's tracked manifests, listed once a run (each command a note gives asks again)."""
+        return self._once(f"manifests {runner}",
+                          lambda: sorted(path for path in self.tracked if manifests.is_manifest(runner, path)))
 
     def _manifest_contents(self, runner: str):
         """Each tracked manifest of the runner's content, read now (None for one that cannot be read)."""
@@ -209,7 +216,10 @@ class RepoFacts:
                 yield None
 
     def definitions(self, runner: str) -> frozenset[str] | None:
-        """Every name the runner's tracked manifests define (ANYTHING if one cannot be read completely)."""
+        """Every name the runner's tracked manifests define (ANYTHING if one cannot be read completely), read once."""
+        return self._once(f"definitions {runner}", lambda: self._definitions(runner))
+
+    def _definitions(self, runner: str) -> frozenset[str] | None:
         names: set[str] = set()
         for content in self._manifest_contents(runner):
             defined = manifests.defined(runner, content) if content is not None else manifests.ANYTHING
