@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from memwarden.analysis.negation.cjk_evidence import CJK_SELF, CJK_TODO, cjk_names
+from memwarden.analysis.negation.common import dated_removal
 from memwarden.patterns import LazyPattern
 
 ZH_GONE = LazyPattern(
@@ -46,6 +47,13 @@ _CJK_OWN_WORK = LazyPattern(
     r"(?<![A-Za-z])(?:PR|commit|subagent|diff)(?![A-Za-z])|コミット|提交|分支|ブランチ|子代理|エージェント|代理|行改動|行改动|"
     r"^(?:每次|一次)", re.I)
 
+# The removals among the cues: told with the date they happened (「2024 年 8 月已停用」「2024 年に廃止された」), history.
+_CJK_REMOVAL = LazyPattern(
+    r"結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止提供|"
+    r"除役|移除|刪除|删除|廢棄|废弃|淘汰|終止|终止|歸檔|归档|停止維護|停止维护|退役|廢止|废止|deprecated|removed|sunset|"
+    r"retired|EOL|deleted|削除|廃止|サービス終了|提供終了|終了済み|撤去|解約|サポート終了|配布終了|販売終了|"
+    r"(?:提供|サービス|サポート|配信|販売)[がを]終")
+
 
 def cjk_positive_claim(text: str, language: str) -> str:
     """The words of a removal, block, empty result or limit in a Chinese or Japanese sentence, else ""."""
@@ -67,6 +75,8 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""  # 「我們的 API 每次最多 100 個」「這是我們定的」: a limit of our own design
     if match.lastgroup == "cue5" and _ZH_PAST_EVENT.search(text):
         return ""  # 「之前用 sudo pip 裝包，把 yum 搞壞了」: a post-mortem, not a standing fact
+    if _CJK_REMOVAL.match(match.group(match.lastgroup)) and dated_removal(text, 0, match.end(), len(text)):
+        return ""  # 「Cloudflare 於 2024 年 8 月停用了 V1」: a removal of the past, told with its date
     if _CJK_NEGATED_NOUN.search(text[: match.start()]):
         return ""  # 「不存在的 SKU 會被忽略」「在庫のない商品は…」: what happens to a kind of thing, a positive
     return match.group(match.lastgroup)

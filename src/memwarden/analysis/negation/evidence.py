@@ -27,6 +27,8 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+
+from memwarden.analysis.negation.common import dated_removal
 from memwarden.patterns import LazyPattern
 
 # -- English -----------------------------------------------------------------------
@@ -391,6 +393,26 @@ _EN_OWN_DOING = LazyPattern(
     r"by design|we wrote|we built|in-house|(?:in|by|via) (?:PR|pull request|commit)\b|in #\d)", re.I)
 
 
+_EN_REMOVALS = {
+    "removed", "retired", "deprecated", "discontinued", "decommissioned", "sunset", "sunsetted", "shut down",
+    "taken down", "ripped out", "end-of-lifed", "deleted", "purged", "archived", "end-of-life", "end of life", "eol",
+    "yanked", "unpublished", "killed off", "dropped support", "ended support", "pulled support", "withdrew support",
+    "removed support",
+}
+_EN_SENTENCE_PART = LazyPattern(r"[;.!?](?:\s|$)")
+
+
+def _dated_removal(text: str, match) -> bool:
+    """Whether a removal is told with the date it happened ("was deprecated in August 2024"): history."""
+    if match.group(match.lastgroup).lower() not in _EN_REMOVALS:
+        return False
+    begin, end = max(0, match.start() - 80), min(len(text), match.end() + 60)
+    parts = [m.end() for m in _EN_SENTENCE_PART.finditer(text, begin, match.start())]
+    begin = parts[-1] if parts else begin
+    stop = _EN_SENTENCE_PART.search(text, match.end(), end)
+    return dated_removal(text, begin, match.end(), stop.start() if stop else end)
+
+
 def en_positive_claim(text: str) -> str:
     """The words of a removal, block, empty result or limit said of a named thing, else ""."""
     if _CONDITION_OPENER.match(text) or _open_todo(text):
@@ -402,6 +424,8 @@ def en_positive_claim(text: str) -> str:
     for match in EN_GONE.finditer(text):
         if _EN_NOT_A_LIMIT_SUBJECT.match(text, match.start(match.lastgroup)):
             continue  # "blocked on brightdigit/ConfigKeyKit#1": waiting for a change, not a block
+        if _dated_removal(text, match):
+            continue
         window = max(0, match.start() - 200)
         breaks = [m.end() for m in _EN_SUBJECT_BREAK.finditer(text, window, match.start())]
         subject = text[breaks[-1] if breaks else window : match.start()]
