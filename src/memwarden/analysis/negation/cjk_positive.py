@@ -23,6 +23,8 @@ ZH_GONE = LazyPattern(
     r"|(?P<cue10>(?:從|从|自)[^，。；,;]{1,8}?(?:起|開始|开始|以來|以来)?\s*一直(?:報錯|报错|失敗|失败|掛|挂|壞|坏))"
     r"|(?P<cue8>(?:零|0)\s*(?:筆|笔|條|条|個|个|項|项)(?:結果|结果|資料|数据|記錄|记录))"
     r"|(?:已經|已经|已|被|而且|是)\s*(?P<cue9>deprecated|removed|sunset|retired|EOL|deleted|disabled|broken|(?:刪|删|砍|拆)了)"
+    # issue 29 round 6: too big for a tool to handle (「規格太大，產生器處理不了」)
+    r"|(?P<cue11>(?:太大|過大|过大|太長|太长)[^。]{0,24}?(?:不了|不動|不动|不進|不进|無法|无法|不能))"
 )
 JA_GONE = LazyPattern(
     r"(?P<cue>削除済み|削除された|廃止された|廃止済み|サービス終了|提供終了|終了済み|撤去済み|破棄済み|解約済み|取り下げ|外された|"
@@ -36,6 +38,7 @@ JA_GONE = LazyPattern(
     r"|(?P<cue4>(?:404|410|0 件|空配列)\s*を返す|ビルドされていない|build without|動かなくなった)"
     r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)|\d[^、。]{0,8}(?P<cue5>(?:まで)?しか)"
     r"|(?P<cue6>最大|上限は)[^、。]{0,12}\d"
+    r"|(?P<cue11>(?:大きすぎ|長すぎ|重すぎ)[^。]{0,24}?(?:できない|めない|れない|せない|けない))"
 )
 _CJK_NEGATED_NOUN = LazyPattern(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
 _CJK_WE = LazyPattern(r"我們|我们|咱們|咱们|我|私たち|僕|俺|我々")
@@ -73,7 +76,7 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""
     if text[match.end() : match.end() + 1] == "的":
         return ""  # 「被刪除的分支可以還原」: the word describes a noun
-    if match.lastgroup in ("cue3", "cue4", "cue5", "cue6") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
+    if match.lastgroup in ("cue3", "cue4", "cue5", "cue6", "cue11") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
         return ""  # 「我們的 API 每次最多 100 個」「這是我們定的」: a limit of our own design
     if match.lastgroup == "cue5" and _ZH_PAST_EVENT.search(text):
         return ""  # 「之前用 sudo pip 裝包，把 yum 搞壞了」: a post-mortem, not a standing fact

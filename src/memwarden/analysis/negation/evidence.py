@@ -241,6 +241,8 @@ def _en_predicate(text: str, tokens, lowered: list[str], index: int, first: int)
             return True
         if preceding in _EN_HAVE_NO or (index >= 2 and lowered[index - 2] in ("there", "there's")):
             return preceding not in ("had", "was", "were", "got", "turned", "found", "returned") or _search_result(lowered, index)
+        if word == "no" and index == first and text[: tokens[index][0]].rstrip().endswith(";"):
+            return True  # "needs Read access; no local permission storage; ...": one fact of a list, "there is no"
         rest = lowered[index + 1 : index + 6]
         return any(w in ("exists", "exist", "is", "are") for w in rest[:4]) and any(
             w in ("exists", "exist", "available", "supported", "installed") for w in rest)
@@ -377,6 +379,8 @@ EN_GONE = LazyPattern(
     r"(?:the|its|their|support|a|an|our|all|(?-i:[A-Z]))"
     r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d"
     r"|\b(?P<cue5>limited to|capped at|times? out after|max(?:es)? out at|tops? out at|takes? up to)\s+\d"
+    # issue 29 round 6: what is too big for a tool or a service ("the OpenAPI spec (15.5MB) is too large for tools")
+    r"|\b(?:is|are|was|were|gets|got)\s+(?:\w+ly\s+)?(?P<cue25>too (?:large|big|long|heavy))(?= for\b)"
     r"|\d[^.;,]{0,30},\s*(?P<cue18>tops|max|at most)\b"
     r"|\b(?P<cue19>only\s+\d[\d,.]*\s+(?:[\w-]+\s+){0,3}(?:is|are)\s+(?:allowed|permitted|supported))\b"
     r"|\b(?P<cue6>prevents|blocks|forbids|disallows|denies|rejects|strips|drops)\s+(?!on\b|by\b|until\b)\w"
