@@ -242,7 +242,9 @@ def _en_predicate(text: str, tokens, lowered: list[str], index: int, first: int)
         if preceding in _EN_HAVE_NO or (index >= 2 and lowered[index - 2] in ("there", "there's")):
             return preceding not in ("had", "was", "were", "got", "turned", "found", "returned") or _search_result(lowered, index)
         if word == "no" and index == first and text[: tokens[index][0]].rstrip().endswith(";"):
-            return True  # "needs Read access; no local permission storage; ...": one fact of a list, "there is no"
+            # "via Entra ID; needs Read; no local permission storage; ...": one fact of a list, "there is no",
+            # when the list names a product by more than a capital letter ("Needs Read access" names nothing)
+            return _plainly_named(text)
         rest = lowered[index + 1 : index + 6]
         return any(w in ("exists", "exist", "is", "are") for w in rest[:4]) and any(
             w in ("exists", "exist", "available", "supported", "installed") for w in rest)
@@ -264,6 +266,20 @@ def _en_predicate(text: str, tokens, lowered: list[str], index: int, first: int)
     if word == "not" and preceding not in _EN_AUX and not preceding.endswith("n't"):
         return nxt in _EN_AVAILABILITY  # "— not visible from the devcontainer", "but not processed by"
     return nxt in _EN_CAPABILITY or nxt in _EN_AVAILABILITY
+
+
+@functools.lru_cache(maxsize=16)
+def _plainly_named(text: str) -> bool:
+    """Whether text names a product beyond a capitalised word: a known tool, an acronym, a version, a domain."""
+    if _VERSION.search(text) or _DOMAIN.search(text):
+        return True
+    for word in _EN_WORD.findall(text):
+        lower = word.lower()
+        if lower in _EN_LOWER_NAMES or (len(word) >= 2 and word.isupper() and word != "CODE"):
+            return True
+        if word[:1].isupper() and any(c.isupper() for c in word[1:]) and not word.isupper():
+            return True  # GraphQL, SharePoint
+    return False
 
 
 def _search_result(lowered: list[str], index: int) -> bool:
@@ -300,6 +316,15 @@ _EN_MADE_SO = {"make", "makes", "made", "making", "render", "renders", "rendered
 _EN_OWN_PLACE = LazyPattern(r"\b(?:in|from|of|to) (?:this|our) (?:repo|repository|codebase|project|monorepo|workspace)\b", re.I)
 
 
+@functools.lru_cache(maxsize=16)
+def _last_own_place(text: str) -> int:
+    """Where the sentence last names this repository (-1: nowhere): searched once, every cue compares."""
+    found = -1
+    for match in _EN_OWN_PLACE.finditer(text):
+        found = match.start()
+    return found
+
+
 def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -> bool:
     """Whether the negative word at tokens[index] makes a claim about something outside the project."""
     if _CONDITION_OPENER.match(text) or _open_todo(text):
@@ -307,7 +332,7 @@ def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -
     made = [i for i in range(max(first, index - 4), index) if lowered[i] in _EN_MADE_SO]
     if lowered[index] in _EN_STRONG and made and not _named_between(en_names(text), tokens[first][0], tokens[made[0]][0]):
         return False  # "has a guard to make this structurally impossible": a design ("GitHub makes it impossible" is not)
-    if _EN_OWN_PLACE.search(text, tokens[index][0]):
+    if tokens[index][0] <= _last_own_place(text):
         return False  # "never existed in this repo": the project's own contents
     start = tokens[index][0]
     search = _SEARCH_RESULT.search(text, max(0, start - 40), start + 40)
