@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from memwarden.analysis.negation.cjk_evidence import CJK_SELF, CJK_TODO, cjk_names
-from memwarden.analysis.negation.common import dated_removal
+from memwarden.analysis.negation.common import END_OF_LIFE, dated_removal
 from memwarden.patterns import LazyPattern
 
 ZH_GONE = LazyPattern(
@@ -82,6 +82,8 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""  # 「之前用 sudo pip 裝包，把 yum 搞壞了」: a post-mortem, not a standing fact
     if _CJK_REMOVAL.match(match.group(match.lastgroup)) and dated_removal(text, 0, match.end(), len(text)):
         return ""  # 「Cloudflare 於 2024 年 8 月停用了 V1」: a removal of the past, told with its date
+    if END_OF_LIFE.fullmatch(match.group(match.lastgroup)):
+        return ""  # 「Foxy 已 EOL」: an end of life is final
     if _CJK_NEGATED_NOUN.search(text[: match.start()]):
         return ""  # 「不存在的 SKU 會被忽略」「在庫のない商品は…」: what happens to a kind of thing, a positive
     return match.group(match.lastgroup)

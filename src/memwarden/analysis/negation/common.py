@@ -227,6 +227,8 @@ REMOVAL_DATE = LazyPattern(
     r"|(?<![\w.])(?:19|20)\d{2}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?![\w.])"
     r"|(?<!\d)(?:19|20)\d{2}\s*年"
 )
+# A product's end of life is final too ("Foxy 已 EOL": the judges of real memory, nothing to check again).
+END_OF_LIFE = LazyPattern(r"(?i:eol|end[- ]of[- ]life(?:d)?)")
 HOLDS_NOW = LazyPattern(
     r"(?i:\b(?:now|still|currently|only|anymore|any more|since then|from then on|thereafter)\b)"
     r"|現在|现在|目前|仍|還是|还是|只能|只有|以降|今は|のみ"

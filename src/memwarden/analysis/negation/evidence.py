@@ -28,7 +28,7 @@ import bisect
 import functools
 import re
 
-from memwarden.analysis.negation.common import dated_removal
+from memwarden.analysis.negation.common import END_OF_LIFE, dated_removal
 from memwarden.patterns import LazyPattern
 
 # -- English -----------------------------------------------------------------------
@@ -467,8 +467,8 @@ def en_positive_claim(text: str) -> str:
     for match in EN_GONE.finditer(text):
         if _EN_NOT_A_LIMIT_SUBJECT.match(text, match.start(match.lastgroup)):
             continue  # "blocked on brightdigit/ConfigKeyKit#1": waiting for a change, not a block
-        if _dated_removal(text, match):
-            continue
+        if _dated_removal(text, match) or END_OF_LIFE.fullmatch(match.group(match.lastgroup)):
+            continue  # a removal of the past, told with its date, or an end of life: final
         if match.lastgroup == "cue6" and _EN_NOUN_READING.match(text, match.end("cue6")):
             continue  # "Both #Preview blocks use the same container": a plural noun, then its verb
         window = max(0, match.start() - 200)
