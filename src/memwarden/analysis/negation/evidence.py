@@ -404,8 +404,9 @@ EN_GONE = LazyPattern(
     r"(?:the|its|their|support|a|an|our|all|(?-i:[A-Z]))"
     r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d"
     r"|\b(?P<cue5>limited to|capped at|times? out after|max(?:es)? out at|tops? out at|takes? up to)\s+\d"
-    # issue 29 round 6: what is too big for a tool or a service ("the OpenAPI spec (15.5MB) is too large for tools")
-    r"|\b(?:is|are|was|were|gets|got)\s+(?:\w+ly\s+)?(?P<cue25>too (?:large|big|long|heavy))(?= for\b)"
+    # issue 29 round 6: what is too big for a tool or a service ("the OpenAPI spec (15.5MB) is too large for tools"),
+    # or too old for one ("Node 16 on the jump host is too old for pnpm 9", "too old to open projects saved with 2022.3")
+    r"|\b(?:is|are|was|were|gets|got)\s+(?:\w+ly\s+)?(?P<cue25>too (?:large|big|long|heavy)(?= for\b)|too old(?= (?:for|to)\b))"
     r"|\d[^.;,]{0,30},\s*(?P<cue18>tops|max|at most)\b"
     r"|\b(?P<cue19>only\s+\d[\d,.]*\s+(?:[\w-]+\s+){0,3}(?:is|are)\s+(?:allowed|permitted|supported))\b"
     r"|\b(?P<cue6>prevents|blocks|forbids|disallows|denies|rejects|strips|drops)\s+(?!on\b|by\b|until\b)\w"
