@@ -12,11 +12,12 @@ from memwarden.analysis.negation.common import END_OF_LIFE, dated_removal
 from memwarden.patterns import LazyPattern
 
 ZH_GONE = LazyPattern(
-    r"(?:已經|已经|已|被|早就|早已)[^，。；,;]{0,16}?(?P<cue>擋下|挡下|攔下|拦下|結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|取消|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
+    # a named doer may stand between 被 and the verb (「被 LINE Messaging API 拒收」: 20 characters)
+    r"(?:已經|已经|已|被|早就|早已)[^，。；,;]{0,24}?(?P<cue>擋下|挡下|攔下|拦下|結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|取消|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止售賣|停止售卖|停止提供|停止開放|停止开放|停止接受|停止接收|"
     r"關閉|关闭|關掉|关掉|除役|移除|拿掉|刪掉|删掉|刪除|删除|廢棄|废弃|淘汰|終止|终止|鎖掉|锁掉|封鎖|封锁|封掉|擋掉|挡掉|"
-    r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止)"
+    r"攔截|拦截|拒絕|拒绝|拒|清理掉|歸檔|归档|停止維護|停止维护|失效|回收|屏蔽|退役|收回|廢止|废止|暫停|暂停)"
     r"|(?P<cue2>封鎖了|封锁了|擋了|挡了|屏蔽了|是空的|為空|为空|(?:下架|下線|下线|停用|關掉|关掉|移除|拿掉|去掉)了|[把將将][^，。；,;]{1,16}(?:關|关|擋|挡|封|禁|刪|删|停)掉?了)"
-    r"|(?P<cue3>最多|上限|最長只能|最长只能|最大|最長|最长)[^，。；,;]{0,8}\d|(?P<cue4>只有|只能)[^，。；,;]{0,8}?\d"
+    r"|(?P<cue3>最多|上限|最長只能|最长只能|最大|最長|最长)[^，。；,;]{0,8}\d|(?P<cue4>只有|只能|只保留|只保存|只留)[^，。；,;]{0,8}?\d"
     r"|(?P<cue7>(?:擋|挡|封|關|关|鎖|锁)掉了)"
     r"|(?P<cue5>會忽略|会忽略|會失敗|会失败|一直失敗|一直失败|壞掉了|坏掉了|壞了|坏了|一直掛掉|一直挂掉|掛掉了|挂掉了|失效(?=。|$)|編譯失敗|编译失败|一直報錯|一直报错|失效了|跑失敗|跑失败|(?:build|built|compiled) without|沒帶|没带)"
     r"|(?P<cue6>(?:返回|回傳|回传|回)\s*(?:0|空|null|404))(?![\d.])"
@@ -38,6 +39,7 @@ JA_GONE = LazyPattern(
     r"|(?P<cue4>(?:404|410|0 件|空配列)\s*を返す|ビルドされていない|build without|動かなくなった)"
     r"|\d\s*(?:\w{0,6})\s*(?P<cue3>まで|が上限|しかない)(?:。|$|だ|です)|\d[^、。]{0,8}(?P<cue5>(?:まで)?しか)"
     r"|(?P<cue6>最大|上限は)[^、。]{0,12}\d"
+    r"|\d[^、。]{0,8}(?P<cue12>だけ)(?=。|$|だ|です)|(?P<cue13>で弾かれ|に弾かれ)"
     r"|(?P<cue11>(?:大きすぎ|長すぎ|重すぎ|古すぎ)[^。]{0,40}?(?:できない|めない|れない|せない|けない|\d[^。、]{0,12}(?:必須|必要)))"
 )
 _CJK_NEGATED_NOUN = LazyPattern(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
@@ -76,7 +78,7 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""
     if text[match.end() : match.end() + 1] == "的":
         return ""  # 「被刪除的分支可以還原」: the word describes a noun
-    if match.lastgroup in ("cue3", "cue4", "cue5", "cue6", "cue11") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
+    if match.lastgroup in ("cue3", "cue4", "cue5", "cue6", "cue11", "cue12") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
         return ""  # 「我們的 API 每次最多 100 個」「這是我們定的」: a limit of our own design
     if match.lastgroup == "cue5" and _ZH_PAST_EVENT.search(text):
         return ""  # 「之前用 sudo pip 裝包，把 yum 搞壞了」: a post-mortem, not a standing fact

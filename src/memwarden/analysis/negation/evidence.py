@@ -372,7 +372,7 @@ def _en_unsupported(lowered: list[str], index: int) -> bool:
 # 「最多 10 次」「150 リクエストまで」: a limit. Each needs a name in its subject, as above.
 
 EN_GONE = LazyPattern(
-    r"\b(?:was|were|has been|have been|had been|is|are|got|now)\s+(?:being\s+)?(?:\w+ly\s+)?"
+    r"\b(?:was|were|has been|have been|had been|is|are|got|gets?|now)\s+(?:being\s+)?(?:\w+ly\s+)?"
     r"(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
     r"(?P<cue>removed|retired|deprecated|discontinued|decommissioned|sunset|sunsetted|shut down|taken down|"
     r"ripped out|end-of-lifed|blocked|disabled|empty|deleted|dropped|purged|wiped|turned off|switched off|killed|"
