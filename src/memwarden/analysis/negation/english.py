@@ -33,7 +33,6 @@ _EN_CONDITIONS = {"if", "when", "whenever", "unless", "until", "whether", "once"
 _EN_CONDITION_PAIRS = {("in", "case"), ("as", "long")}
 _EN_MODALS = {"must", "should", "shall", "ought", "need", "mustn't", "shouldn't", "needn't", "better"}
 _EN_HEDGE_MODALS = {"may", "might", "could", "would"}
-_EN_WISHES = {"hope", "hopefully", "hoping", "wish", "fingers"}  # issue 29 round 6
 _EN_AFTER_NOT_SKIP = {"only", "just", "merely", "bad", "necessarily", "sure", "certain", "least", "to", "quite",
                       "always", "exactly", "even", "mention", "as"}  # "not as fast as": a comparison
 _EN_RELATIVE = {"that", "which", "who", "whose"}
@@ -346,8 +345,6 @@ def _old_verdict(cue: _Cue) -> str:
     if preceding in _EN_HEDGE_MODALS or word in ("mightn't",) or (
             preceding in ("be", "become") and index >= 2 and lowered[index - 2] in _EN_HEDGE_MODALS):
         return NONE  # may not, might not, "may be unavailable": a guess
-    if any(w in _EN_WISHES for w in head):
-        return NONE  # "hope they never get served": a wish
     return CLAIM
 
 
