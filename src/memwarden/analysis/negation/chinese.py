@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from memwarden.analysis.negation.common import CLAIM, DIRECTIVE, LOOKBACK, NONE, Sentence
-from memwarden.analysis.negation.cjk_evidence import setup_value, zh_evidence
+from memwarden.analysis.negation.cjk_evidence import zh_evidence
 from memwarden.patterns import LazyPattern
 
 # -- Chinese -----------------------------------------------------------------
@@ -90,8 +90,6 @@ def _zh_real_prose(text: str, cue: str, start: int, end: int, narrative: bool, p
         return NONE  # a post-mortem: what was not done, and what followed
     if _ZH_STORAGE.match(after) or _ZH_JUDGEMENT.match(after):
         return NONE
-    if setup_value(text, start, end):
-        return NONE  # 「資料庫：沒有」「（沒有 Electron）」: the project's own setup
     if cue in ("不用", "不必", "不需要") and after.startswith("再"):
         return DIRECTIVE  # 「小改動不用再問我」: a standing permission
     if cue == "不" and after.startswith("是") and _ZH_SECOND_CLAUSE_IS.search(text, end, end + LOOKBACK):

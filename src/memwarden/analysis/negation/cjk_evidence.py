@@ -71,26 +71,8 @@ CJK_SELF = LazyPattern(
     "我們|我们|我|你|您|咱們|咱们|用戶|用户|使用者|團隊|团队|規則|规则|政策|流程|函式|函数|欄位|字段|"
     # issue 29: the project and its own code as the subject
     "專案|项目|本專案|程式碼|代码|代碼|腳本|脚本|模組|模块|前端|後端|后端|頁面|页面|元件|组件|"
-    "私たち|僕|俺|ユーザー|チーム|ルール|ポリシー|関数|カラム|フィールド|"
-    # issue 29 round 6: the project's own code as the subject in Japanese too (「`…`メソッド未実装」)
-    "メソッド|クラス|モジュール|コンポーネント"
+    "私たち|僕|俺|ユーザー|チーム|ルール|ポリシー|関数|カラム|フィールド"
 )
-# Issue 29 round 6: a fact sheet's field whose value is "none" (「フレームワーク: なし」「資料庫：沒有」) and a short
-# aside (「（Electronなし）」「（沒有 Electron）」) describe the project's own setup, as "Database: none" does.
-_FIELD_LABEL = LazyPattern(r"^[^。，、；;:：]{1,30}[:：]\s*$")
-_VALUE_END = LazyPattern(r"有?\s*(?:$|[（(。．.;；]|\s)")
-_NONE_WORDS = ("なし", "無し", "沒", "没", "無", "无")  # "none", "without": not 不支援 or 無法, which say what a tool lacks
-_OPEN_ASIDE = LazyPattern(r"[（(][^（()）]{0,16}$")
-_CLOSE_ASIDE = LazyPattern(r"[^（()）]{0,16}[）)]")
-
-
-def setup_value(text: str, start: int, end: int) -> bool:
-    """Whether the word "none" at text[start:end] is a field's whole value or sits in a short aside."""
-    if text[start:end] not in _NONE_WORDS:
-        return False
-    if _FIELD_LABEL.match(text[:start]) and _VALUE_END.match(text, end):
-        return True
-    return _OPEN_ASIDE.search(text, max(0, start - 16), start) is not None and _CLOSE_ASIDE.match(text, end) is not None
 # Chinese: what comes right after the negation, or the negation inside a potential complement (找不到).
 _ZH_PREDICATE_AFTER = LazyPattern(
     r"^\s*(?:再|太|會|会|能|可|一定)?\s*(?:supp|work|allo|返回|回傳|回传|申請|申请|維護|维护|註冊|注册|開通|开通|發行|发行|帶|带|支援|支持|相容|兼容|提供|存在|允許|允许|接受|包含|包括|開放|开放|開|开|裝|装|安裝|安装|啟用|启用|"

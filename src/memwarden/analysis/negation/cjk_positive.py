@@ -50,9 +50,7 @@ _CJK_CONDITION = LazyPattern("如果|假如|要是|萬一|万一|一旦|若是|�
 # Limits on the project's own work are conventions: 「每次 PR 最多 3 個檔案」「commit 訊息最長 72 字元」.
 _CJK_OWN_WORK = LazyPattern(
     r"(?<![A-Za-z])(?:PR|commit|subagent|diff)(?![A-Za-z])|コミット|提交|分支|ブランチ|子代理|エージェント|代理|行改動|行改动|"
-    r"^(?:每次|一次)"
-    # issue 29 round 6: 「最大行长80字符(Flake8配置)」: an aside says the limit is the project's own setting
-    r"|[（(][^（()）]{0,20}(?:配置|設定|设置|config)[^（()）]{0,4}[）)]", re.I)
+    r"^(?:每次|一次)", re.I)
 
 # The removals among the cues: told with the date they happened (「2024 年 8 月已停用」「2024 年に廃止された」), history.
 _CJK_REMOVAL = LazyPattern(

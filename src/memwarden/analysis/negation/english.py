@@ -101,8 +101,6 @@ _NARRATIVE_OPENERS = {
     "missed", "skipped", "pushed", "merged", "deployed", "rebuilt", "rolled", "reverted", "switched", "replaced",
     "upgraded", "downgraded", "changed", "refactored", "rewrote", "deleted", "renamed", "started", "finished",
     "attempted", "did", "didn't", "made", "wrote", "ended",
-    # issue 29 round 6: what someone said, reported ("Claimed they never provided the wallet")
-    "claimed", "said", "told", "argued", "insisted", "admitted", "promised",
 }
 _CODE_LITERALS = {"null", "undefined", "nil", "none", "true", "false", "nan"}
 _AUXILIARIES = {"do", "does", "did", "is", "are", "was", "were", "be", "been", "am", "has", "have", "had", "can",
@@ -350,10 +348,6 @@ def _old_verdict(cue: _Cue) -> str:
 
 
 
-# Issue 29 round 6: a bare "not" and one of these, ending its clause, is a status list of the project's own work
-# ("not shipped in Firefox" names where, and stays a claim).
-_WORK_STATUS = {"shipped", "built", "merged", "deployed", "started", "done", "finished", "wired", "landed", "tested",
-                "written", "integrated", "implemented", "released", "published"}
 _STRONG = {"unsupported", "unavailable", "impossible", "incompatible", "unreachable", "nonexistent", "unable"}
 
 
@@ -403,8 +397,6 @@ def _real_prose_verdict(cue: _Cue) -> str:
         if verdict != CLAIM:
             return verdict
     if word in ("not", "never") and preceding not in _AUXILIARIES and not preceding.endswith("n't"):
-        if word == "not" and nxt in _WORK_STATUS and not cue.rest_of_clause(2)[1:]:
-            return NONE  # "ADR written, not shipped", "Agent Registry not built": the status of the project's work
         if word == "not" and not strong:
             return NONE  # bare "not": "use X not Y", "— NOT hub", "Not interchangeable"
         if word == "never" and (nxt in ("a", "an", "the") or cue.text[cue.start + 5 : cue.start + 7].strip()[:1] in "\"“'"):

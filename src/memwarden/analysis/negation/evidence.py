@@ -310,30 +310,10 @@ def _open_todo(text: str) -> bool:
     return _EN_OPEN_TODO.search(text) is not None
 
 
-# Issue 29 round 6: what the project rules out by design ("has a guard to make this structurally impossible"),
-# and what is or is not in the project's own repository ("confirmed to never have existed in this repo").
-_EN_MADE_SO = {"make", "makes", "made", "making", "render", "renders", "rendered", "keep", "keeps"}
-_EN_OWN_PLACE = LazyPattern(r"\b(?:in|from|of|to) (?:this|our) (?:repo|repository|codebase|project|monorepo|workspace)\b", re.I)
-
-
-@functools.lru_cache(maxsize=16)
-def _last_own_place(text: str) -> int:
-    """Where the sentence last names this repository (-1: nowhere): searched once, every cue compares."""
-    found = -1
-    for match in _EN_OWN_PLACE.finditer(text):
-        found = match.start()
-    return found
-
-
 def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -> bool:
     """Whether the negative word at tokens[index] makes a claim about something outside the project."""
     if _CONDITION_OPENER.match(text) or _open_todo(text):
         return False  # "If you cannot...", "Once it is deleted, ... unreachable": what follows from a case
-    made = [i for i in range(max(first, index - 4), index) if lowered[i] in _EN_MADE_SO]
-    if lowered[index] in _EN_STRONG and made and not _named_between(en_names(text), tokens[first][0], tokens[made[0]][0]):
-        return False  # "has a guard to make this structurally impossible": a design ("GitHub makes it impossible" is not)
-    if tokens[index][0] <= _last_own_place(text):
-        return False  # "never existed in this repo": the project's own contents
     start = tokens[index][0]
     search = _SEARCH_RESULT.search(text, max(0, start - 40), start + 40)
     if search and search.start() <= start < search.end() + 1:
@@ -440,9 +420,6 @@ _EN_REMOVALS = {
     "yanked", "unpublished", "killed off", "dropped support", "ended support", "pulled support", "withdrew support",
     "removed support",
 }
-# After "blocks", "drops", "strips": a verb shows the word was a plural noun, the sentence's subject.
-_EN_NOUN_READING = LazyPattern(
-    r"\s+(?:use|are|were|have|had|can|could|will|would|should|must|get|need|show|share|run|live|sit|contain|look)\b", re.I)
 _EN_SENTENCE_PART = LazyPattern(r"[;.!?](?:\s|$)")
 
 
@@ -470,8 +447,6 @@ def en_positive_claim(text: str) -> str:
             continue  # "blocked on brightdigit/ConfigKeyKit#1": waiting for a change, not a block
         if _dated_removal(text, match) or END_OF_LIFE.fullmatch(match.group(match.lastgroup)):
             continue  # a removal of the past, told with its date, or an end of life: final
-        if match.lastgroup == "cue6" and _EN_NOUN_READING.match(text, match.end("cue6")):
-            continue  # "Both #Preview blocks use the same container": a plural noun, then its verb
         window = max(0, match.start() - 200)
         breaks = [m.end() for m in _EN_SUBJECT_BREAK.finditer(text, window, match.start())]
         subject = text[breaks[-1] if breaks else window : match.start()]

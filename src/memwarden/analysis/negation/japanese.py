@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from memwarden.analysis.negation.common import CJK, CLAIM, DIRECTIVE, NONE, Sentence, strip_end
-from memwarden.analysis.negation.cjk_evidence import ja_evidence, setup_value
+from memwarden.analysis.negation.cjk_evidence import ja_evidence
 from memwarden.patterns import LazyPattern
 
 # -- Japanese ---------------------------------------------------------------
@@ -62,8 +62,6 @@ def ja_claims(text: str):
                 verdict = NONE  # 「あまり〜ない」「思ったほど〜ない」: a judgement of degree
             elif cue == "なくて" and text.startswith(("よい", "いい", "良い"), end):
                 verdict = DIRECTIVE  # 「回さなくてよい」: a permission
-            elif setup_value(text, start, end):
-                verdict = NONE  # 「Git リポジトリ: なし」「（Electronなし）」: the project's own setup
         if verdict == CLAIM and directive_sentence:
             # In "…削除せず、アーカイブすること" the negation is part of the instruction; a reason
             # ("対応していないので、…してください") is still a claim.
