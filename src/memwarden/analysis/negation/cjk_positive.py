@@ -45,6 +45,7 @@ JA_GONE = LazyPattern(
 _CJK_NEGATED_NOUN = LazyPattern(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
 _CJK_WE = LazyPattern(r"我們|我们|咱們|咱们|我|私たち|僕|俺|我々")
 _CJK_SELF_DESIGN = LazyPattern(r"我們|我们|咱們|咱们|自前|自社|うちの|我々|私たち")
+_ZH_THEN = LazyPattern(r"當時|当时|那時|那时|當初|当初")
 _ZH_PAST_EVENT = LazyPattern(r"結果|结果|之前|後來|后来|搞|弄|導致|导致|差點|差点|上次|那次")
 _CJK_CONDITION = LazyPattern("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば|的話|的话|的時候|的时候")
 # Limits on the project's own work are conventions: 「每次 PR 最多 3 個檔案」「commit 訊息最長 72 字元」.
@@ -78,6 +79,8 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""  # 「被刪除的分支可以還原」: the word describes a noun
     if match.lastgroup in ("cue3", "cue4", "cue5", "cue6", "cue11", "cue12") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
         return ""  # 「我們的 API 每次最多 100 個」「這是我們定的」: a limit of our own design
+    if match.lastgroup == "cue2" and "空" in match.group("cue2") and _ZH_THEN.search(text):
+        return ""  # 「當時 bucket 是空的」: how it was then, as "the bucket was empty" is
     if match.lastgroup == "cue5" and _ZH_PAST_EVENT.search(text):
         return ""  # 「之前用 sudo pip 裝包，把 yum 搞壞了」: a post-mortem, not a standing fact
     if _CJK_REMOVAL.match(match.group(match.lastgroup)) and dated_removal(text, 0, match.end(), len(text)):

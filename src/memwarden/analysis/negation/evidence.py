@@ -420,6 +420,7 @@ _EN_REMOVALS = {
     "yanked", "unpublished", "killed off", "dropped support", "ended support", "pulled support", "withdrew support",
     "removed support",
 }
+_EN_WAS = LazyPattern(r"(?:was|were|had been)\b", re.I)
 _EN_SENTENCE_PART = LazyPattern(r"[;.!?](?:\s|$)")
 
 
@@ -447,6 +448,8 @@ def en_positive_claim(text: str) -> str:
             continue  # "blocked on brightdigit/ConfigKeyKit#1": waiting for a change, not a block
         if _dated_removal(text, match) or END_OF_LIFE.fullmatch(match.group(match.lastgroup)):
             continue  # a removal of the past, told with its date, or an end of life: final
+        if match.lastgroup == "cue" and match.group("cue").lower() == "empty" and _EN_WAS.match(match.group()):
+            continue  # "Generated Vectorize client was empty": how it was then ("came back empty" is a search)
         window = max(0, match.start() - 200)
         breaks = [m.end() for m in _EN_SUBJECT_BREAK.finditer(text, window, match.start())]
         subject = text[breaks[-1] if breaks else window : match.start()]
