@@ -236,5 +236,7 @@ HOLDS_NOW = LazyPattern(
 
 
 def dated_removal(text: str, begin: int, cue_end: int, end: int) -> bool:
-    """Whether text[begin:end] dates the removal that ends at cue_end, and what follows it says nothing of now."""
-    return REMOVAL_DATE.search(text, begin, end) is not None and HOLDS_NOW.search(text, cue_end) is None
+    """Whether text[begin:end] dates the removal that ends at cue_end, and the words after it say nothing of now
+    (read within LOOKBACK characters: every removal of a long line asks, so the line stays linear)."""
+    return REMOVAL_DATE.search(text, begin, end) is not None and HOLDS_NOW.search(
+        text, cue_end, min(len(text), cue_end + LOOKBACK)) is None
