@@ -13,7 +13,8 @@ repository after). From it this script reads only what the split calls `dev`:
 
 A file whose name ends in `_test.tsv`, a `FIRST_CONTACT_*` file and a `test` repository are never
 read. `--old` adds the old corpus of this repository (`tests/fixtures/realmem/`, judged in
-`bench/realmem_judgements.tsv`, all dev). memwarden runs in a scratch copy of each repository
+`bench/realmem_judgements.tsv`), without the repositories any split file calls `test` (the judged
+batches' test halves live in the same folder). memwarden runs in a scratch copy of each repository
 (`check --no-cache --today 2026-11-30`, the two rules selected), as a new user would run it.
 
 Precision = true / (true + false) of the judged findings; recall = expected claims found /
@@ -67,9 +68,17 @@ def dev_sources(checkout: Path) -> tuple[dict[str, Path], list[dict], list[dict]
     return dev, verdicts, expected
 
 
+def test_repositories(judged: Path) -> set[str]:
+    """Every repository a split file calls `test`: never run, never read."""
+    return {row["repo"] for split in judged.glob("split*.tsv") for row in read_tsv(split) if row.get("split") == "test"}
+
+
 def old_sources() -> tuple[dict[str, Path], list[dict], list[dict]]:
+    # The corpus folder also holds the test halves of the judged batches, merged since the old corpus was
+    # all dev: a repository any split file calls `test` is left out.
     fixtures = REPO / "tests" / "fixtures" / "realmem"
-    dev = {p.name: p for p in fixtures.iterdir() if p.is_dir() and not p.name.startswith("_")}
+    held_out = test_repositories(REPO / "bench" / "judged")
+    dev = {p.name: p for p in fixtures.iterdir() if p.is_dir() and not p.name.startswith("_") and p.name not in held_out}
     return dev, read_tsv(REPO / "bench" / "realmem_judgements.tsv"), []
 
 

@@ -19,12 +19,14 @@ import pytest
 from memwarden.analysis.negation import find_claims
 
 TABLE = Path(__file__).resolve().parent / "data" / "claims_judged.tsv"
-# Measured on the table when it was last written (bench/README.md, "Issue 29: negative claims").
+# Measured on the table when it was last written (bench/README.md, "Issue 29: negative claims", round 6). The
+# blind sets call a removal told with its date a claim, the judges of real memory call it history, and the
+# detector follows the judges: three blind rows of that kind are listed misses.
 FLOORS = {
-    "en": (0.97, 0.67),
-    "zh-Hant": (0.92, 0.78),
+    "en": (0.97, 0.73),
+    "zh-Hant": (0.94, 0.83),
     "zh-Hans": (0.95, 0.78),
-    "ja": (0.94, 0.74),
+    "ja": (0.94, 0.78),
 }
 
 

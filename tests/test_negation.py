@@ -34,9 +34,9 @@ LABELS = {"claim", "directive", "question", "positive", "other"}
 # about the project's own code, which issue 29 keeps silent; so are 「備份腳本不支援 Unicode 檔名」 and
 # 「这个脚本从来没有在生产环境跑过」 (generic words and the project's scripts are not names).
 FLOORS = {
-    "en": (1.00, 0.80),
-    "zh-Hant": (1.00, 0.80),
-    "zh-Hans": (1.00, 0.76),
+    "en": (1.00, 0.82),
+    "zh-Hant": (1.00, 0.81),
+    "zh-Hans": (1.00, 0.78),
     "ja": (1.00, 0.88),
 }
 
@@ -425,7 +425,9 @@ def test_evidence_costs_linear_time_on_a_long_sentence():
              # issue 29: a quotation mark left alone is looked for in one sweep, a to-do once per sentence
              '"a" doesn\'t TODO ' * 8_000, 'x " no GitHub ' * 8_000,
              # each Japanese or Chinese cue asked the whole line for a to-do, a name and a self subject (15 minutes)
-             "ない" * 50_000, "我們無" * 30_000)
+             "ない" * 50_000, "我們無" * 30_000,
+             # issue 29 round 6: each dated removal looked to the end of the line for what holds now (23 s)
+             "GitHub was removed in 2024, " * 4_000)
     for line in lines:
         began = time.perf_counter()
         find_claims(line)

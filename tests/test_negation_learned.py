@@ -19,14 +19,16 @@ WEIGHTS = REPO / "src" / "memwarden" / "analysis" / "claims_model.json"
 NOTE_HEAD = "---\nname: n\ndescription: Notes on the jump host\nmetadata:\n  type: reference\n  updated: 2026-03-01\n---\n\n"
 
 # Claims with no negative word of a kind the rules have no words for; my own sentences, none from a blind set.
+# (Issue 29 round 6 gave the rules words for "too old for", 「只保留 N」 and 「N 日分だけ」: those examples
+# were replaced by sentences the rules still miss.)
 LEARNED_CLAIMS = [
-    "Node 16 on the build box is too old for pnpm 9.",
+    "The Jenkins agent on build-07 went dark after the storm.",
     "The Jenkins agent on build-07 has been offline since the disk filled up.",
     "Dependabot stopped opening PRs for the Gradle catalog after version 8.",
     "七牛云的免费 CDN 流量已经用完了。",
-    "Vercel 的 hobby 方案只保留 1 小時的日誌。",
+    "Vercel 的 hobby 方案日誌只看得到最近 1 小時。",
     "Backlog の Webhook 連携はプレミアムプラン以上が必要。",
-    "Chatwork の無料プランで遡れる履歴は 40 日分だけ。",
+    "Chatwork の無料プランで遡れる履歴は 40 日ぶん。",
 ]
 
 
@@ -59,7 +61,7 @@ def test_the_scorer_stays_silent_where_it_may_not_speak(sentence):
 
 def test_the_rule_does_not_ask_the_scorer(workspace, cli):
     # On real memory nobody had tuned on, the scorer's findings were 0 true of 18 (issue 29).
-    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + "Node 16 on the jump host is too old for pnpm 9.\n"})
+    root = workspace({"memory/knowledge/references/n.md": NOTE_HEAD + "The Jenkins agent on build-07 went dark after the storm.\n"})
     result = cli("check", "--select", "MW301", "--today", "2026-11-30", "--format", "json", ".", cwd=root)
     assert result.json()["findings"] == []
 

@@ -165,13 +165,20 @@ def negative_claim_without_expiry(doc, ctx):
     a day needs no name ("has been failing since Monday", 「從週一起一直報錯」,
     「先週から失敗し続けている」). Never reported:
     directives ("never run rm -rf", 「不要刪除」, 「しないでください」),
-    questions, conditions and cases ("if the file does not exist", "once the
-    branch is deleted, ..."), past events ("didn't use the venv", "had no
-    handler"), judgements ("not worth hoisting", "not evidence that ..."),
+    questions and guesses ("may be unavailable"), conditions and cases ("if
+    the file does not exist", "once the branch is deleted, ..."), past
+    events ("didn't use the venv", "had no handler", a removal told with its
+    date: "V1 was deprecated in August 2024", 「2024 年に廃止された」, an
+    entry stamped "[2024-03-26 21:34]"), an end of life ("Foxy 已 EOL": final),
+    judgements ("not worth hoisting", "not evidence that ..."),
     a negative word in quotes, a code span, a link or a slug, SQL and
     settings, headings and to-do items. A missed claim costs less than a
     false alarm, so a claim with no name in its sentence ("the admin panel
-    has no batch export") is not reported. Nor is a negation inside the noun
+    has no batch export") is not reported. A fact in a list ("via Entra ID;
+    no local permission storage; ...") says there is none, and what is too
+    big or too old for a tool is its limit ("the spec (15.5MB) is too large
+    for tools", "Node 16 is too old for pnpm 9", 「只保留 90 天」).
+    Nor is a negation inside the noun
     phrase of a positive statement ("nonexistent ids are skipped", 「未驗證的
     帳號」), where something is kept by policy ("secrets are never stored
     here; they live in Vault"), or "nobody" in a narrated event. English,

@@ -83,8 +83,11 @@ _HEDGE_OPENER = LazyPattern(
     r"(?:還|还)?(?:不確定|不确定|不清楚|不知道)|(?:まだ)?(?:わからない|分からない|未確認|要確認))",
     re.I,
 )
+# Issue 29: an entry stamped with its date and time ("[2024-03-26 21:34] API Integration: Issue: … → Fix: …",
+# the lessons log of Cline's Memory Bank) tells what happened then.
 _LOG_OPENER = LazyPattern(
-    r"[\s*_>-]*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\s*[^\s:：]{0,12}(?:紀錄|记录|記錄|日誌|日志|ログ|メモ|日報|log|notes?)\s*[:：]",
+    r"[\s*_>-]*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\s*[^\s:：]{0,12}(?:紀錄|记录|記錄|日誌|日志|ログ|メモ|日報|log|notes?)\s*[:：]"
+    r"|[\s*_>-]*\[\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[ T]\d{1,2}:\d{2}(?::\d{2})?\]",
     re.I,
 )
 

@@ -212,3 +212,31 @@ def strip_end(sentence: str) -> str:
     return sentence.rstrip(" \t\r\n.。!！…」』）)\"'”’")
 
 
+
+
+# -- when a removal happened ------------------------------------------------------------
+# Issue 29: "Vectorize V1 was deprecated in August 2024", 「2024 年 8 月已停用」, 「2024 年に廃止された」: a
+# removal told with its date is an event of the past, final once it happened (the judges of real memory:
+# history, nothing to check again). A year alone after a product's name ("Windows Server 2012") is no
+# date; "since 2024" is a state that still runs, so it is left to the claim, as is a sentence that goes on to
+# say what holds now ("...; every call now gets a 410", 「現在只能打 v2」「以降は v2 のみ受け付ける」).
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+REMOVAL_DATE = LazyPattern(
+    rf"(?i:\b(?:in|on|during|around|back in|as of)\s+(?:(?:early|late|mid)[\s-]+)?(?:{_MONTH}\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?"
+    rf"|\b{_MONTH}\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?)(?:19|20)\d{{2}}\b"
+    r"|(?<![\w.])(?:19|20)\d{2}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?![\w.])"
+    r"|(?<!\d)(?:19|20)\d{2}\s*年"
+)
+# A product's end of life is final too ("Foxy 已 EOL": the judges of real memory, nothing to check again).
+END_OF_LIFE = LazyPattern(r"(?i:eol|end[- ]of[- ]life(?:d)?)")
+HOLDS_NOW = LazyPattern(
+    r"(?i:\b(?:now|still|currently|only|anymore|any more|since then|from then on|thereafter)\b)"
+    r"|現在|现在|目前|仍|還是|还是|只能|只有|以降|今は|のみ"
+)
+
+
+def dated_removal(text: str, begin: int, cue_end: int, end: int) -> bool:
+    """Whether text[begin:end] dates the removal that ends at cue_end, and the words after it say nothing of now
+    (read within LOOKBACK characters: every removal of a long line asks, so the line stays linear)."""
+    return REMOVAL_DATE.search(text, begin, end) is not None and HOLDS_NOW.search(
+        text, cue_end, min(len(text), cue_end + LOOKBACK)) is None

@@ -340,8 +340,9 @@ def _old_verdict(cue: _Cue) -> str:
         return NONE
     if preceding in _EN_MODALS or word in ("mustn't", "shouldn't", "needn't"):
         return DIRECTIVE  # must not, should never, need not: a rule, not an observation
-    if preceding in _EN_HEDGE_MODALS or word in ("mightn't",):
-        return NONE  # may not, might not: a guess
+    if preceding in _EN_HEDGE_MODALS or word in ("mightn't",) or (
+            preceding in ("be", "become") and index >= 2 and lowered[index - 2] in _EN_HEDGE_MODALS):
+        return NONE  # may not, might not, "may be unavailable": a guess
     return CLAIM
 
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+
+from memwarden.analysis.negation.common import END_OF_LIFE, dated_removal
 from memwarden.patterns import LazyPattern
 
 # -- English -----------------------------------------------------------------------
@@ -239,6 +241,10 @@ def _en_predicate(text: str, tokens, lowered: list[str], index: int, first: int)
             return True
         if preceding in _EN_HAVE_NO or (index >= 2 and lowered[index - 2] in ("there", "there's")):
             return preceding not in ("had", "was", "were", "got", "turned", "found", "returned") or _search_result(lowered, index)
+        if word == "no" and index == first and text[: tokens[index][0]].rstrip().endswith(";"):
+            # "via Entra ID; needs Read; no local permission storage; ...": one fact of a list, "there is no",
+            # when the list names a product by more than a capital letter ("Needs Read access" names nothing)
+            return _plainly_named(text)
         rest = lowered[index + 1 : index + 6]
         return any(w in ("exists", "exist", "is", "are") for w in rest[:4]) and any(
             w in ("exists", "exist", "available", "supported", "installed") for w in rest)
@@ -260,6 +266,20 @@ def _en_predicate(text: str, tokens, lowered: list[str], index: int, first: int)
     if word == "not" and preceding not in _EN_AUX and not preceding.endswith("n't"):
         return nxt in _EN_AVAILABILITY  # "— not visible from the devcontainer", "but not processed by"
     return nxt in _EN_CAPABILITY or nxt in _EN_AVAILABILITY
+
+
+@functools.lru_cache(maxsize=16)
+def _plainly_named(text: str) -> bool:
+    """Whether text names a product beyond a capitalised word: a known tool, an acronym, a version, a domain."""
+    if _VERSION.search(text) or _DOMAIN.search(text):
+        return True
+    for word in _EN_WORD.findall(text):
+        lower = word.lower()
+        if lower in _EN_LOWER_NAMES or (len(word) >= 2 and word.isupper() and word != "CODE"):
+            return True
+        if word[:1].isupper() and any(c.isupper() for c in word[1:]) and not word.isupper():
+            return True  # GraphQL, SharePoint
+    return False
 
 
 def _search_result(lowered: list[str], index: int) -> bool:
@@ -332,7 +352,7 @@ def _en_unsupported(lowered: list[str], index: int) -> bool:
 # 「最多 10 次」「150 リクエストまで」: a limit. Each needs a name in its subject, as above.
 
 EN_GONE = LazyPattern(
-    r"\b(?:was|were|has been|have been|had been|is|are|got|now)\s+(?:being\s+)?(?:\w+ly\s+)?"
+    r"\b(?:was|were|has been|have been|had been|is|are|got|gets?|now)\s+(?:being\s+)?(?:\w+ly\s+)?"
     r"(?:(?:deprecated|removed)\s+and\s+(?:then\s+)?)?"
     r"(?P<cue>removed|retired|deprecated|discontinued|decommissioned|sunset|sunsetted|shut down|taken down|"
     r"ripped out|end-of-lifed|blocked|disabled|empty|deleted|dropped|purged|wiped|turned off|switched off|killed|"
@@ -364,6 +384,9 @@ EN_GONE = LazyPattern(
     r"(?:the|its|their|support|a|an|our|all|(?-i:[A-Z]))"
     r"|\b(?P<cue4>caps?|limits?)\s+[^.;,]{1,40}?\s(?:at|to)\s+\d"
     r"|\b(?P<cue5>limited to|capped at|times? out after|max(?:es)? out at|tops? out at|takes? up to)\s+\d"
+    # issue 29 round 6: what is too big for a tool or a service ("the OpenAPI spec (15.5MB) is too large for tools"),
+    # or too old for one ("Node 16 on the jump host is too old for pnpm 9", "too old to open projects saved with 2022.3")
+    r"|\b(?:is|are|was|were|gets|got)\s+(?:\w+ly\s+)?(?P<cue25>too (?:large|big|long|heavy)(?= for\b)|too old(?= (?:for|to)\b))"
     r"|\d[^.;,]{0,30},\s*(?P<cue18>tops|max|at most)\b"
     r"|\b(?P<cue19>only\s+\d[\d,.]*\s+(?:[\w-]+\s+){0,3}(?:is|are)\s+(?:allowed|permitted|supported))\b"
     r"|\b(?P<cue6>prevents|blocks|forbids|disallows|denies|rejects|strips|drops)\s+(?!on\b|by\b|until\b)\w"
@@ -391,6 +414,27 @@ _EN_OWN_DOING = LazyPattern(
     r"by design|we wrote|we built|in-house|(?:in|by|via) (?:PR|pull request|commit)\b|in #\d)", re.I)
 
 
+_EN_REMOVALS = {
+    "removed", "retired", "deprecated", "discontinued", "decommissioned", "sunset", "sunsetted", "shut down",
+    "taken down", "ripped out", "end-of-lifed", "deleted", "purged", "archived", "end-of-life", "end of life", "eol",
+    "yanked", "unpublished", "killed off", "dropped support", "ended support", "pulled support", "withdrew support",
+    "removed support",
+}
+_EN_WAS = LazyPattern(r"(?:was|were|had been)\b", re.I)
+_EN_SENTENCE_PART = LazyPattern(r"[;.!?](?:\s|$)")
+
+
+def _dated_removal(text: str, match) -> bool:
+    """Whether a removal is told with the date it happened ("was deprecated in August 2024"): history."""
+    if match.group(match.lastgroup).lower() not in _EN_REMOVALS:
+        return False
+    begin, end = max(0, match.start() - 80), min(len(text), match.end() + 60)
+    parts = [m.end() for m in _EN_SENTENCE_PART.finditer(text, begin, match.start())]
+    begin = parts[-1] if parts else begin
+    stop = _EN_SENTENCE_PART.search(text, match.end(), end)
+    return dated_removal(text, begin, match.end(), stop.start() if stop else end)
+
+
 def en_positive_claim(text: str) -> str:
     """The words of a removal, block, empty result or limit said of a named thing, else ""."""
     if _CONDITION_OPENER.match(text) or _open_todo(text):
@@ -402,6 +446,10 @@ def en_positive_claim(text: str) -> str:
     for match in EN_GONE.finditer(text):
         if _EN_NOT_A_LIMIT_SUBJECT.match(text, match.start(match.lastgroup)):
             continue  # "blocked on brightdigit/ConfigKeyKit#1": waiting for a change, not a block
+        if _dated_removal(text, match) or END_OF_LIFE.fullmatch(match.group(match.lastgroup)):
+            continue  # a removal of the past, told with its date, or an end of life: final
+        if match.lastgroup == "cue" and match.group("cue").lower() == "empty" and _EN_WAS.match(match.group()):
+            continue  # "Generated Vectorize client was empty": how it was then ("came back empty" is a search)
         window = max(0, match.start() - 200)
         breaks = [m.end() for m in _EN_SUBJECT_BREAK.finditer(text, window, match.start())]
         subject = text[breaks[-1] if breaks else window : match.start()]
