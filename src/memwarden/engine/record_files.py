@@ -26,6 +26,29 @@ class Garbled(Exception):
     are dropped and worked out whole."""
 
 
+def kept_answers(store, schema, meta_table: str, answer):
+    """``answer(connection)`` inside a write transaction of its own (an index must read what it writes), kept
+    whole; None when the store cannot answer: it cannot write, an SQL error, or a Garbled row (the meta row is
+    then dropped, so the next run works the answers out whole and keeps them)."""
+    import sqlite3
+
+    connection = store.begin(schema)
+    if connection is None:
+        return None
+    try:
+        found = answer(connection)
+    except Garbled:
+        connection.execute(f"DELETE FROM {meta_table}")  # noqa: S608 (a fixed table name)
+        store.end(keep=True)
+        return None
+    except sqlite3.Error:
+        store.end(keep=False)
+        return None
+    # The answers stand whether or not they are kept; kept they must be whole (one transaction).
+    store.end(keep=True)
+    return found
+
+
 def name(relpath: str) -> bytes:
     return relpath.encode("utf-8", "surrogateescape")
 

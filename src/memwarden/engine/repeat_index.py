@@ -44,6 +44,7 @@ from memwarden.engine.record_files import (
     checked,
     crc,
     day_of as _day,
+    kept_answers,
     name as _name,
     ranked as _ranked,
     relpath_of as _relpath,
@@ -102,24 +103,8 @@ class KeptRepeat:
 def kept_repeats(incremental, ws, marks, threshold: float, containment: float) -> list[KeptRepeat] | None:
     """Every repeat of the workspace's episodes and notes, as `find_repeats` finds them, from the store
     brought up to date; None when the store cannot answer (the rule then works it out whole)."""
-    import sqlite3
-
-    store = incremental.store
-    connection = store.begin(SCHEMA)
-    if connection is None:
-        return None
-    try:
-        found = _Index(connection, incremental, ws, marks, threshold, containment, code_fingerprint()).answers()
-    except Garbled:
-        connection.execute("DELETE FROM repeat_meta")  # the next run works the answers out whole and keeps them
-        store.end(keep=True)
-        return None
-    except sqlite3.Error:
-        store.end(keep=False)
-        return None
-    # The answers stand whether or not they are kept; kept they must be whole (one transaction).
-    store.end(keep=True)
-    return found
+    return kept_answers(incremental.store, SCHEMA, "repeat_meta", lambda connection: _Index(
+        connection, incremental, ws, marks, threshold, containment, code_fingerprint()).answers())
 
 
 def _pack(bands) -> bytes | None:
