@@ -100,10 +100,12 @@ def _peers(kind: str, bucket: bytes) -> tuple[bytes, ...]:
     return (bucket[:9] + b"\x01", bucket[:9] + b"\x00") if kind == "band" else (bucket,)
 
 
-def _keys_of(said) -> dict[str, list[str]]:
-    """The buckets a statement enters, by pass ("user": a plain statement's names; "gone": a removal's)."""
-    return {"band": [_bucket("band", k).hex() for k in BANDS.enters(said)],
-            "setting": [_bucket("setting", k).hex() for k in SETTINGS.enters(said)],
+def _keys_of(said, entered: dict | None = None) -> dict[str, list[str]]:
+    """The buckets a statement enters, by pass ("user": a plain statement's names; "gone": a removal's);
+    ``entered``: the capped passes' buckets, when known."""
+    entered = entered or {kind.name: kind.enters(said) for kind in CAPPED.values()}
+    return {"band": [_bucket("band", k).hex() for k in entered["band"]],
+            "setting": [_bucket("setting", k).hex() for k in entered["setting"]],
             "user": sorted(_bucket("user", k).hex() for k in user_keys(said)),
             "gone": sorted(_bucket("gone", k).hex() for k in gone_keys(said))}
 
@@ -209,31 +211,41 @@ class _Index:
                 db.executemany("INSERT INTO conflict_lines VALUES (?, ?, ?, ?)",
                                self._line_rows(relpath, dict(enumerate(lines, 1)) if lines is not None else None))
         distinct = [said for said, _ in firsts.values()]
+        hashes: dict[str, int] = {}
+        entered = {said.normal: {kind.name: kind.enters(said, hashes) for kind in CAPPED.values()} for said in distinct}
         answers: dict[bytes, dict] = {}
-        found = {"band": conflicts.capped_pairs(BANDS, distinct, self.similarity),
+        found = {"band": conflicts.capped_pairs(BANDS, distinct, self.similarity, lambda s: entered[s.normal]["band"]),
                  "removal": conflicts.removal_pairs(distinct),
-                 "setting": conflicts.capped_pairs(SETTINGS, distinct, self.similarity)}
+                 "setting": conflicts.capped_pairs(SETTINGS, distinct, self.similarity, lambda s: entered[s.normal]["setting"])}
         for kind, pairs in found.items():
             for a, b, how in pairs:
                 owner, partner = (b, a)  # the later of a capped pair, the removal of a removal pair
                 answers.setdefault(_digest(owner.normal), {}).setdefault(kind, []).append([_digest(partner.normal).hex(), how])
-        self._put([_Statement(n, (relpath_of(row[1]), *row[2:5]), row[6], _keys_of(said), answers.get(n, {}))
-                   for n, (said, row) in firsts.items()])
+        db.execute("INSERT INTO conflict_tally VALUES (0, ?, 0)", (len(said),))
+        del said
+        batch = []  # statements are written a few thousand at a time: their bucket rows are many
+        for n, (said, row) in firsts.items():
+            batch.append(_Statement(n, (relpath_of(row[1]), *row[2:5]), row[6], _keys_of(said, entered.pop(said.normal)),
+                                    answers.get(n, {})))
+            if len(batch) == 4096:
+                self._put(batch, keep=False)
+                batch = []
+        self._put(batch, keep=False)
         db.executemany("INSERT INTO conflict_files VALUES (?, ?)", [(name(r), s) for r, s in stamps.items()])
         db.execute("INSERT INTO conflict_meta VALUES (?)", (self.meta,))
-        db.execute("INSERT INTO conflict_tally VALUES (?, ?, ?)",
-                   (functools.reduce(operator.xor, (r.tally for r in self._rows.values() if r), 0), len(said),
-                    sum(len(keys) for r in self._rows.values() if r for keys in r.keys.values())))
         return self._read_answers()
 
-    def _put(self, rows: list[_Statement]) -> None:
+    def _put(self, rows: list[_Statement], keep: bool = True) -> None:
+        """Write statements' rows and bucket rows, and count them in the tally (``keep``: and hold them for this run)."""
         self.db.executemany("INSERT OR REPLACE INTO conflict_statements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             [row.sealed() for row in rows])
-        buckets = [(kind, bytes.fromhex(key), name(row.first[0]), *row.first[1:], row.normal)
-                   for row in rows for kind, keys in row.keys.items() for key in keys]
+        buckets = sorted((kind, bytes.fromhex(key), name(row.first[0]), *row.first[1:], row.normal)
+                         for row in rows for kind, keys in row.keys.items() for key in keys)
         self.db.executemany("INSERT INTO conflict_buckets VALUES (?, ?, ?, ?, ?, ?, ?)", buckets)
+        self._retally(functools.reduce(operator.xor, (row.tally for row in rows), 0))
         self.db.execute("UPDATE conflict_tally SET buckets = buckets + ?", (len(buckets),))
-        self._rows.update((row.normal, row) for row in rows)
+        if keep:
+            self._rows.update((row.normal, row) for row in rows)
 
     def _drop(self, row: _Statement) -> None:
         self._retally(row.tally)

@@ -73,13 +73,13 @@ def _comparable(a: Statement, b: Statement) -> bool:
 class CappedPass:
     name: str
     keep: int  # members a bucket keeps: the first ones, in reading order
-    enters: Callable[[Statement], list]  # the buckets a statement enters (each at most once)
+    enters: Callable[[Statement, dict], list]  # the buckets a statement enters (each at most once); a dict of hashes
     peers: Callable[[tuple], tuple]  # the buckets whose members a statement entering this one is compared with
     check: Callable[[Statement, Statement, float], str | None]  # (earlier, later, similarity) -> how, or None
 
 
-def _band_buckets(found: Statement) -> list:
-    sig = signature(found.content)
+def _band_buckets(found: Statement, hashes: dict | None = None) -> list:
+    sig = signature(found.content, hashes)
     return [] if sig is None else [(band, found.cued) for band in band_keys(sig)]
 
 
@@ -87,7 +87,7 @@ def _band_check(other: Statement, found: Statement, similarity: float) -> str | 
     return conflict(other, found, similarity) if _comparable(found, other) else None
 
 
-def _setting_buckets(said: Statement) -> list:
+def _setting_buckets(said: Statement, hashes: dict | None = None) -> list:
     """What a pair giving one setting two values in other words (`relations.setting_value`) must share
     whatever its wording: the leading name (or CJK head) and the unit of its one amount, or a versioned
     name; [] for a statement no such pair holds (cued, no amount, too long)."""
@@ -110,12 +110,15 @@ SETTINGS = CappedPass("setting", SETTING_KEEP, _setting_buckets, lambda key: (ke
 CAPPED = (BANDS, SETTINGS)
 
 
-def capped_pairs(kind: CappedPass, found_in_order: Iterable[Statement], similarity: float) -> list[tuple[Statement, Statement, str]]:
-    """Each (earlier, later, how) a capped pass finds, statements read in reading order."""
+def capped_pairs(kind: CappedPass, found_in_order: Iterable[Statement], similarity: float,
+                 entered_by=None) -> list[tuple[Statement, Statement, str]]:
+    """Each (earlier, later, how) a capped pass finds, statements read in reading order (``entered_by``, when
+    given, says which buckets each enters: what `kind.enters` would)."""
     buckets: dict[tuple, list[Statement]] = {}
     pairs = []
+    hashes: dict[str, int] = {}  # a word's CRC-32, once a run: words recur from statement to statement
     for found in found_in_order:
-        entered = kind.enters(found)
+        entered = kind.enters(found, hashes) if entered_by is None else entered_by(found)
         compared: set[str] = set()
         for key in entered:
             for peer in kind.peers(key):
