@@ -9,9 +9,11 @@ What decides an answer in `analysis/coherence/conflicts.py`, and how this index 
   with other capitals is a new statement).
 - A statement is an **owner** of the pairs each pass gives it (`conflicts.py` names them): a band pass
   and a setting pass compare it with the first KEEP (4) / SETTING_KEEP (32) members, in order, of the
-  buckets its own buckets meet (`CappedPass.peers`) that come before it; a removal is compared with
-  the first NAME_KEEP (200) plain users of its removed names, the buckets taken from the rarest up
-  (their sizes are counts over the whole workspace, kept as rows: ``conflict_buckets``).
+  buckets its own buckets meet (`CappedPass.peers`: a band's two polarity classes) that come before it;
+  a removal is compared with the first NAME_KEEP (200) plain users of its removed names, the buckets
+  taken from the rarest up, ties by the name. Those sizes are counts over the whole workspace: they are
+  rows (``conflict_buckets``, one per statement and bucket), counted when a removal is answered. (Before
+  this index the ties went in set order, which the hash seed decides: no answer could be kept for it.)
 - A pair is reported at the latest sentence of each statement (date, file, place: one indexed query
   each), unless both are in one record; which pass found it first does not change the finding.
 
@@ -20,10 +22,15 @@ and works out which statements **moved** (appeared, went, or got another first s
 again: each moved statement, in every pass; for a moved statement that is (or was) among the first
 members of a bucket, every later statement meeting that bucket, in that pass (the members before any
 other statement did not change, so its answer stands); every removal one of whose names a moved plain
-statement uses or used (a count, so an order of buckets, may move). Everything else keeps its answer.
+statement uses or used, whole (a count may move the order of its buckets; it is not worked out which
+orders did). Everything else keeps its answer.
 This is exact, not an approximation: tests/test_conflict_index.py holds the answers to the whole
 computation's after random edits. When a quarter of the statements would be answered again, or nothing
 is kept yet, the answers are worked out whole (`find_conflicts`' passes) and stored.
+
+Every row carries a CRC-32, and ``conflict_tally`` the answers' XOR and the row counts (a row wiped
+whole, checksum and all, shows there). A row that does not hold, or names a file the workspace does not
+have, is never an answer: the rule works the answers out whole and the next run makes the index again.
 """
 
 from __future__ import annotations
