@@ -264,3 +264,21 @@ def test_a_setting_given_two_values_is_found_past_a_crowded_bucket(cli, workspac
     found = only(cli, root, "conflicting-records")
     assert [(f[1], f[2]) for f in found] == [("memory/episodic.jsonl", 7)]
     assert "'memory/fact.yml' line 4" in found[0][3] and "Kafka keeps messages for 7 days." in found[0][3]
+
+
+def test_a_removals_capped_names_do_not_depend_on_the_hash_seed(workspace):
+    """A removal meets at most 200 plain users of its names, the rarest names first; two names used
+    equally often were taken in set order, which the hash seed decides (so no answer could be kept)."""
+    from conftest import run_memwarden
+
+    users = [episode(i, f"The billing service calls {name} from job {i} daily.") for name in ("Kafka", "Redis") for i in range(150)]
+    root = gish(workspace, {"memory/episodic.jsonl": "\n".join(
+        [*users, episode(999, "We retired Kafka and Redis.", ts="2026-03-03T00:00:00Z")]) + "\n"})
+    seen = set()
+    for seed in ("0", "1", "2", "3"):
+        done = run_memwarden("check", "--no-cache", "--exit-zero", "--format", "json", "--select", "conflicting-records",
+                             ".", cwd=root, env={"PYTHONHASHSEED": seed, "MEMWARDEN_PREVIEW": "1"})
+        found = json.loads(done.stdout)["findings"]
+        assert len(found) == 200  # all of one name's users, then the other's first 50
+        seen.add(json.dumps(found, sort_keys=True))
+    assert len(seen) == 1

@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from record_edits import edit_log_lines, edit_notes, split_front_matter
 
 NO_CACHE = {"MEMWARDEN_NO_CACHE": "1"}
 RULE = ("--select", "near-duplicate")
@@ -50,51 +51,17 @@ def _edit(root: Path, gen, rng: random.Random, step: int) -> str:
         record = json.loads(lines[index])
         record["content"] = json.loads(rng.choice(lines))["content"] + " Checked again."
         lines[index] = json.dumps(record, ensure_ascii=False) + "\n"
-    elif what == "delete-line":
-        del lines[rng.randrange(len(lines))]
-    elif what == "archive":
-        index = rng.randrange(len(lines))
-        record = json.loads(lines[index])
-        record["decay_status"] = "archived" if record.get("decay_status") != "archived" else "active"
-        lines[index] = json.dumps(record, ensure_ascii=False) + "\n"
-    elif what == "two-on-a-line":
-        first, second = gen.episode(rng, 3 * 10**6 + step), gen.episode(rng, 4 * 10**6 + step)
-        lines.append(json.dumps(first) + " " + json.dumps(second) + "\n")
+    else:
+        edit_log_lines(lines, rng, what, lambda kind: gen.episode(rng, kind * 10**6 + step))
     log.write_text("".join(lines), encoding="utf-8")
     if what == "note-body":
         target, source = rng.sample(notes, 2)
-        head, body = _split(target.read_text("utf-8"))
-        target.write_text(head + _split(source.read_text("utf-8"))[1] + rng.choice(["", "\nSee also the runbook.\n"]),
+        head, body = split_front_matter(target.read_text("utf-8"))
+        target.write_text(head + split_front_matter(source.read_text("utf-8"))[1] + rng.choice(["", "\nSee also the runbook.\n"]),
                           encoding="utf-8")
-    elif what == "note-date":  # a top-level date moves the note among the others (it wins over metadata's)
-        target = rng.choice(notes)
-        head, body = _split(target.read_text("utf-8"))
-        day = f"20{rng.randint(20, 27)}-0{rng.randint(1, 9)}-0{rng.randint(1, 9)}"
-        head = "".join(line for line in head.splitlines(keepends=True) if not line.startswith("updated:"))
-        target.write_text(head.replace("---\n", f"---\nupdated: {day}\n", 1) + body, encoding="utf-8")
-    elif what == "note-copy":
-        source = rng.choice(notes)
-        (source.parent / f"copy-{step}.md").write_bytes(source.read_bytes())
-    elif what == "note-delete":
-        rng.choice(notes).unlink()
-    elif what in ("supersede", "unsupersede"):
-        target, old = rng.sample(notes, 2)
-        head, body = _split(target.read_text("utf-8"))
-        if what == "supersede":
-            head = head.replace("---\n", f"---\nsupersedes: {old.name}\n", 1)
-        else:
-            head = "".join(line for line in head.splitlines(keepends=True) if not line.startswith("supersedes:"))
-        target.write_text(head + body, encoding="utf-8")
+    else:
+        edit_notes(notes, rng, what, step)
     return what
-
-
-def _split(text: str) -> tuple[str, str]:
-    """(front matter with its fences, body)."""
-    if not text.startswith("---\n"):
-        return "", text
-    end = text.index("\n---", 4) + 4
-    end = text.index("\n", end) + 1 if "\n" in text[end:] else len(text)
-    return text[:end], text[end:]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -27,23 +27,29 @@ computation's, after random edits.
 from __future__ import annotations
 
 import json
-import zlib
 from dataclasses import dataclass
 
 from memwarden.analysis.coherence.duplicates import MIN_NORMAL, Sketch, find_repeats, sketch_of
-from memwarden.analysis.coherence.records import Place, episode_records, memory_records, note_record
+from memwarden.analysis.coherence.records import Place, memory_records
 from memwarden.analysis.coherence.relations import repeats
 from memwarden.analysis.coherence.normal import normalise
 from memwarden.analysis.coherence.sketch import BUCKET_KEEP, CHECK, most_met
 from memwarden.analysis.coherence.statements import statement
-from memwarden.analysis.superseded import superseded_notes
-from memwarden.engine.incremental import masked, split_lines
+from memwarden.engine.record_files import (
+    POS_PER_LINE,
+    REBUILD_SHARE,
+    UNDATED,
+    Garbled,
+    RecordFiles,
+    checked,
+    crc,
+    day_of as _day,
+    kept_answers,
+    name as _name,
+    ranked as _ranked,
+    relpath_of as _relpath,
+)
 from memwarden.engine.store import code_fingerprint, digest, line_digest
-from memwarden.kinds import EPISODE_KINDS
-
-POS_PER_LINE = 1024  # an episode's place: its line, then its rank among the records sharing the line
-UNDATED = "0001-01-01"  # date.min: an undated record sorts first, as `MemoryRecord.when` puts it
-REBUILD_SHARE = 0.25  # past this share of the records to answer again, the whole computation is cheaper
 BAND_BYTES = 9  # a band key: the band's number and two 33-bit values (sketch.band_keys)
 LAYERS = ("episode", "note")
 
@@ -97,32 +103,8 @@ class KeptRepeat:
 def kept_repeats(incremental, ws, marks, threshold: float, containment: float) -> list[KeptRepeat] | None:
     """Every repeat of the workspace's episodes and notes, as `find_repeats` finds them, from the store
     brought up to date; None when the store cannot answer (the rule then works it out whole)."""
-    import sqlite3
-
-    store = incremental.store
-    connection = store.begin(SCHEMA)
-    if connection is None:
-        return None
-    try:
-        found = _Index(connection, incremental, ws, marks, threshold, containment, code_fingerprint()).answers()
-    except Garbled:
-        connection.execute("DELETE FROM repeat_meta")  # the next run works the answers out whole and keeps them
-        store.end(keep=True)
-        return None
-    except sqlite3.Error:
-        store.end(keep=False)
-        return None
-    # The answers stand whether or not they are kept; kept they must be whole (one transaction).
-    store.end(keep=True)
-    return found
-
-
-def _name(relpath: str) -> bytes:
-    return relpath.encode("utf-8", "surrogateescape")
-
-
-def _relpath(name) -> str:
-    return bytes(name).decode("utf-8", "surrogateescape")
+    return kept_answers(incremental.store, SCHEMA, "repeat_meta", lambda connection: _Index(
+        connection, incremental, ws, marks, threshold, containment, code_fingerprint()).answers())
 
 
 def _pack(bands) -> bytes | None:
@@ -136,30 +118,9 @@ def _unpack(blob) -> tuple[int, ...] | None:
     return tuple(int.from_bytes(blob[i : i + BAND_BYTES], "big") for i in range(0, len(blob), BAND_BYTES))
 
 
-class Garbled(Exception):
-    """A row whose checksum does not hold: the kept answers are dropped and worked out whole."""
-
-
-def _crc(values) -> int:
-    """A row's checksum: its values' bytes, each behind its type, joined."""
-    parts = []
-    for value in values:
-        if value is None:
-            parts.append(b"n")
-        elif isinstance(value, (bytes, memoryview)):
-            parts.append(b"b" + bytes(value))
-        elif isinstance(value, int):
-            parts.append(b"i%d" % value)
-        else:
-            parts.append(b"s" + str(value).encode("utf-8", "surrogatepass"))
-    return zlib.crc32(b"\x1f".join(parts))
-
-
 def _checked(found) -> tuple:
     """A row as read (the columns of _COLUMNS), its checksum held."""
-    if _crc(found[:9]) != found[9]:
-        raise Garbled
-    return found
+    return checked(found, 9)
 
 
 def _row(found) -> Row:
@@ -170,24 +131,6 @@ def _row(found) -> Row:
 
 _COLUMNS = "relpath, pos, layer, day, normal, bands, source, col, answer, crc"
 _JOINED = ", ".join("r." + column.strip() for column in _COLUMNS.split(","))
-
-
-def _day(record) -> str:
-    return record.date.isoformat() if record.date is not None else UNDATED
-
-
-def _ranked(records) -> list[tuple[object, int]]:
-    """Each record with its place in its file: a note's is its first line; an episode's, its line then its
-    rank among the records sharing that line."""
-    ranked, rank = [], {}
-    for record in records:
-        if record.layer == "note":
-            ranked.append((record, POS_PER_LINE))
-            continue
-        key = (record.spot.relpath, record.source.line)
-        rank[key] = rank.get(key, -1) + 1
-        ranked.append((record, record.source.line * POS_PER_LINE + rank[key]))
-    return ranked
 
 
 def _log_rows(relpath: str, records, lines: dict[int, bytes] | None, sketches) -> list[Row]:
@@ -218,7 +161,7 @@ def _key(row: Row | None) -> tuple | None:
 def _sealed(row: Row, answer) -> tuple:
     values = (_name(row.relpath), row.pos, row.layer, row.day, row.normal, _pack(row.bands), row.source, row.column,
               json.dumps(answer) if answer is not None else None)
-    return (*values, _crc(values))
+    return (*values, crc(values))
 
 
 class _Index:
@@ -230,23 +173,15 @@ class _Index:
         self.meta = digest("repeat-index", code, threshold, containment, ws.profile.name,
                            [(k.name, k.format, k.globs, k.exclude) for k in ws.profile.kinds])
         self.marks = marks
-        self.superseded = superseded_notes(ws, marks)
-        self.kinds = {relpath: kind for relpath, kind in ws.files.items()
-                      if kind.name == "note" or kind.name in EPISODE_KINDS}
+        self.files = RecordFiles(incremental, ws, marks, LAYERS)
+        self.superseded, self.kinds = self.files.superseded, self.files.kinds
         self._first: dict = {}
         self._buckets: dict = {}
-        self._lines: dict[str, list[bytes] | None] = {}
-
-    # -- stamps -------------------------------------------------------------------------------------
-    def _stamp(self, relpath: str) -> str:
-        kind = self.kinds[relpath]
-        state = "superseded" if relpath in self.superseded else "live"
-        return f"{kind.name} {self.inc.content_hash(relpath) or 'missing'} {state}"
 
     def answers(self) -> list[KeptRepeat]:
         db = self.db
         stored_meta = db.execute("SELECT key FROM repeat_meta").fetchall()
-        stamps = {relpath: self._stamp(relpath) for relpath in self.kinds}
+        stamps = self.files.stamps()
         if stored_meta != [(self.meta,)]:
             return self._rebuild(stamps)
         stored = {_relpath(name): stamp for name, stamp in db.execute("SELECT relpath, stamp FROM repeat_files")}
@@ -275,8 +210,8 @@ class _Index:
             else:
                 logs.setdefault(record.spot.relpath, []).append(record)
         for relpath, kind in sorted(self.kinds.items()):
-            if kind.name in EPISODE_KINDS:
-                lines = self._log_lines(relpath)
+            if self.files.is_log(relpath):
+                lines = self.files.log_lines(relpath)
                 numbered = dict(enumerate(lines, 1)) if lines is not None else None
                 rows.extend(_log_rows(relpath, logs.get(relpath, []), numbered, lambda r: sketches[id(r)]))
         place = {id(record): (record.place.path, pos) for record, pos in _ranked(records)}
@@ -313,45 +248,9 @@ class _Index:
         return found
 
     # -- reading the files --------------------------------------------------------------------------
-    def _log_lines(self, relpath: str) -> list[bytes] | None:
-        if relpath not in self._lines:
-            raw = self.ws.current_bytes(relpath)
-            self._lines[relpath] = split_lines(raw) if raw is not None else None
-        return self._lines[relpath]
-
-    def _records(self, relpath: str, wanted: set[int] | None):
-        """The live records of a file (a log's on the ``wanted`` lines, all when None): the note's record, a
-        log's episodes; and the lines read ({number: bytes}, empty when the log is read whole)."""
-        kind = self.kinds.get(relpath)
-        if kind is None or relpath in self.superseded:
-            return [], {}
-        if kind.name == "note":
-            record = note_record(self.ws, relpath, kind, 0, {})
-            return ([record] if record is not None else []), {}
-        from memwarden.documents import JsonlDocument, load
-
-        lines = self._log_lines(relpath)
-        if lines is None or wanted is None:
-            doc = self.ws.document(relpath)
-            numbered = dict(enumerate(lines, 1)) if lines is not None else None
-        else:
-            numbered = {n: lines[n - 1] for n in wanted if 0 < n <= len(lines)}
-            doc = load(self.ws.root, relpath, kind, masked(lines, set(numbered)))
-        if doc is None or not doc.ok or not isinstance(doc, JsonlDocument):
-            return [], numbered
-        return episode_records(doc, 0), numbered
-
     def _texts(self, keys) -> dict[tuple, str]:
         """The text of each record named by (relpath, pos), read a file at a time."""
-        by_file: dict[str, set[int]] = {}
-        for relpath, pos in keys:
-            by_file.setdefault(relpath, set()).add(pos)
-        texts = {}
-        for relpath, places in by_file.items():
-            records, _ = self._records(relpath, {pos // POS_PER_LINE for pos in places})
-            for record, pos in _ranked(records):
-                texts[(relpath, pos)] = record.text()
-        return texts
+        return {place: record.text() for place, record in self.files.placed(keys).items()}
 
     # -- bringing the rows up to date ---------------------------------------------------------------
     def _new_rows(self, relpath: str, old: list[Row]) -> tuple[list[Row], list[Row]]:
@@ -360,20 +259,20 @@ class _Index:
         if kind is None or relpath in self.superseded:
             return old, []
         if kind.name == "note":
-            records, _ = self._records(relpath, None)
+            records, _ = self.files.records(relpath, None)
             rows = []
             for record in records:
                 sketch, _ = sketch_of(record.text())
                 if sketch.normal is not None:
                     rows.append(Row("note", relpath, POS_PER_LINE, _day(record), sketch.normal, sketch.bands, b"", 1))
             return old, rows
-        lines = self._log_lines(relpath)
+        lines = self.files.log_lines(relpath)
         if lines is None:
             wanted = None
         else:
             was = {row.line: row.source for row in old}
             wanted = {n for n, line in enumerate(lines, 1) if was.get(n) != line_digest(line)}
-        records, numbered = self._records(relpath, wanted)
+        records, numbered = self.files.records(relpath, wanted)
         rows = _log_rows(relpath, records, numbered, lambda record: sketch_of(record.text())[0])
         gone = [row for row in old if wanted is None or row.line in wanted or row.line > len(lines)]
         return gone, rows

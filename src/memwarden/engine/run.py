@@ -152,6 +152,17 @@ class Context:
             self._recorder.add("files")  # what the store answers reads every record
         return kept_repeats(self._incremental, self._incremental.workspace, marks, threshold, containment)
 
+    def kept_conflicts(self, marks: dict, similarity: float):
+        """conflicting-records' record conflicts from the store, brought up to date by what changed since the last
+        run (engine/conflict_index.py); None when the run has no store, or it cannot answer: work them out whole."""
+        if self._incremental is None:
+            return None
+        from memwarden.engine.conflict_index import kept_conflicts
+
+        if self._recorder is not None:
+            self._recorder.add("files")  # what the store answers reads every record
+        return kept_conflicts(self._incremental, self._incremental.workspace, marks, similarity)
+
     def record_summaries(self, function: Callable, relpath: str, reduce: Callable | None = None):
         """``function(doc, profile)``, a {line: value} of a JSONL log's records, for the log as it is in the
         workspace (None if it does not read as text); under the cache kept line by line, so a rule checking

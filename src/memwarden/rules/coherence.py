@@ -111,7 +111,10 @@ def conflicting_records(ctx):
     ## Fix safety
     No fix: which of the two is true is the user's call.
     """
-    found = coherence.find_conflicts(_records(ctx), float(ctx.options["similarity"]))
+    similarity = float(ctx.options["similarity"])
+    found = ctx.kept_conflicts(ctx.summaries(supersession_marks, "note"), similarity)
+    if found is None:
+        found = coherence.find_conflicts(_records(ctx), similarity)
     for pair in found:
         newer, older = pair.newer, pair.older
         violation = ConflictingRecords(LAYER_NAMES[older.record.layer], older.place.path, older.place.line, older.sentence)

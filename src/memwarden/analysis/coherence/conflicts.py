@@ -8,13 +8,18 @@ be a conflict at all (one side with a polarity cue and one without, or two plain
 with amounts), and only then is the negative-claim detector asked for its verdict. Removals
 ("BigQuery was phased out") share a name, not wording, with what they contradict: they are
 bucketed by the names they remove.
+
+Each pass names a pair's "owner": the later statement of a band or setting pair, the removal of a
+removal pair. What an owner is paired with depends only on the statements that precede it and the
+buckets it meets (`enters`, `peers`, `removal_partners`): engine/conflict_index.py answers the same
+questions from indexed tables, owner by owner, and must agree with this whole computation.
 """
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from memwarden.analysis.coherence.records import MemoryRecord, Piece, Place, bulk
 from memwarden.analysis.coherence.relations import (
@@ -34,6 +39,7 @@ from memwarden.analysis.coherence.statements import Statement, sentences, statem
 KEEP = 4  # statements kept per band bucket and polarity class: enough to find one counterpart
 NAME_KEEP = 200  # plain statements a removal is compared with, through its rarest name
 SETTING_KEEP = 32  # statements kept per setting bucket (a leading name and a unit, or a versioned name)
+MIN_CONTENT = 2  # a statement with less content is no statement of these passes
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,68 +65,150 @@ def _comparable(a: Statement, b: Statement) -> bool:
     return a.cued != b.cued or (not a.cued and not b.cued and bool(a.values) and bool(b.values))
 
 
-def _removals(found: Iterable[Statement], known: set[tuple[str, str]]) -> list[tuple[Statement, Statement, str]]:
-    """Removals against plain statements that name the same thing, bucketed by the names removed.
+# -- the two capped passes: a statement enters buckets, and is compared with the first members of the
+# buckets its own ones meet that came before it ------------------------------------------------------
 
-    Only the names of removal statements make buckets, and a removal is compared with at most
-    NAME_KEEP plain statements, those of its rarest names first: a name that hundreds of plain
-    records use ("GitHub") is a platform, not what one removal is about.
-    """
+
+@dataclass(frozen=True)
+class CappedPass:
+    name: str
+    keep: int  # members a bucket keeps: the first ones, in reading order
+    enters: Callable[[Statement, dict], list]  # the buckets a statement enters (each at most once); a dict of hashes
+    peers: Callable[[tuple], tuple]  # the buckets whose members a statement entering this one is compared with
+    check: Callable[[Statement, Statement, float], str | None]  # (earlier, later, similarity) -> how, or None
+
+
+def _band_buckets(found: Statement, hashes: dict | None = None) -> list:
+    sig = signature(found.content, hashes)
+    return [] if sig is None else [(band, found.cued) for band in band_keys(sig)]
+
+
+def _band_check(other: Statement, found: Statement, similarity: float) -> str | None:
+    return conflict(other, found, similarity) if _comparable(found, other) else None
+
+
+def _setting_buckets(said: Statement, hashes: dict | None = None) -> list:
+    """What a pair giving one setting two values in other words (`relations.setting_value`) must share
+    whatever its wording: the leading name (or CJK head) and the unit of its one amount, or a versioned
+    name; [] for a statement no such pair holds (cued, no amount, too long)."""
+    if said.cued or not said.values or len(said.sentence) > LONGEST:
+        return []
+    keys = [("version", name) for name, _, _ in said.versioned]
+    units = [value for value in said.values if value[1]]
+    head = said.lead or cjk_head(said.normal)
+    if len(units) == 1 and head:
+        keys.append(("unit", head, units[0][1]))
+    return list(dict.fromkeys(keys))  # a name versioned twice is one bucket, and takes one place in it
+
+
+def _setting_check(other: Statement, said: Statement, similarity: float) -> str | None:
+    return VALUE if setting_value(other, said) else None
+
+
+BANDS = CappedPass("band", KEEP, _band_buckets, lambda key: ((key[0], True), (key[0], False)), _band_check)
+SETTINGS = CappedPass("setting", SETTING_KEEP, _setting_buckets, lambda key: (key,), _setting_check)
+CAPPED = (BANDS, SETTINGS)
+
+
+def capped_pairs(kind: CappedPass, found_in_order: Iterable[Statement], similarity: float,
+                 entered_by=None) -> list[tuple[Statement, Statement, str]]:
+    """Each (earlier, later, how) a capped pass finds, statements read in reading order (``entered_by``, when
+    given, says which buckets each enters: what `kind.enters` would)."""
+    buckets: dict[tuple, list[Statement]] = {}
+    pairs = []
+    hashes: dict[str, int] = {}  # a word's CRC-32, once a run: words recur from statement to statement
+    for found in found_in_order:
+        entered = kind.enters(found, hashes) if entered_by is None else entered_by(found)
+        compared: set[str] = set()
+        for key in entered:
+            for peer in kind.peers(key):
+                for other in buckets.get(peer, ()):
+                    if other.normal in compared:
+                        continue
+                    compared.add(other.normal)
+                    how = kind.check(other, found, similarity)
+                    if how:
+                        pairs.append((other, found, how))
+        for key in entered:
+            members = buckets.setdefault(key, [])
+            if len(members) < kind.keep:
+                members.append(found)
+    return pairs
+
+
+# -- removals: bucketed by the names removed, the rarest names first --------------------------------
+
+
+def user_keys(said: Statement) -> frozenset:
+    """The names and short Han runs by which a removal finds a plain statement that uses them."""
+    if said.removal or said.cued:
+        return frozenset()
+    if len(said.sentence) <= LONGEST:
+        return said.names | han_grams(said.normal)
+    return said.names
+
+
+def gone_keys(said: Statement) -> frozenset:
+    """What a removal statement says is gone: its names and, since CJK writes a removed thing with no
+    capitals, the runs of Han characters of its removed clause."""
+    return said.names | han_grams(said.removed_clause) if said.removal else frozenset()
+
+
+def removal_partners(removed: Statement, buckets: Iterable[tuple[int, str, list]]) -> list[tuple[Statement, Statement, str]]:
+    """The pairs a removal makes with plain statements that name what it removes: ``buckets`` holds
+    (how many plain statements use the key, the key, its first NAME_KEEP users in reading order) for
+    each of its `gone_keys` some statement uses. At most NAME_KEEP users are compared, those of its
+    rarest keys first (ties by the key): a name that hundreds of plain records use ("GitHub") is a
+    platform, not what one removal is about."""
+    ordered = sorted(buckets, key=lambda bucket: (bucket[0], bucket[1]))
+    pairs, seen = [], set()
+    for kept in itertools.islice(itertools.chain.from_iterable(users for _, _, users in ordered), NAME_KEEP):
+        if kept.normal in seen:
+            continue
+        seen.add(kept.normal)
+        if removal(removed, kept):
+            pairs.append((kept, removed, REMOVAL))
+    return pairs
+
+
+def removal_pairs(found: list[Statement]) -> list[tuple[Statement, Statement, str]]:
     gone = [s for s in found if s.removal]
     if not gone:
         return []
-    wanted = {name for s in gone for name in s.names}
-    # a removed thing CJK writes has no capitals: its runs of Han characters are its names here
-    grams = {s.normal: han_grams(s.removed_clause) for s in gone}
-    wanted_grams = set().union(*grams.values())
+    wanted = frozenset().union(*(gone_keys(s) for s in gone))
     users: dict[str, list[Statement]] = {}
-    for s in found:
-        if not s.removal and not s.cued:
-            for name in s.names & wanted:
-                users.setdefault(name, []).append(s)
-            if wanted_grams and len(s.sentence) <= LONGEST:
-                for gram in han_grams(s.normal) & wanted_grams:
-                    users.setdefault(gram, []).append(s)
+    for said in found:
+        for key in user_keys(said) & wanted:
+            users.setdefault(key, []).append(said)
     pairs = []
     for removed in gone:
-        keys = removed.names | grams[removed.normal]
-        buckets = sorted((users[key] for key in keys if key in users), key=len)
-        seen: set[str] = set()
-        for kept in itertools.islice(itertools.chain.from_iterable(buckets), NAME_KEEP):
-            if kept.normal in seen or (kept.normal, removed.normal) in known or (removed.normal, kept.normal) in known:
-                continue
-            seen.add(kept.normal)
-            if removal(removed, kept):
-                pairs.append((kept, removed, REMOVAL))
+        pairs.extend(removal_partners(removed, [(len(users[key]), key, users[key][:NAME_KEEP])
+                                                for key in gone_keys(removed) if key in users]))
     return pairs
 
 
-def _settings(found: Iterable[Statement], known: set[tuple[str, str]]) -> list[tuple[Statement, Statement, str]]:
-    """Plain statements that may give one setting two values in other words (`relations.setting_value`),
-    bucketed by what such a pair must share whatever its wording: the leading name (or CJK head) and
-    the unit of its one amount, or a versioned name. Each bucket keeps its first SETTING_KEEP members."""
-    buckets: dict[tuple, list[Statement]] = {}
-    pairs = []
-    for said in found:
-        if said.cued or not said.values or len(said.sentence) > LONGEST:
-            continue
-        keys = [("version", name) for name, _, _ in said.versioned]
-        units = [value for value in said.values if value[1]]
-        head = said.lead or cjk_head(said.normal)
-        if len(units) == 1 and head:
-            keys.append(("unit", head, units[0][1]))
-        compared: set[str] = set()
-        for key in keys:
-            members = buckets.setdefault(key, [])
-            for other in members:
-                if other.normal in compared or (other.normal, said.normal) in known or (said.normal, other.normal) in known:
-                    continue
-                compared.add(other.normal)
-                if setting_value(other, said):
-                    pairs.append((other, said, VALUE))
-            if len(members) < SETTING_KEEP:
-                members.append(said)
+# -- the whole computation ------------------------------------------------------------------------
+
+
+def statement_pairs(distinct: list[Statement], similarity: float) -> list[tuple[Statement, Statement, str]]:
+    """Each pair of distinct statements (in reading order of their first sentence) that contradict each
+    other, once, whichever pass finds it first."""
+    pairs, known = [], set()
+    found = itertools.chain(capped_pairs(BANDS, distinct, similarity), removal_pairs(distinct), capped_pairs(SETTINGS, distinct, similarity))
+    for a, b, how in found:
+        if frozenset((a.normal, b.normal)) not in known:
+            known.add(frozenset((a.normal, b.normal)))
+            pairs.append((a, b, how))
     return pairs
+
+
+def conflict_between(first: Occurrence, second: Occurrence, how: str, when=lambda found: found.record.when) -> Conflict | None:
+    """The pair's conflict, the newer record (by ``when``) first; None for a record that corrects itself in
+    its own text ("not X; since v2, X"): that is one record."""
+    if first.record is second.record:
+        return None
+    newer, older = (first, second) if when(first) > when(second) else (second, first)
+    return Conflict(newer, older, how)
 
 
 def find_conflicts(records: list[MemoryRecord], similarity: float = CJK_SAME) -> list[Conflict]:
@@ -152,36 +240,12 @@ def _find_conflicts(records: list[MemoryRecord], similarity: float) -> list[Conf
     del latest_piece
     distinct: dict[str, Statement] = {}
     for found in statements.values():
-        if len(found.content) >= 2 and found.normal not in distinct:
+        if len(found.content) >= MIN_CONTENT and found.normal not in distinct:
             distinct[found.normal] = found
-    bands: dict[tuple, list[Statement]] = {}
-    pairs: list[tuple[Statement, Statement, str]] = []
-    hashes: dict[str, int] = {}
-    for found in distinct.values():
-        sig = signature(found.content, hashes)
-        if sig is None:
-            continue
-        compared: set[str] = set()
-        for band in band_keys(sig):
-            for cls in (True, False):
-                for other in bands.get((band, cls), ()):
-                    if other.normal in compared or not _comparable(found, other):
-                        continue
-                    compared.add(other.normal)
-                    how = conflict(other, found, similarity)
-                    if how:
-                        pairs.append((other, found, how))
-            members = bands.setdefault((band, found.cued), [])
-            if len(members) < KEEP:
-                members.append(found)
-    pairs.extend(_removals(distinct.values(), {(a.normal, b.normal) for a, b, _ in pairs}))
-    pairs.extend(_settings(distinct.values(), {(a.normal, b.normal) for a, b, _ in pairs}))
     result = []
-    for a, b, how in pairs:
-        first, second = latest[a.normal][1], latest[b.normal][1]
-        if first.record is second.record:
-            continue  # a record that corrects itself in its own text ("not X; since v2, X") is one record
-        newer, older = (first, second) if first.record.when > second.record.when else (second, first)
-        result.append(Conflict(newer, older, how))
+    for a, b, how in statement_pairs(list(distinct.values()), similarity):
+        found = conflict_between(latest[a.normal][1], latest[b.normal][1], how)
+        if found is not None:
+            result.append(found)
     result.sort(key=lambda c: (c.newer.record.place.path, c.newer.record.order, c.newer.start))
     return result

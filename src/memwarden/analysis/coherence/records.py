@@ -146,7 +146,7 @@ def _memory_records(ws, marks: dict[str, list | None]) -> list[MemoryRecord]:
             if isinstance(doc, JsonlDocument) and kind.name in EPISODE_KINDS:
                 found.extend(episode_records(doc, len(found)))
             elif kind.name == "facts":
-                found.extend(_facts(doc, ws.profile.name, len(found)))
+                found.extend(fact_records(doc, ws.profile.name, len(found)))
     return found
 
 
@@ -292,7 +292,7 @@ def _date(value) -> dt.date | None:
 # -- facts --------------------------------------------------------------------------------
 
 
-def _facts(doc, profile: str, order: int) -> list[MemoryRecord]:
+def fact_records(doc, profile: str, order: int) -> list[MemoryRecord]:
     found = []
     for record in claim_records(doc, profile):
         if record.place.archived or not record.pieces:
