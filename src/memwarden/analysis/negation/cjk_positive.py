@@ -45,6 +45,7 @@ JA_GONE = LazyPattern(
 _CJK_NEGATED_NOUN = LazyPattern(r"(?:^|[，,、\s])(?:不|未|無|无|沒有|没有)[^，。、]{0,8}的|ない[^\x00-\x7f、。]{0,2}(?:商品|もの|データ|ユーザー)")
 _CJK_WE = LazyPattern(r"我們|我们|咱們|咱们|我|私たち|僕|俺|我々")
 _CJK_SELF_DESIGN = LazyPattern(r"我們|我们|咱們|咱们|自前|自社|うちの|我々|私たち")
+_LATIN_NAME = LazyPattern(r"[A-Za-z][A-Za-z0-9]")
 _ZH_THEN = LazyPattern(r"當時|当时|那時|那时|當初|当初")
 _ZH_PAST_EVENT = LazyPattern(r"結果|结果|之前|後來|后来|搞|弄|導致|导致|差點|差点|上次|那次")
 _CJK_CONDITION = LazyPattern("如果|假如|要是|萬一|万一|一旦|若是|場合|なら|たら|れば|的話|的话|的時候|的时候")
@@ -75,6 +76,8 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""  # 「被我們擋下了」: the project did it (「被資安政策鎖掉」 is a block from outside)
     if not cjk_names(text) and match.lastgroup != "cue10":  # what keeps failing since a day needs no name
         return ""
+    if match.lastgroup == "cue12" and not _LATIN_NAME.search(text, 0, match.start()):
+        return ""  # 「ログの保存は 7 日間だけ」: a bare "only N" names no product (a katakana noun is no vendor)
     if text[match.end() : match.end() + 1] == "的":
         return ""  # 「被刪除的分支可以還原」: the word describes a noun
     if match.lastgroup in ("cue3", "cue4", "cue5", "cue6", "cue11", "cue12") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
