@@ -63,7 +63,7 @@ def in_process(root: Path) -> None:
     from memwarden.analysis.superseded import supersession_marks
     from memwarden.discover.profiles import EPISODE_KINDS
     from memwarden.discover.workspace import open_workspace
-    from memwarden.engine.incremental import summaries_without_cache
+    from memwarden.engine.cache import summaries_without_cache
 
     ws = open_workspace(root)
     print(f"{root}: in process")

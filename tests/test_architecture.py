@@ -240,3 +240,22 @@ def test_documents_analysis_and_rules_compile_no_expression_at_import():
              if name.startswith(LAZY_ROOMS) and not name.startswith(NOT_YET_LAZY)
              for line in compiled_at_import(ast.parse(path.read_text(encoding="utf-8")))]
     assert eager == [], "use memwarden.patterns.LazyPattern: a start-up should not compile what no rule runs"
+
+
+# -- the cache is one module to the rest of the code ----------------------------------------------------------
+
+CACHE = "memwarden.engine.cache"
+
+
+def reaches_into_the_cache(name: str) -> list[str]:
+    """The imports of one of the cache's own modules by a module outside the cache (the package itself is fine)."""
+    if name == CACHE or name.startswith(CACHE + "."):
+        return []
+    return [f"{name}:{line} imports {module}" + (f".{imported}" if imported else "")
+            for module, imported, line in imports_of(name)
+            if module.startswith(CACHE + ".") or (module == CACHE and f"{CACHE}.{imported}" in MODULES)]
+
+
+def test_nothing_outside_the_cache_imports_its_parts():
+    assert CACHE + ".store" in MODULES  # the check reads the real layout
+    assert [line for name in MODULES for line in reaches_into_the_cache(name)] == []

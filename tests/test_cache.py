@@ -1,4 +1,4 @@
-"""The store (engine/store.py) answers only when nothing the findings depend on has changed, and a database
+"""The store (engine/cache/store.py) answers only when nothing the findings depend on has changed, and a database
 that is damaged, foreign, of another schema or locked is never trusted and never a crash."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import os
 import sqlite3
 import threading
 
-from memwarden.engine import store as store_module
+from memwarden.engine.cache import store as store_module
 
 DATABASE = (".memwarden_cache", "store.sqlite3")
 

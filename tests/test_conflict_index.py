@@ -1,4 +1,4 @@
-"""conflicting-records under the store (engine/conflict_index.py): answers kept per statement and brought up
+"""conflicting-records under the store (engine/cache/conflict_index.py): answers kept per statement and brought up
 to date by what changed must be the whole computation's (`find_conflicts`), after any edit; a change
 re-answers the statements it can affect, not the workspace; a damaged index is worked out again."""
 
@@ -108,7 +108,7 @@ def _edit(root: Path, gen, rng: random.Random, step: int) -> str:
 def _edits(cli, root: Path, gen, seed: int, steps: int) -> tuple[list[str], list[str]]:
     """(the edits made, those after which the kept answers differed from the whole computation's, or the index
     found its own rows unbelievable: what no run of a sound index does)."""
-    from memwarden.engine import conflict_index
+    from memwarden.engine.cache import conflict_index
 
     garbled = []
     original = conflict_index._Index.answers
@@ -142,7 +142,7 @@ def _edits_made(cli, root: Path, gen, seed: int, steps: int, garbled: list) -> t
 
 
 def _counting_updates(monkeypatch) -> list[bool]:
-    from memwarden.engine import conflict_index
+    from memwarden.engine.cache import conflict_index
 
     updated: list[bool] = []  # each run's way: brought up to date (True) or worked out whole (False)
     original = conflict_index._Index._update
@@ -183,7 +183,7 @@ def _without_new_first_sentence(monkeypatch, conflict_index):
 @pytest.mark.parametrize("left_out", [_without_leads, _without_removal_names, _without_new_first_sentence])
 def test_each_re_answer_step_is_needed(cli, generated, monkeypatch, left_out):
     """The same edits with one step of bringing the answers up to date left out: some answer goes wrong."""
-    from memwarden.engine import conflict_index
+    from memwarden.engine.cache import conflict_index
 
     left_out(monkeypatch, conflict_index)
     root, gen = generated
@@ -196,7 +196,7 @@ def test_each_re_answer_step_is_needed(cli, generated, monkeypatch, left_out):
 
 
 def test_an_append_answers_only_the_statements_it_can_affect(cli, generated, monkeypatch):
-    from memwarden.engine import conflict_index
+    from memwarden.engine.cache import conflict_index
 
     root, gen = generated
     _seed(root, gen, random.Random(7))
@@ -237,7 +237,7 @@ def test_a_damaged_index_is_never_an_answer(cli, generated, damage):
     connection = sqlite3.connect(root / ".memwarden_cache" / "store.sqlite3")
     with connection:
         if damage == "PLANT":
-            from memwarden.engine.conflict_index import _said_row, _Statement
+            from memwarden.engine.cache.conflict_index import _said_row, _Statement
 
             planted, other = b"p" * 16, b"q" * 16
             for normal in (planted, other):

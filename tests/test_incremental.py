@@ -127,7 +127,7 @@ def stored_rows(root: Path) -> dict[str, set]:
 
 
 def test_an_append_rechecks_only_the_new_record_and_keeps_line_numbers(cli, generated, monkeypatch):
-    from memwarden.engine import cached_run
+    from memwarden.engine.cache import cached_run
 
     root, gen = generated
     log = root / "memory" / "episodic.jsonl"

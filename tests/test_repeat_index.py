@@ -1,4 +1,4 @@
-"""near-duplicate under the store (engine/repeat_index.py): answers kept per record and brought up to
+"""near-duplicate under the store (engine/cache/repeat_index.py): answers kept per record and brought up to
 date by what changed must be the whole computation's (`find_repeats`), after any edit; a change
 re-answers the records it can affect, not the workspace; a damaged index is worked out again."""
 
@@ -66,7 +66,7 @@ def _edit(root: Path, gen, rng: random.Random, step: int) -> str:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_kept_answers_are_the_whole_computations_after_random_edits(cli, generated, seed, monkeypatch):
-    from memwarden.engine import repeat_index
+    from memwarden.engine.cache import repeat_index
 
     updated: list[bool] = []  # each run's way: brought up to date (True) or worked out whole (False)
     original = repeat_index._Index._update
@@ -83,7 +83,7 @@ def test_kept_answers_are_the_whole_computations_after_random_edits(cli, generat
 
 
 def test_an_append_answers_only_the_new_records_again(cli, generated, monkeypatch):
-    from memwarden.engine import repeat_index
+    from memwarden.engine.cache import repeat_index
 
     root, gen = generated
     _same(cli, root)  # the index is made (the whole computation)
@@ -125,7 +125,7 @@ def test_a_damaged_index_is_never_an_answer(cli, generated, damage):
     connection = sqlite3.connect(root / ".memwarden_cache" / "store.sqlite3")
     with connection:
         if damage == "PLANT":
-            from memwarden.engine.repeat_index import POS_PER_LINE, Row, _sealed
+            from memwarden.engine.cache.repeat_index import POS_PER_LINE, Row, _sealed
 
             planted = Row("note", "../../outside.md", POS_PER_LINE, "2026-01-01", b"x" * 16, None, b"", 1)
             connection.execute("INSERT INTO repeat_rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -21,7 +21,7 @@ from memwarden.discover.links import forget_real_paths
 from memwarden.discover.workspace import Workspace
 from memwarden.documents import Document
 from memwarden.engine import parallel, pieces
-from memwarden.engine.store import usable as store_usable
+from memwarden.engine.cache import usable as store_usable
 from memwarden.engine.directives import Suppressions, directives
 from memwarden.engine.fixing import FileChange, fix_rounds, write_changes
 from memwarden.model import Applicability, Finding, Problem, Rule, RunMemo, Scope
@@ -56,7 +56,7 @@ class RunOptions:
     cwd: Path = field(default_factory=Path.cwd)
     # progress(total) -> context manager yielding advance(n); None = no progress display
     progress: Callable | None = None
-    use_cache: bool = False  # read and fill the store (engine/store.py)
+    use_cache: bool = False  # read and fill the store (engine/cache/store.py)
     # The run is on the machine the memory is written on (the agent hook, not under CI): paths outside the
     # repository can be settled there (missing-machine-path).
     owner_machine: bool = False
@@ -77,7 +77,7 @@ class RunOptions:
 class Context:
     """What a rule's check sees: the workspace, its own options, the run's settings.
 
-    Under the incremental cache the workspace and memo it sees are watched (engine/incremental.py):
+    Under the incremental cache the workspace and memo it sees are watched (engine/cache/incremental.py):
     what a rule reads beyond its document becomes a dependency of the findings cached for it.
     """
 
@@ -87,7 +87,7 @@ class Context:
         self._recorder = recorder
         self._split_logs = split_logs if split_logs is not None else set()  # logs checked a range at a time
         if recorder is not None:
-            from memwarden.engine.incremental import WatchedMemo, WatchedWorkspace
+            from memwarden.engine.cache import WatchedMemo, WatchedWorkspace
 
             self.workspace = WatchedWorkspace(workspace, recorder)
             self.memo = WatchedMemo(memo, recorder)
@@ -137,16 +137,16 @@ class Context:
         """
         if self._incremental is not None:
             return self._incremental.summaries(function, kinds, self._recorder)
-        from memwarden.engine.incremental import summaries_without_cache
+        from memwarden.engine.cache import summaries_without_cache
 
         return summaries_without_cache(self.workspace, function, kinds)
 
     def kept_repeats(self, marks: dict, threshold: float, containment: float):
         """near-duplicate's repeats from the store, brought up to date by what changed since the last run
-        (engine/repeat_index.py); None when the run has no store, or it cannot answer: work them out whole."""
+        (engine/cache/repeat_index.py); None when the run has no store, or it cannot answer: work them out whole."""
         if self._incremental is None:
             return None
-        from memwarden.engine.repeat_index import kept_repeats
+        from memwarden.engine.cache import kept_repeats
 
         if self._recorder is not None:
             self._recorder.add("files")  # what the store answers reads every record
@@ -154,10 +154,10 @@ class Context:
 
     def kept_conflicts(self, marks: dict, similarity: float):
         """conflicting-records' record conflicts from the store, brought up to date by what changed since the last
-        run (engine/conflict_index.py); None when the run has no store, or it cannot answer: work them out whole."""
+        run (engine/cache/conflict_index.py); None when the run has no store, or it cannot answer: work them out whole."""
         if self._incremental is None:
             return None
-        from memwarden.engine.conflict_index import kept_conflicts
+        from memwarden.engine.cache import kept_conflicts
 
         if self._recorder is not None:
             self._recorder.add("files")  # what the store answers reads every record
@@ -168,7 +168,7 @@ class Context:
         workspace (None if it does not read as text); under the cache kept line by line, so a rule checking
         only a log's new lines still learns about all of them without parsing the rest. With ``reduce``, the
         value ``reduce(summaries)`` (None stays None), and what a rule finds depends on that value alone."""
-        from memwarden.engine.incremental import plain_lines
+        from memwarden.engine.cache import plain_lines
 
         if self._incremental is not None:
             return self._incremental.record_summaries(function, relpath, self._recorder, reduce)
@@ -212,7 +212,7 @@ class Checker:
     def __init__(self, workspace: Workspace, run: RunOptions, incremental=None):
         from memwarden.analysis.secrets import SecretScans
 
-        self.incremental = incremental  # engine/incremental.py: findings kept per document, record and rule
+        self.incremental = incremental  # engine/cache/incremental.py: findings kept per document, record and rule
         self.recorder = None  # what the rules of the current unit of work read, under the incremental cache
         self.keep_all = False  # a workspace rule's findings on files not targeted too (the cache keeps them)
         self.workspace = workspace
@@ -257,7 +257,7 @@ class Checker:
     def findings(self) -> list[Finding]:
         self.start_pass()
         if self.incremental is not None:
-            from memwarden.engine.cached_run import incremental_findings
+            from memwarden.engine.cache import incremental_findings
 
             found = incremental_findings(self, _check_chunk_cached)
             found.sort(key=Finding.sort_key)
@@ -406,7 +406,7 @@ def _read_before_fork(ws: Workspace, units: list) -> None:
     ranges: read here, once, range by range; workers forked from this process inherit it (under spawn they
     read it themselves), and unrecognized-file finds it read."""
     from memwarden.analysis.recognition import LOG_KINDS, episode_flags
-    from memwarden.engine.incremental import plain_lines
+    from memwarden.engine.cache import plain_lines
 
     for unit in units:
         if isinstance(unit, pieces.Piece) and unit.first and ws.text_kind_of(unit.relpath).name in LOG_KINDS:
@@ -437,7 +437,7 @@ def _check_chunk(spec, chunk: list) -> list[Finding]:
 
 def _check_chunk_cached(spec, chunk: list[str]) -> list:
     """In a worker process, under the incremental cache: findings and the entries made for them."""
-    from memwarden.engine.cached_run import check_chunk
+    from memwarden.engine.cache import check_chunk
 
     return check_chunk(_worker_checker(spec, chunk), chunk)
 
@@ -465,7 +465,7 @@ def check_workspace(workspace: Workspace, run: RunOptions) -> WorkspaceResult:
     # --diff shows and writes nothing; content from stdin is never cached; git comparisons depend on more than files.
     if run.use_cache and not (run.base or run.staged or run.diff or workspace.proposed) and store_usable(workspace.root):
         # --fix reads and fills the store too: an answer whose fix would apply is checked again for real.
-        from memwarden.engine.cached_run import open_store
+        from memwarden.engine.cache import open_store
 
         store = open_store(checker)
     try:

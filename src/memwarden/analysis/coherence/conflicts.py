@@ -11,7 +11,7 @@ bucketed by the names they remove.
 
 Each pass names a pair's "owner": the later statement of a band or setting pair, the removal of a
 removal pair. What an owner is paired with depends only on the statements that precede it and the
-buckets it meets (`enters`, `peers`, `removal_partners`): engine/conflict_index.py answers the same
+buckets it meets (`enters`, `peers`, `removal_partners`): engine/cache/conflict_index.py answers the same
 questions from indexed tables, owner by owner, and must agree with this whole computation.
 """
 

@@ -31,7 +31,7 @@ def find_repeats(records: list[MemoryRecord], threshold: float, containment: flo
     """Each record that repeats an earlier one of its own layer, with the earliest such record.
 
     ``sketched(record, sketch)``, when given, is told each record's :class:`Sketch` (what the store
-    keeps to bring the answers up to date later: engine/repeat_index.py)."""
+    keeps to bring the answers up to date later: engine/cache/repeat_index.py)."""
     with bulk():
         return _find_repeats(records, threshold, containment, sketched)
 

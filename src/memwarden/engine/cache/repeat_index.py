@@ -35,7 +35,7 @@ from memwarden.analysis.coherence.relations import repeats
 from memwarden.analysis.coherence.normal import normalise
 from memwarden.analysis.coherence.sketch import BUCKET_KEEP, CHECK, most_met
 from memwarden.analysis.coherence.statements import statement
-from memwarden.engine.record_files import (
+from memwarden.engine.cache.record_files import (
     POS_PER_LINE,
     REBUILD_SHARE,
     UNDATED,
@@ -49,7 +49,7 @@ from memwarden.engine.record_files import (
     ranked as _ranked,
     relpath_of as _relpath,
 )
-from memwarden.engine.store import code_fingerprint, digest, line_digest
+from memwarden.engine.cache.store import code_fingerprint, digest, line_digest
 BAND_BYTES = 9  # a band key: the band's number and two 33-bit values (sketch.band_keys)
 LAYERS = ("episode", "note")
 

@@ -48,10 +48,10 @@ from memwarden.analysis.coherence.conflicts import (
 )
 from memwarden.analysis.coherence.records import bulk, memory_records
 from memwarden.analysis.coherence.statements import sentences, statement
-from memwarden.engine.record_files import (
+from memwarden.engine.cache.record_files import (
     POS_PER_LINE, REBUILD_SHARE, Garbled, RecordFiles, checked, crc, day_of, kept_answers, name, ranked, relpath_of,
 )
-from memwarden.engine.store import code_fingerprint, digest, line_digest
+from memwarden.engine.cache.store import code_fingerprint, digest, line_digest
 
 LAYERS = ("episode", "note", "fact")
 PASSES = ("band", "removal", "setting")  # the order find_conflicts takes pairs in

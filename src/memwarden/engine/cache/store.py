@@ -5,7 +5,7 @@ code, the profile, the config, the rules selected and their options, the date, t
 the workspace: :func:`settings_key`) and then its unit's content:
 
 - ``entries``: a document's findings (its path, kind and content hash) and a workspace rule's findings, each with the dependency set
-  its rules were seen to read (engine/incremental.py says when one is still valid);
+  its rules were seen to read (engine/cache/incremental.py says when one is still valid);
 - ``lines``: a JSONL log's records, one row per line, under the log's key (settings, what is kept:
   the record rules' findings or one record summary, the path, the kind) with the line's bytes'
   digest: a run reads a log's rows in one query and checks only the lines whose digest changed;
@@ -250,7 +250,7 @@ class Store:
         self._entries[key] = (kind, deps_text(deps), seal(value))
         self.used.add(key)
 
-    # -- a transaction of its own: tables that must read what they write (engine/repeat_index.py) --------
+    # -- a transaction of its own: tables that must read what they write (engine/cache/repeat_index.py) --------
     def begin(self, schema=()):
         """The connection inside a write transaction begun now, with ``schema``'s tables made; None when the store
         cannot write (uncached, damaged, or another process holds it past BUSY_SECONDS). End it with :meth:`end`."""

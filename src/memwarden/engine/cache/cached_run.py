@@ -1,4 +1,4 @@
-"""A pass over a workspace that loads from the store (engine/store.py) what it still answers and checks the rest.
+"""A pass over a workspace that loads from the store (engine/cache/store.py) what it still answers and checks the rest.
 
 Workspace rules are answered per rule, document rules per document, and the rules declared
 ``records=True`` per line of a JSONL log: the log's rows are read in one query, the lines that
@@ -10,8 +10,8 @@ apply is never reused: fixes need real edits, so that unit is checked again.
 from __future__ import annotations
 
 from memwarden.engine import parallel, pieces
-from memwarden.engine.incremental import Incremental, Recorder, masked
-from memwarden.engine.store import Store, settings_key
+from memwarden.engine.cache.incremental import Incremental, Recorder, masked
+from memwarden.engine.cache.store import Store, settings_key
 from memwarden.model import Applicability, Finding, Fix, RelatedLocation, Scope, Severity
 
 _ABSENT = object()

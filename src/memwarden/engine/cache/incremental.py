@@ -16,7 +16,7 @@ A rule that needs a little of every document (the tags in use, the ids, the link
 finding that used them depends only on the summaries' digest, not on every byte. A summary function
 with a ``raw_filter`` (a test of the bytes) is not even called on a file that fails it.
 
-The entries live in engine/store.py's database; a missing or garbled one is a miss. It never holds a
+The entries live in engine/cache/store.py's database; a missing or garbled one is a miss. It never holds a
 secret in clear text: messages are stored after the engine hid the file's secrets in them, and
 the summary of a file the secrets scan finds anything in is never stored.
 """
@@ -29,7 +29,7 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from memwarden.engine.store import Store, digest, key_of, line_digest, unseal
+from memwarden.engine.cache.store import Store, digest, key_of, line_digest, unseal
 
 MAX_FILE_DEPS = 64
 

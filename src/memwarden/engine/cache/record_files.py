@@ -1,4 +1,4 @@
-"""What the store's record indexes share (engine/repeat_index.py, engine/conflict_index.py): a record's
+"""What the store's record indexes share (engine/cache/repeat_index.py, engine/cache/conflict_index.py): a record's
 place in its file, each file's stamp, a file's live records read again (a log's on some lines only), and
 the checksum every row carries.
 
@@ -13,7 +13,7 @@ import zlib
 
 from memwarden.analysis.coherence.records import episode_records, fact_records, note_record
 from memwarden.analysis.superseded import superseded_notes
-from memwarden.engine.incremental import masked, split_lines
+from memwarden.engine.cache.incremental import masked, split_lines
 from memwarden.kinds import EPISODE_KINDS
 
 POS_PER_LINE = 1024  # an episode's place: its line, then its rank among the records sharing the line
