@@ -288,3 +288,20 @@ def test_budget_on_a_windsurf_rules_file_uses_windsurfs_limit(cli, git_repo):
         assert result.exit_code == 2, result
         body = result.json()
         assert (body["preset"], body["unit"], body["used"], body["edge"]) == ("windsurf", "chars", 12_300, 12_000)
+
+
+def test_every_agent_glob_with_a_folder_starts_with_a_folder_written_out():
+    # agent_of turns away a path whose first folder is none of AGENT_FILE_DIRS without matching a glob: that holds
+    # only while every glob with a '/' begins with a plain folder name.
+    from memwarden import agent_files
+    from memwarden.globs import is_glob
+
+    for glob in agent_files.AGENT_FILE_GLOBS:
+        if "/" in glob:
+            first = glob.split("/", 1)[0]
+            assert not is_glob(first) and first in agent_files.AGENT_FILE_DIRS, glob
+    for path in (".cursor/rules/a.mdc", "notes/.cursor/rules/a.mdc", ".github/copilot-instructions.md",
+                 "docs/.github/copilot-instructions.md", ".roorules-code", "x/.roorules-code", ".windsurf/rules/a.md"):
+        slow = next((row for row in agent_files.AGENT_FILES
+                     if any(agent_files._root_match(path, glob) for glob in row.globs)), None)
+        assert agent_files.agent_of(path) is slow, path

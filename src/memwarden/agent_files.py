@@ -79,6 +79,8 @@ AGENT_FILE_DIRS = tuple(sorted({glob.split("/", 1)[0] for glob in AGENT_FILE_GLO
 
 def agent_of(relpath: str) -> AgentFiles | None:
     """The row whose globs name a repository-relative path (a slash-less glob names the root only)."""
+    if "/" in relpath and relpath.split("/", 1)[0] not in AGENT_FILE_DIRS:
+        return None  # a glob with a folder starts with one of these, written out (the budget asks this of every file)
     for row in AGENT_FILES:
         if any(_root_match(relpath, glob) for glob in row.globs):
             return row
