@@ -271,7 +271,11 @@ class Workspace:
         folder names hold hidden by its marker, escaped to print. Every output that names a file goes through it."""
         from memwarden.analysis.secrets.paths import hide_in_path
 
-        return shown_path(hide_in_path(Path(os.path.relpath(self.root / relpath, cwd)).as_posix()))
+        if relpath and relpath != "." and str(cwd) == str(self.root):
+            shown = relpath  # run from the workspace root, as hooks and CI are: nothing to work out per file
+        else:
+            shown = Path(os.path.relpath(self.root / relpath, cwd)).as_posix()
+        return shown_path(hide_in_path(shown))
 
     def forget(self, relpath: str) -> None:
         """Drop a cached document after its content changed."""
