@@ -191,8 +191,10 @@ class Workspace:
 
     def kind_of(self, relpath: str) -> Kind | None:
         """The memory kind of a file (None for a file no kind claims: see :meth:`text_kind_of`)."""
-        kind = self.files.get(relpath)
-        if kind is None and relpath not in self.files:
+        # The walk classifies each file it finds just so: before it has run (a hook naming a few files),
+        # a file's kind needs no walk of thousands of notes.
+        kind = self._files.get(relpath) if self._files is not None else None
+        if kind is None and (self._files is None or relpath not in self._files):
             kind = self.profile.classify(relpath)
             if kind is not None and self._excluded(relpath):
                 return None

@@ -72,6 +72,8 @@ class WatchedWorkspace:
             recorder.add("tree")  # a path under it may be looked at on disk: which files exist matters
         elif name == "is_target":
             recorder.add("targets")
+        elif name == "overlay":
+            return WatchedOverlay(value, recorder)
         elif name in NAME_ATTRIBUTES:
             recorder.add("names")
         elif name in ("document", "current_bytes"):
@@ -95,6 +97,42 @@ class WatchedWorkspace:
 
     def __setattr__(self, name, value):
         setattr(self._ws, name, value)
+
+
+class WatchedOverlay:
+    """The fixed content not yet written, as a rule reads it: whether a file is there is which files exist (the tree,
+    which counts the overlay's), a file's content is that file; anything else is every file."""
+
+    def __init__(self, overlay: dict, recorder: Recorder):
+        self._overlay = overlay
+        self._recorder = recorder
+
+    def __contains__(self, relpath) -> bool:
+        self._recorder.add("tree")
+        return relpath in self._overlay
+
+    def get(self, relpath, default=None):
+        self._recorder.add("file", relpath)
+        return self._overlay.get(relpath, default)
+
+    def __getitem__(self, relpath):
+        self._recorder.add("file", relpath)
+        return self._overlay[relpath]
+
+    def __setitem__(self, relpath, content) -> None:
+        self._overlay[relpath] = content
+
+    def __iter__(self):
+        self._recorder.add("files")
+        return iter(self._overlay)
+
+    def __len__(self) -> int:
+        self._recorder.add("files")
+        return len(self._overlay)
+
+    def __getattr__(self, name):
+        self._recorder.add("files")
+        return getattr(self._overlay, name)
 
 
 class WatchedMemo:
@@ -131,6 +169,8 @@ class Incremental:
         self.run_key = run_key
         self.workspace = workspace
         self._file_hashes = store.file_hashes
+        self._file_hash = store.file_hash
+        self._file_names = store.file_names
         self._forget_hashes = store.forget_hashes
         self._secrets = secrets
         self._current: dict[tuple, str] = {}
@@ -161,7 +201,7 @@ class Incremental:
         if raw is None:
             raw = self.workspace.overlay.get(relpath)
         if raw is None:
-            known = self._file_hashes().get(relpath)
+            known = self._file_hash(relpath)
             if known is not None:
                 return known
             raw = self.workspace.current_bytes(relpath)
@@ -223,7 +263,7 @@ class Incremental:
         elif kind == "resolved" and len(dep) == 2 and isinstance(dep[1], str):
             value = digest(os.path.realpath(dep[1]))
         elif kind == "tree":
-            value = digest(sorted({*self._file_hashes(), *ws.overlay}))
+            value = digest(sorted({*self._file_names(), *ws.overlay}))
         elif kind == "files":
             hashes = dict(self._file_hashes())
             hashes.update((relpath, content_digest(raw)) for relpath, raw in ws.overlay.items())  # fixed, unwritten
