@@ -126,12 +126,15 @@ def test_the_hooks_findings_are_those_of_a_check_without_the_store_after_random_
 
 
 def test_a_warm_hook_on_a_small_change_looks_only_at_the_files_it_checks(cli, tmp_path, monkeypatch):
-    """The seam: on a 3-file change of a workspace of 1,500 notes, the hook stats and classifies a handful of files,
-    not the workspace (the walk listed every note and classified it; the store stat-ed every file to key it)."""
+    """The seam: on a 3-file change of a workspace of 1,500 notes and a log of 1,500 episodes, the hook stats and
+    classifies a handful of files, not the workspace (the walk listed every note and classified it; the store
+    stat-ed every file to key it), and digests the log's new line, not every line (one digest says the rest are
+    the bytes its rows were made from)."""
     monkeypatch.delenv("MEMWARDEN_PREVIEW", raising=False)
+    from memwarden.engine import cached_run, incremental, store
     from memwarden.kinds import Profile
 
-    root = _workspace(tmp_path / "ws", notes=1500, episodes=200)
+    root = _workspace(tmp_path / "ws", notes=1500, episodes=1500)
     cli("check", "--exit-zero", ".", cwd=root)  # the warm cache of the commit before
     feedback = root / "memory" / "knowledge" / "feedback"
     changed = [feedback / "note-00100.md", feedback / "note-01200.md"]
@@ -143,7 +146,8 @@ def test_a_warm_hook_on_a_small_change_looks_only_at_the_files_it_checks(cli, tm
 
     stat_ed: list[str] = []
     classified: list[str] = []
-    real_stat, real_classify = os.stat, Profile.classify
+    digested: list[bytes] = []
+    real_stat, real_classify, real_digest = os.stat, Profile.classify, store.line_digest
 
     def counting_stat(path, *args, **kwargs):
         stat_ed.append(os.fspath(path))
@@ -153,11 +157,70 @@ def test_a_warm_hook_on_a_small_change_looks_only_at_the_files_it_checks(cli, tm
         classified.append(relpath)
         return real_classify(self, relpath)
 
+    def counting_digest(line):
+        digested.append(line)
+        return real_digest(line)
+
     with pytest.MonkeyPatch.context() as spies:
         spies.setattr(os, "stat", counting_stat)
         spies.setattr(Profile, "classify", counting_classify)
+        for module in (incremental, cached_run):  # each holds the store's line_digest by name
+            spies.setattr(module, "line_digest", counting_digest)
         found = _findings(cli, root, hook)
     notes_stat_ed = {path for path in stat_ed if "/feedback/note-" in path}
     assert len(notes_stat_ed) <= 10, sorted(notes_stat_ed)[:20]
     assert len(classified) <= 20, classified[:20]
+    assert 1 <= len(digested) <= 5, len(digested)  # the appended line, not the log's 1,500
     assert found == _findings(cli, root, hook, env=NO_CACHE)
+
+
+def _log_line_broken_in_place(log: Path, index: int) -> None:
+    """A record made unparsable with the log's size and mtime kept: only its bytes tell."""
+    lines = log.read_bytes().splitlines(keepends=True)
+    assert lines[index].endswith(b"}\n")
+    lines[index] = lines[index][:-2] + b"]\n"
+    info = log.stat()
+    log.write_bytes(b"".join(lines))
+    os.utime(log, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def test_a_log_rewritten_in_the_middle_with_the_same_size_is_read_again(cli, tmp_path, monkeypatch):
+    monkeypatch.delenv("MEMWARDEN_PREVIEW", raising=False)
+    root = _workspace(tmp_path / "ws", notes=3, episodes=300)
+    log = root / "memory" / "episodic.jsonl"
+    hook = ["memory/episodic.jsonl"]
+    assert _findings(cli, root, hook) == []  # its lines' digest kept
+    with log.open("a") as handle:
+        handle.write(_episode(900))
+    assert _findings(cli, root, hook) == []  # an append: the first 300 lines told unchanged by one digest
+    _log_line_broken_in_place(log, 149)
+    found = _findings(cli, root, hook)
+    assert [(path, line, name) for path, line, _, name, _ in found] == [("memory/episodic.jsonl", 150, "unparsable-file")]
+    assert found == _findings(cli, root, hook, env=NO_CACHE)
+
+
+def test_a_planted_digest_of_a_logs_lines_is_not_believed_over_missing_rows(cli, tmp_path, monkeypatch):
+    """Row 0 says the first lines are unchanged only while every one of them has its row: a store whose row 0 was
+    made to match the log's new bytes, with the changed line's row gone, is read line by line."""
+    import hashlib
+    import sqlite3
+
+    from memwarden.engine.store import seal
+
+    monkeypatch.delenv("MEMWARDEN_PREVIEW", raising=False)
+    root = _workspace(tmp_path / "ws", notes=3, episodes=200)
+    log = root / "memory" / "episodic.jsonl"
+    hook = ["memory/episodic.jsonl"]
+    assert _findings(cli, root, hook) == []
+    _log_line_broken_in_place(log, 99)
+    raw = log.read_bytes()
+    connection = sqlite3.connect(root / ".memwarden_cache" / "store.sqlite3")
+    with connection:
+        planted = connection.execute("UPDATE lines SET digest = ?, value = ? WHERE line = 0",
+                                     (hashlib.blake2b(raw, digest_size=16).digest(),
+                                      seal({"bytes": len(raw), "lines": 200}))).rowcount
+        connection.execute("DELETE FROM lines WHERE line = 100")
+    connection.close()
+    assert planted >= 1
+    found = _findings(cli, root, hook)
+    assert [(line, name) for _, line, _, name, _ in found] == [(100, "unparsable-file")]

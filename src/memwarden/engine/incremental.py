@@ -176,6 +176,7 @@ class Incremental:
         self._current: dict[tuple, str] = {}
         self._valid_sets: dict = {}  # depset reference -> whether it holds now
         self._logs: dict[str, dict] = {}  # a log's stored rows, read once a pass
+        self._prefixes: dict[str, tuple] = {}  # a log's unchanged prefix this pass: (bytes, lines, its digest so far)
         self._summaries: dict[tuple, dict] = {}
         self._record_summaries: dict[tuple, dict] = {}
         self._masked_docs: dict = {}  # the one emptied copy of a log the summaries last read
@@ -189,6 +190,7 @@ class Incremental:
         self._current.clear()
         self._valid_sets.clear()
         self._logs.clear()
+        self._prefixes.clear()
         self._summaries.clear()
         self._record_summaries.clear()
         self._masked_docs = {}
@@ -225,6 +227,41 @@ class Incremental:
         if log not in self._logs:
             self._logs[log] = self.store.log_lines(log)
         return self._logs[log]
+
+    def unchanged_lines(self, log: str, raw: bytes) -> int:
+        """How many first lines of a log are the bytes its rows were made from, each row still holding (0: none
+        known). Row 0 holds their size, count and one digest of their bytes: a log that only grew is told
+        unchanged by one digest, and only its rows past them (and those holding a finding) are read."""
+        if log in self._logs or self.store.made_lines(log):
+            return 0  # read or written already this run: the rows as they are
+        head = self.store.log_row(log, 0)
+        sound, kept = unseal(head[2]) if head is not None else (False, None)
+        size, count = (kept.get("bytes"), kept.get("lines")) if sound and isinstance(kept, dict) else (None, None)
+        if not (isinstance(size, int) and isinstance(count, int) and 0 < size <= len(raw) and 0 < count):
+            return 0
+        hasher = hashlib.blake2b(memoryview(raw)[:size], digest_size=16)
+        if hasher.digest() != head[0]:
+            return 0
+        groups = self.store.log_head(log, count)
+        if sum(rows for _, rows in groups) != count or not all(self.valid_set(depset) for depset, _ in groups):
+            return 0
+        self._logs[log] = self.store.log_lines(log, after=count)
+        self._prefixes[log] = (size, count, hasher)
+        return count
+
+    def keep_unchanged_lines(self, log: str, raw: bytes, lines: list[bytes]) -> None:
+        """Every line of the log has its row now: keep the digest of the lines that end (see :meth:`unchanged_lines`)."""
+        count = len(lines) - (not lines[-1].endswith(b"\n")) if lines else 0
+        size = len(raw) - (len(lines[-1]) if count < len(lines) else 0)
+        known, _, hasher = self._prefixes.get(log, (0, 0, None))
+        if count == 0 or size == known:
+            return
+        if hasher is None:
+            hasher = hashlib.blake2b(memoryview(raw)[:size], digest_size=16)
+        else:
+            hasher = hasher.copy()
+            hasher.update(memoryview(raw)[known:size])
+        self.store.put_line(log, 0, hasher.digest(), [], {"bytes": size, "lines": count})
 
     def line_answer(self, log: str, number: int, line: bytes, found_digest: bytes | None = None):
         """(True, value) when the log's row for this line holds its bytes and its dependencies hold, else (False, None)."""

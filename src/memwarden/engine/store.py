@@ -9,6 +9,7 @@ the workspace: :func:`settings_key`) and then its unit's content:
 - ``lines``: a JSONL log's records, one row per line, under the log's key (settings, what is kept:
   the record rules' findings or one record summary, the path, the kind) with the line's bytes'
   digest: a run reads a log's rows in one query and checks only the lines whose digest changed;
+  row 0, the digest of its first lines' bytes (each with its row): a log that grew is one digest;
 - ``facts``: what a summary function says of each file (the ids, links, names and marks the workspace
   rules need), one row per file under the function's key with the file's kind and content hash: a run
   reads a function's rows in one query and reads again only the files whose content changed;
@@ -34,6 +35,7 @@ from pathlib import Path
 
 from memwarden import __version__, registry
 from memwarden.engine import tree_files
+from memwarden.engine.tree_files import code_fingerprint
 
 CACHE_DIR = ".memwarden_cache"
 DATABASE = "store.sqlite3"
@@ -300,13 +302,25 @@ class Store:
             self._broken = True
 
     # -- a log's lines --------------------------------------------------------------------------
-    def log_lines(self, log: str) -> dict[int, tuple]:
-        """{line: (digest, depset reference, value text)} of a log's key: the stored rows and this run's."""
-        rows = {line: (bytes(found), depset, value)
-                for line, found, depset, value in self._query("SELECT line, digest, depset, value FROM lines WHERE log = ?",
-                                                               (log,))}
+    def log_lines(self, log: str, after: int = 0) -> dict[int, tuple]:
+        """{line: (digest, depset reference, value text)} of a log's key: the stored rows and this run's; with
+        ``after``, of the lines before it only those holding a value (the others are known to hold nothing)."""
+        rows = {line: (bytes(found), depset, value) for line, found, depset, value in self._query(
+            "SELECT line, digest, depset, value FROM lines WHERE log = ? AND (line > ? OR value IS NOT NULL)", (log, after))}
         rows.update((line, (found, deps, value)) for line, (found, deps, value) in self._lines.get(log, {}).items())
         return rows
+
+    def made_lines(self, log: str) -> dict[int, tuple]:
+        return self._lines.get(log, {})
+
+    def log_row(self, log: str, line: int) -> tuple | None:
+        rows = self._query("SELECT digest, depset, value FROM lines WHERE log = ? AND line = ?", (log, line))
+        return (bytes(rows[0][0]), rows[0][1], rows[0][2]) if rows else None
+
+    def log_head(self, log: str, count: int) -> list[tuple]:
+        """[(depset reference, rows)] of a log's lines 1 to count: what an unchanged prefix of it rests on."""
+        return self._query("SELECT depset, count(*) FROM lines WHERE log = ? AND line BETWEEN 1 AND ? GROUP BY depset",
+                           (log, count))
 
     def put_line(self, log: str, line: int, found: bytes, deps, value) -> tuple:
         """Keep a line's value (None: nothing to keep but that it was checked); the row as :meth:`log_lines` gives it."""
@@ -379,7 +393,7 @@ class Store:
         if self._files is not None:
             return self._files.get(relpath)
         rows = self._query("SELECT signature, digest FROM files WHERE relpath = ?", (_name(relpath),))
-        return (rows[0][0], rows[0][1]) if rows else None
+        return tuple(rows[0]) if rows else None
 
     def forget_hashes(self) -> None:
         """The files may have changed since they were hashed (a fixing round wrote them): stat them again."""
@@ -453,10 +467,7 @@ class Store:
             except sqlite3.Error:
                 pass
             return  # locked, full or damaged: this run's answers are not kept
-        if self._files_now:
-            self._files = dict(self._files_now)
-        elif self._files is not None:
-            self._files.update(self._single)
+        self._files = dict(self._files_now) if self._files_now else None  # read again when a pass needs them
         self._entries.clear()
         self._lines.clear()
         self._facts.clear()
@@ -526,20 +537,6 @@ def _json_list(text) -> list | None:
 
 
 # -- the settings: what every key starts from ---------------------------------------------------------
-def code_fingerprint() -> str:
-    """memwarden's own files as they are now: a changed rule must never be answered from the cache."""
-    here = Path(__file__).resolve().parents[1]  # the whole memwarden package
-    from memwarden.documents.schema_store import schemas_dir
-
-    entries = []
-    for base in (here, schemas_dir()):
-        for path in sorted(base.rglob("*")):
-            if path.suffix in (".py", ".json"):
-                info = path.stat()
-                entries.append((str(path), info.st_size, info.st_mtime_ns))
-    return hashlib.sha256(repr(entries).encode()).hexdigest()
-
-
 def _file_digest(path: Path) -> str:
     """A file's SHA-256, or what stands in its place: a changed, created or deleted input changes the key."""
     try:

@@ -1,5 +1,5 @@
-"""The workspace tree's files as the store keys them: listed without a stat, and one file's stat signature and
-SHA-256 (a file is hashed again only when its signature changed)."""
+"""Files as the store keys them: the workspace tree's, listed without a stat, one file's stat signature and SHA-256
+(a file is hashed again only when its signature changed); memwarden's own, by their stat (the code's fingerprint)."""
 
 from __future__ import annotations
 
@@ -47,3 +47,17 @@ def stat_one(root: Path, relpath: str, skip: set[str]) -> tuple[str, str] | None
     except OSError:
         return None
     return (signature(info), full) if stat.S_ISREG(info.st_mode) else None
+
+
+def code_fingerprint() -> str:
+    """memwarden's own files as they are now: a changed rule must never be answered from the cache."""
+    here = Path(__file__).resolve().parents[1]  # the whole memwarden package
+    from memwarden.documents.schema_store import schemas_dir
+
+    entries = []
+    for base in (here, schemas_dir()):
+        for path in sorted(base.rglob("*")):
+            if path.suffix in (".py", ".json"):
+                info = path.stat()
+                entries.append((str(path), info.st_size, info.st_mtime_ns))
+    return hashlib.sha256(repr(entries).encode()).hexdigest()
