@@ -563,7 +563,7 @@ def split_lines(raw: bytes) -> list[bytes] | None:
 
     if raw.startswith(b"\xef\xbb\xbf") or b"\x00" in raw or len(raw) > MAX_FILE_BYTES:
         return None
-    if b"\r" in raw.replace(b"\r\n", b""):
+    if b"\r" in raw and b"\r" in raw.replace(b"\r\n", b""):
         return None  # CR-only line ends: read whole
     try:
         raw.decode("utf-8")

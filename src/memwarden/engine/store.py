@@ -369,7 +369,7 @@ class Store:
     def file_names(self) -> set[str]:
         """Every file of the workspace tree, listed once a pass (nothing stat-ed: which files exist, not what is in them)."""
         if self._names is None:
-            self._names = {relpath for relpath, _ in tree_files.walk_files(self.root, _SKIP)}
+            self._names = tree_files.file_names(self.root, _SKIP)
         return self._names
 
     def file_hash(self, relpath: str) -> str | None:

@@ -9,15 +9,27 @@ import stat
 from pathlib import Path
 
 
-def walk_files(root: Path, skip: set[str]):
-    """(relpath, full path) of every file below root, folders named in skip left out, symlinked folders not entered."""
+def walk_folders(root: Path, skip: set[str]):
+    """(relpath prefix, folder, file names) of every folder below root, folders named in skip left out, symlinked
+    folders not entered."""
     top = os.fspath(root)
     for directory, dirnames, filenames in os.walk(top):
         dirnames[:] = sorted(d for d in dirnames if d not in skip)
         # os.walk joins every directory to the top it was given: its path relative to it is the rest
         prefix = directory[len(top) :].lstrip(os.sep).replace(os.sep, "/")
+        yield (prefix + "/" if prefix else ""), directory, filenames
+
+
+def walk_files(root: Path, skip: set[str]):
+    """(relpath, full path) of every file :func:`walk_folders` finds."""
+    for prefix, directory, filenames in walk_folders(root, skip):
         for name in filenames:
-            yield (f"{prefix}/{name}" if prefix else name), os.path.join(directory, name)
+            yield prefix + name, os.path.join(directory, name)
+
+
+def file_names(root: Path, skip: set[str]) -> set[str]:
+    """The relpaths of :func:`walk_files`, without a path joined for each (a hook lists thousands)."""
+    return {prefix + name for prefix, _, filenames in walk_folders(root, skip) for name in filenames}
 
 
 def signature(info: os.stat_result) -> str:
