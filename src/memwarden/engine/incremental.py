@@ -256,7 +256,7 @@ class Incremental:
         known, _, hasher = self._prefixes.get(log, (0, 0, None))
         if count == 0 or size == known:
             return
-        if hasher is None:
+        if hasher is None or size < known:
             hasher = hashlib.blake2b(memoryview(raw)[:size], digest_size=16)
         else:
             hasher = hasher.copy()
