@@ -566,7 +566,8 @@ def split_lines(raw: bytes) -> list[bytes] | None:
     if b"\r" in raw and b"\r" in raw.replace(b"\r\n", b""):
         return None  # CR-only line ends: read whole
     try:
-        raw.decode("utf-8")
+        if not raw.isascii():  # ASCII is UTF-8: no 6 MB string made to find out
+            raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
     return raw.splitlines(keepends=True)
