@@ -294,7 +294,8 @@ def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules,
     inc, run = checker.incremental, checker.run
     log = _records_log(inc, relpath, kind, rules)
     inc.store.cut_log(log, len(lines))
-    found, misses = _line_answers(checker, log, lines, pieces.lines_within(lines, piece), rules, raw if piece is None else None)
+    whole_log = raw if piece is None else None  # a range of the log has no prefix of its own
+    found, misses = _line_answers(checker, log, lines, pieces.lines_within(lines, piece), rules, whole_log)
     for batch in ([misses] if run.fix or run.diff else pieces.batches(lines, misses)) if misses else []:
         checked = _check_lines(checker, relpath, kind, raw, lines, rules, log, batch, piece)
         if checked is None:

@@ -250,7 +250,7 @@ class Incremental:
         return count
 
     def keep_unchanged_lines(self, log: str, raw: bytes, lines: list[bytes]) -> None:
-        """Every line of the log has its row now: keep the digest of the lines that end (see :meth:`unchanged_lines`)."""
+        """Every line of the log has its row now: keep the digest of the lines that end (:meth:`unchanged_lines`)."""
         count = len(lines) - (not lines[-1].endswith(b"\n")) if lines else 0
         size = len(raw) - (len(lines[-1]) if count < len(lines) else 0)
         known, _, hasher = self._prefixes.get(log, (0, 0, None))
