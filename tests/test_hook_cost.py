@@ -33,6 +33,7 @@ def _workspace(root: Path, notes: int, episodes: int) -> Path:
     feedback = root / "memory" / "knowledge" / "feedback"
     feedback.mkdir(parents=True)
     (root / "MEMORY.md").write_text("# Memory\n\n- [first note](memory/knowledge/feedback/note-00000.md)\n")
+    (root / "README.md").write_text("# The agent's memory\n")  # no memory: checked as any text file
     (root / "memory" / "fact.yml").write_text("identity:\n  name: Test Agent\n")
     for number in range(notes):
         links = [f"note-{(number + 1) % notes:05d}.md"] + (["note-missing.md"] if number % 7 == 0 else [])
@@ -56,7 +57,7 @@ def _edit(root: Path, rng: random.Random, step: int) -> tuple[str, list[str]]:
     log = root / "memory" / "episodic.jsonl"
     relative = lambda path: path.relative_to(root).as_posix()  # noqa: E731
     what = rng.choice(["staged", "unstaged", "staged-then-changed", "untracked", "deleted", "renamed", "ignored",
-                       "symlink", "append", "rewrite-same-length", "create-target", "remove-target"])
+                       "symlink", "append", "rewrite-same-length", "create-target", "remove-target", "readme"])
     note = rng.choice(notes)
     if what in ("staged", "unstaged", "staged-then-changed"):
         note.write_text(note.read_text() + f"Checked again in step {step}: see [gone](note-gone-{step}.md).\n")
@@ -81,6 +82,10 @@ def _edit(root: Path, rng: random.Random, step: int) -> tuple[str, list[str]]:
         moved = note.with_name(f"moved-{step}.md")
         git(root, "mv", relative(note), relative(moved))
         return what, [relative(moved)]
+    if what == "readme":  # a text file no kind claims, named with the notes
+        with (root / "README.md").open("a") as handle:
+            handle.write(f"Step {step}: see /home/alice/notes.md and [x](missing-{step}.md).\n")
+        return what, ["README.md", relative(note)]
     if what == "symlink":
         link = feedback / f"link-{step}.md"
         os.symlink(note.name, link)
@@ -122,14 +127,14 @@ def test_the_hooks_findings_are_those_of_a_check_without_the_store_after_random_
         assert _findings(cli, root, paths) == _findings(cli, root, paths, env=NO_CACHE), (step, what, paths)
         if step % 3 == 2:  # and the whole workspace, as CI checks it
             assert _findings(cli, root, ["."]) == _findings(cli, root, ["."], env=NO_CACHE), (step, what)
-    assert len(set(done)) >= 9, done
+    assert len(set(done)) >= 9 and "readme" in done, done
 
 
 def test_a_warm_hook_on_a_small_change_looks_only_at_the_files_it_checks(cli, tmp_path, monkeypatch):
-    """The seam: on a 3-file change of a workspace of 1,500 notes and a log of 1,500 episodes, the hook stats and
-    classifies a handful of files, not the workspace (the walk listed every note and classified it; the store
-    stat-ed every file to key it), and digests the log's new line, not every line (one digest says the rest are
-    the bytes its rows were made from)."""
+    """The seam: on a 4-file change (a README among them) of a workspace of 1,500 notes and a log of 1,500 episodes,
+    the hook stats and classifies a handful of files, not the workspace (the walk listed every note and classified
+    it; the store stat-ed every file to key it), and digests the log's new line, not every line (one digest says
+    the rest are the bytes its rows were made from)."""
     monkeypatch.delenv("MEMWARDEN_PREVIEW", raising=False)
     from memwarden.engine import cached_run, incremental, store
     from memwarden.kinds import Profile
@@ -137,7 +142,7 @@ def test_a_warm_hook_on_a_small_change_looks_only_at_the_files_it_checks(cli, tm
     root = _workspace(tmp_path / "ws", notes=1500, episodes=1500)
     cli("check", "--exit-zero", ".", cwd=root)  # the warm cache of the commit before
     feedback = root / "memory" / "knowledge" / "feedback"
-    changed = [feedback / "note-00100.md", feedback / "note-01200.md"]
+    changed = [feedback / "note-00100.md", feedback / "note-01200.md", root / "README.md"]
     for note in changed:
         note.write_text(note.read_text() + "Checked again.\n")
     with (root / "memory" / "episodic.jsonl").open("a") as handle:
