@@ -6,7 +6,8 @@
 ``--old`` is the interpreter of the frozen build to compare with (default: /work/wt/base30/.venv/bin/python,
 main at 6bf4c84); the new build is this interpreter's memwarden. Each build checks its own copy of every
 workspace (their caches never meet). Measured, each the median of --runs whole processes (wall, and CPU
-of the process and its workers), with every rule selected (`MEMWARDEN_PREVIEW=1`, as the issue measured):
+of the process and its workers), with every rule selected (`MEMWARDEN_PREVIEW=1`, as the issue measured;
+``--stable``: the stable rules alone, the hook as shipped):
 
 - the hook entry (`check --fix`, secrets left to their own hook) on a fresh 3-file change (two notes edited,
   one episode appended) with the cache warm from a check of the unchanged workspace, at each scale and kind;
@@ -153,13 +154,19 @@ def main() -> None:
     parser.add_argument("--no-cold", action="store_true", help="only the hook rows")
     parser.add_argument("--only", choices=["old", "new"])
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "memwarden-store-side-by-side")
+    parser.add_argument("--stable", action="store_true", help="the hook as shipped: the stable rules, no preview")
     args = parser.parse_args()
-    env = {**sbs.environment(), "MEMWARDEN_PREVIEW": "1"}  # every rule, as the issue measured (stable alone: 3)
+    env = sbs.environment()
+    if args.stable:
+        env.pop("MEMWARDEN_PREVIEW", None)
+    else:
+        env["MEMWARDEN_PREVIEW"] = "1"  # every rule, as the issue measured
     builds = {"old": args.old, "new": Path(sys.executable)}
     if args.only:
         builds = {args.only: builds[args.only]}
     args.work.mkdir(parents=True, exist_ok=True)
     print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; median of {args.runs}; "
+          f"{'stable rules (as shipped)' if args.stable else 'every rule (MEMWARDEN_PREVIEW=1)'}; "
           f"old {builds.get('old')}, new {builds.get('new')}")
     print(f"{'measure (wall/CPU)':<46} {'old':>24} {'new':>24} {'new/old':>11}  goal")
     maker = Path(sys.executable)

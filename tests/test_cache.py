@@ -222,3 +222,18 @@ def test_the_earlier_json_store_is_removed_and_a_link_in_it_is_not_followed(cli,
     assert not (root / ".memwarden_cache" / "v1").exists()
     assert (outside / "keep.txt").read_text() == "kept"
     assert memwardens(root.joinpath(*DATABASE))
+
+
+def test_a_fifo_in_the_tree_is_no_file_to_hash(workspace, tmp_path):
+    """The store keys every file of the tree by its content hash for a rule that reads every file: a FIFO has no
+    content to hash, and opening one with no writer would wait forever."""
+    import subprocess
+    import sys
+
+    root = gish(workspace)
+    (root / "notes").mkdir()
+    os.mkfifo(root / "notes" / "pipe")
+    for _ in range(2):  # the second run asks the store whether every file is as it was
+        done = subprocess.run([sys.executable, "-m", "memwarden", "check", "--exit-zero", "."], cwd=root,
+                              capture_output=True, timeout=60, env={**os.environ, "MEMWARDEN_PREVIEW": "1"})
+        assert done.returncode == 0, done.stderr

@@ -144,7 +144,10 @@ def present(root: Path) -> str | None:
         for glob in row.globs:
             first = glob.split("/", 1)[0]
             if "/" not in glob:
-                candidates = sorted(names) if is_glob(glob) else [glob] if glob in names else []
+                # Only names that start as the glob does (a folder of thousands of notes is passed on the way up).
+                literal = glob[: min((glob.find(mark) for mark in "*?[" if mark in glob), default=len(glob))]
+                candidates = (sorted(n for n in names if n.startswith(literal)) if is_glob(glob)
+                              else [glob] if glob in names else [])
                 hit = next((name for name in candidates if _root_match(name, glob)), None)
                 if hit is not None and os.path.isfile(root / hit):
                     return hit

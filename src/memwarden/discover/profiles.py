@@ -316,6 +316,9 @@ def _openclaw_workspace(root: Path) -> str | None:
 
 def _plain_notes(root: Path) -> str | None:
     """Why root is a folder of plain notes (Serena, Cline's Memory Bank, a lessons log), or None."""
+    # The folder's name first: a hook's file sits in a folder of thousands of notes, listed for nothing.
+    if root.name not in ("memories", ".learnings", "memory-bank"):
+        return None
     try:
         names = {child.name for child in root.iterdir() if child.suffix == ".md" and child.is_file()}
     except OSError:

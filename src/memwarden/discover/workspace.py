@@ -60,6 +60,7 @@ class Workspace:
     _files: dict[str, Kind] | None = None
     _other: dict[str, Kind] | None = None
     _docs: dict[str, Document] = field(default_factory=dict)
+    _named_other: dict[str, Kind] = field(default_factory=dict)  # add_other's files, kept through a walk made later
 
     # -- files ------------------------------------------------------------
     @property
@@ -91,14 +92,16 @@ class Workspace:
         other: dict[str, Kind] = {}
         for relpath, kind in self._walk():
             (files if kind.memory else other)[relpath] = kind
-        self._files, self._other = files, other
+        self._files, self._other = files, {**other, **self._named_other}
 
     def add_other(self, relpath: str) -> Kind | None:
         """A file named on the command line that no kind claims: its `other-text` kind, or None (not text, excluded)."""
         if self._excluded(relpath) or not is_text_file(self.root / relpath, relpath):
             return None
         kind = other_text_kind(relpath)
-        self.other_files[relpath] = kind
+        self._named_other[relpath] = kind  # no walk for it (a hook names a README among its notes)
+        if self._other is not None:
+            self._other[relpath] = kind
         return kind
 
     def excluded(self, relpath: str) -> bool:
@@ -191,8 +194,10 @@ class Workspace:
 
     def kind_of(self, relpath: str) -> Kind | None:
         """The memory kind of a file (None for a file no kind claims: see :meth:`text_kind_of`)."""
-        kind = self.files.get(relpath)
-        if kind is None and relpath not in self.files:
+        # The walk classifies each file it finds just so: before it has run (a hook naming a few files),
+        # a file's kind needs no walk of thousands of notes.
+        kind = self._files.get(relpath) if self._files is not None else None
+        if kind is None and (self._files is None or relpath not in self._files):
             kind = self.profile.classify(relpath)
             if kind is not None and self._excluded(relpath):
                 return None
@@ -200,7 +205,7 @@ class Workspace:
 
     def text_kind_of(self, relpath: str) -> Kind | None:
         """The kind a run reads a file as: its memory kind, or `other-text` for another text file it checks."""
-        return self.kind_of(relpath) or self.other_files.get(relpath)
+        return self.kind_of(relpath) or self._named_other.get(relpath) or self.other_files.get(relpath)
 
     # -- documents --------------------------------------------------------
     def document(self, relpath: str) -> Document | None:
@@ -245,7 +250,7 @@ class Workspace:
     def use_files(self, files: dict[str, Kind]) -> None:  # memory files and other text files
         """Take a file listing already made (a worker process need not walk the tree again)."""
         self._files = {relpath: kind for relpath, kind in files.items() if kind.memory}
-        self._other = {relpath: kind for relpath, kind in files.items() if not kind.memory}
+        self._other = {relpath: kind for relpath, kind in files.items() if not kind.memory} | self._named_other
 
     @property
     def work_tree(self) -> Path | None:

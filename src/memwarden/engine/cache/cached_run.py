@@ -9,9 +9,11 @@ apply is never reused: fixes need real edits, so that unit is checked again.
 
 from __future__ import annotations
 
+import itertools
+
 from memwarden.engine import parallel, pieces
 from memwarden.engine.cache.incremental import Incremental, Recorder, masked
-from memwarden.engine.cache.store import Store, settings_key
+from memwarden.engine.cache.store import Store, line_digest, settings_key
 from memwarden.model import Applicability, Finding, Fix, RelatedLocation, Scope, Severity
 
 _ABSENT = object()
@@ -167,9 +169,10 @@ def _answered(checker, relpath: str, rules) -> list[Finding] | None:
         found.extend(f for findings in have.values() for f in findings)
     if record_rules:
         log = _records_log(inc, relpath, kind, record_rules)
-        answered, misses = _line_answers(checker, log, lines, range(1, len(lines) + 1), record_rules)
+        answered, misses = _line_answers(checker, log, lines, range(1, len(lines) + 1), record_rules, raw)
         if misses:
             return None
+        inc.keep_unchanged_lines(log, raw, lines)
         found.extend(answered)
     return found
 
@@ -291,12 +294,16 @@ def _records(checker, relpath: str, kind, raw: bytes, lines: list[bytes], rules,
     inc, run = checker.incremental, checker.run
     log = _records_log(inc, relpath, kind, rules)
     inc.store.cut_log(log, len(lines))
-    found, misses = _line_answers(checker, log, lines, pieces.lines_within(lines, piece), rules)
+    whole_log = raw if piece is None else None  # a range of the log has no prefix of its own
+    found, misses = _line_answers(checker, log, lines, pieces.lines_within(lines, piece), rules, whole_log)
     for batch in ([misses] if run.fix or run.diff else pieces.batches(lines, misses)) if misses else []:
         checked = _check_lines(checker, relpath, kind, raw, lines, rules, log, batch, piece)
         if checked is None:
             return checker.document_findings(rules, [relpath])
         found.extend(checked)
+    rows = inc.log_rows(log)
+    if piece is None and all(rows.get(n, (None,))[0] == line_digest(lines[n - 1]) for n in misses):
+        inc.keep_unchanged_lines(log, raw, lines)  # every line has its row now
     return found
 
 
@@ -304,11 +311,17 @@ def _records_log(inc, relpath: str, kind, rules) -> str:
     return inc.log_key("records " + ",".join(sorted(rule.name for rule in rules)), relpath, kind.name)
 
 
-def _line_answers(checker, log: str, lines: list[bytes], numbers, rules) -> tuple[list[Finding], list[int]]:
-    """(the findings the log's rows answer, the numbers of the lines to check)."""
+def _line_answers(checker, log: str, lines: list[bytes], numbers, rules, raw: bytes | None = None
+                  ) -> tuple[list[Finding], list[int]]:
+    """(the findings the log's rows answer, the numbers of the lines to check). Given the log's bytes, its
+    unchanged first lines that hold no finding are answered by one digest, not read line by line."""
     inc = checker.incremental
     found: list[Finding] = []
     misses: list[int] = []
+    unchanged = inc.unchanged_lines(log, raw) if raw is not None else 0
+    if unchanged:
+        held = sorted(number for number in inc.log_rows(log) if 1 <= number <= unchanged)
+        numbers = itertools.chain(held, range(unchanged + 1, len(lines) + 1))
     for number in numbers:
         answered, value = inc.line_answer(log, number, lines[number - 1])
         if answered and value is None:

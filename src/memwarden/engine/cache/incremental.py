@@ -72,6 +72,8 @@ class WatchedWorkspace:
             recorder.add("tree")  # a path under it may be looked at on disk: which files exist matters
         elif name == "is_target":
             recorder.add("targets")
+        elif name == "overlay":
+            return WatchedOverlay(value, recorder)
         elif name in NAME_ATTRIBUTES:
             recorder.add("names")
         elif name in ("document", "current_bytes"):
@@ -95,6 +97,42 @@ class WatchedWorkspace:
 
     def __setattr__(self, name, value):
         setattr(self._ws, name, value)
+
+
+class WatchedOverlay:
+    """The fixed content not yet written, as a rule reads it: whether a file is there is which files exist (the tree,
+    which counts the overlay's), a file's content is that file; anything else is every file."""
+
+    def __init__(self, overlay: dict, recorder: Recorder):
+        self._overlay = overlay
+        self._recorder = recorder
+
+    def __contains__(self, relpath) -> bool:
+        self._recorder.add("tree")
+        return relpath in self._overlay
+
+    def get(self, relpath, default=None):
+        self._recorder.add("file", relpath)
+        return self._overlay.get(relpath, default)
+
+    def __getitem__(self, relpath):
+        self._recorder.add("file", relpath)
+        return self._overlay[relpath]
+
+    def __setitem__(self, relpath, content) -> None:
+        self._overlay[relpath] = content
+
+    def __iter__(self):
+        self._recorder.add("files")
+        return iter(self._overlay)
+
+    def __len__(self) -> int:
+        self._recorder.add("files")
+        return len(self._overlay)
+
+    def __getattr__(self, name):
+        self._recorder.add("files")
+        return getattr(self._overlay, name)
 
 
 class WatchedMemo:
@@ -131,11 +169,14 @@ class Incremental:
         self.run_key = run_key
         self.workspace = workspace
         self._file_hashes = store.file_hashes
+        self._file_hash = store.file_hash
+        self._file_names = store.file_names
         self._forget_hashes = store.forget_hashes
         self._secrets = secrets
         self._current: dict[tuple, str] = {}
         self._valid_sets: dict = {}  # depset reference -> whether it holds now
         self._logs: dict[str, dict] = {}  # a log's stored rows, read once a pass
+        self._prefixes: dict[str, tuple] = {}  # a log's unchanged prefix this pass: (bytes, lines, its digest so far)
         self._summaries: dict[tuple, dict] = {}
         self._record_summaries: dict[tuple, dict] = {}
         self._masked_docs: dict = {}  # the one emptied copy of a log the summaries last read
@@ -149,6 +190,7 @@ class Incremental:
         self._current.clear()
         self._valid_sets.clear()
         self._logs.clear()
+        self._prefixes.clear()
         self._summaries.clear()
         self._record_summaries.clear()
         self._masked_docs = {}
@@ -161,7 +203,7 @@ class Incremental:
         if raw is None:
             raw = self.workspace.overlay.get(relpath)
         if raw is None:
-            known = self._file_hashes().get(relpath)
+            known = self._file_hash(relpath)
             if known is not None:
                 return known
             raw = self.workspace.current_bytes(relpath)
@@ -185,6 +227,41 @@ class Incremental:
         if log not in self._logs:
             self._logs[log] = self.store.log_lines(log)
         return self._logs[log]
+
+    def unchanged_lines(self, log: str, raw: bytes) -> int:
+        """How many first lines of a log are the bytes its rows were made from, each row still holding (0: none
+        known). Row 0 holds their size, count and one digest of their bytes: a log that only grew is told
+        unchanged by one digest, and only its rows past them (and those holding a finding) are read."""
+        if log in self._logs or self.store.made_lines(log):
+            return 0  # read or written already this run: the rows as they are
+        head = self.store.log_row(log, 0)
+        sound, kept = unseal(head[2]) if head is not None else (False, None)
+        size, count = (kept.get("bytes"), kept.get("lines")) if sound and isinstance(kept, dict) else (None, None)
+        if not (isinstance(size, int) and isinstance(count, int) and 0 < size <= len(raw) and 0 < count):
+            return 0
+        hasher = hashlib.blake2b(memoryview(raw)[:size], digest_size=16)
+        if hasher.digest() != head[0]:
+            return 0
+        groups = self.store.log_head(log, count)
+        if sum(rows for _, rows in groups) != count or not all(self.valid_set(depset) for depset, _ in groups):
+            return 0
+        self._logs[log] = self.store.log_lines(log, after=count)
+        self._prefixes[log] = (size, count, hasher)
+        return count
+
+    def keep_unchanged_lines(self, log: str, raw: bytes, lines: list[bytes]) -> None:
+        """Every line of the log has its row now: keep the digest of the lines that end (:meth:`unchanged_lines`)."""
+        count = len(lines) - (not lines[-1].endswith(b"\n")) if lines else 0
+        size = len(raw) - (len(lines[-1]) if count < len(lines) else 0)
+        known, _, hasher = self._prefixes.get(log, (0, 0, None))
+        if count == 0 or size == known:
+            return
+        if hasher is None or size < known:
+            hasher = hashlib.blake2b(memoryview(raw)[:size], digest_size=16)
+        else:
+            hasher = hasher.copy()
+            hasher.update(memoryview(raw)[known:size])
+        self.store.put_line(log, 0, hasher.digest(), [], {"bytes": size, "lines": count})
 
     def line_answer(self, log: str, number: int, line: bytes, found_digest: bytes | None = None):
         """(True, value) when the log's row for this line holds its bytes and its dependencies hold, else (False, None)."""
@@ -223,7 +300,7 @@ class Incremental:
         elif kind == "resolved" and len(dep) == 2 and isinstance(dep[1], str):
             value = digest(os.path.realpath(dep[1]))
         elif kind == "tree":
-            value = digest(sorted({*self._file_hashes(), *ws.overlay}))
+            value = digest(sorted({*self._file_names(), *ws.overlay}))
         elif kind == "files":
             hashes = dict(self._file_hashes())
             hashes.update((relpath, content_digest(raw)) for relpath, raw in ws.overlay.items())  # fixed, unwritten
@@ -486,10 +563,11 @@ def split_lines(raw: bytes) -> list[bytes] | None:
 
     if raw.startswith(b"\xef\xbb\xbf") or b"\x00" in raw or len(raw) > MAX_FILE_BYTES:
         return None
-    if b"\r" in raw.replace(b"\r\n", b""):
+    if b"\r" in raw and b"\r" in raw.replace(b"\r\n", b""):
         return None  # CR-only line ends: read whole
     try:
-        raw.decode("utf-8")
+        if not raw.isascii():  # ASCII is UTF-8: no 6 MB string made to find out
+            raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
     return raw.splitlines(keepends=True)

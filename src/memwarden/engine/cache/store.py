@@ -9,6 +9,7 @@ the workspace: :func:`settings_key`) and then its unit's content:
 - ``lines``: a JSONL log's records, one row per line, under the log's key (settings, what is kept:
   the record rules' findings or one record summary, the path, the kind) with the line's bytes'
   digest: a run reads a log's rows in one query and checks only the lines whose digest changed;
+  row 0, the digest of its first lines' bytes (each with its row): a log that grew is one digest;
 - ``facts``: what a summary function says of each file (the ids, links, names and marks the workspace
   rules need), one row per file under the function's key with the file's kind and content hash: a run
   reads a function's rows in one query and reads again only the files whose content changed;
@@ -33,6 +34,8 @@ import zlib
 from pathlib import Path
 
 from memwarden import __version__, registry
+from memwarden.engine.cache import tree_files
+from memwarden.engine.cache.tree_files import code_fingerprint
 
 CACHE_DIR = ".memwarden_cache"
 DATABASE = "store.sqlite3"
@@ -99,6 +102,8 @@ class Store:
         self._files: dict[str, tuple[str, str]] | None = None  # as stored: relpath -> (signature, digest)
         self._files_now: dict[str, tuple[str, str]] = {}
         self._hashed: dict[str, str] | None = None  # this pass's file hashes
+        self._names: set[str] | None = None  # this pass's listing of the tree
+        self._single: dict[str, tuple[str, str]] = {}  # files hashed one by one, no pass over the tree: (signature, digest)
         self._depsets: dict[int, list] = {}
         self.used: set[str] = set()
 
@@ -297,13 +302,25 @@ class Store:
             self._broken = True
 
     # -- a log's lines --------------------------------------------------------------------------
-    def log_lines(self, log: str) -> dict[int, tuple]:
-        """{line: (digest, depset reference, value text)} of a log's key: the stored rows and this run's."""
-        rows = {line: (bytes(found), depset, value)
-                for line, found, depset, value in self._query("SELECT line, digest, depset, value FROM lines WHERE log = ?",
-                                                               (log,))}
+    def log_lines(self, log: str, after: int = 0) -> dict[int, tuple]:
+        """{line: (digest, depset reference, value text)} of a log's key: the stored rows and this run's; with
+        ``after``, of the lines before it only those holding a value (the others are known to hold nothing)."""
+        rows = {line: (bytes(found), depset, value) for line, found, depset, value in self._query(
+            "SELECT line, digest, depset, value FROM lines WHERE log = ? AND (line > ? OR value IS NOT NULL)", (log, after))}
         rows.update((line, (found, deps, value)) for line, (found, deps, value) in self._lines.get(log, {}).items())
         return rows
+
+    def made_lines(self, log: str) -> dict[int, tuple]:
+        return self._lines.get(log, {})
+
+    def log_row(self, log: str, line: int) -> tuple | None:
+        rows = self._query("SELECT digest, depset, value FROM lines WHERE log = ? AND line = ?", (log, line))
+        return (bytes(rows[0][0]), rows[0][1], rows[0][2]) if rows else None
+
+    def log_head(self, log: str, count: int) -> list[tuple]:
+        """[(depset reference, rows)] of a log's lines 1 to count: what an unchanged prefix of it rests on."""
+        return self._query("SELECT depset, count(*) FROM lines WHERE log = ? AND line BETWEEN 1 AND ? GROUP BY depset",
+                           (log, count))
 
     def put_line(self, log: str, line: int, found: bytes, deps, value) -> tuple:
         """Keep a line's value (None: nothing to keep but that it was checked); the row as :meth:`log_lines` gives it."""
@@ -349,32 +366,63 @@ class Store:
             self._hashed = self._hash_files()
         return self._hashed
 
+    def file_names(self) -> set[str]:
+        """Every file of the workspace tree, listed once a pass (nothing stat-ed: which files exist, not what is in them)."""
+        if self._names is None:
+            self._names = tree_files.file_names(self.root, _SKIP)
+        return self._names
+
+    def file_hash(self, relpath: str) -> str | None:
+        """One file's SHA-256, as :meth:`file_hashes` has it, without a pass over the tree: its stat against its row.
+        None when the pass would not hash it (a skipped or symlinked folder, a file that is not regular, unreadable)."""
+        if self._hashed is not None:
+            return self._hashed.get(relpath)
+        stamped = tree_files.stat_one(self.root, relpath, _SKIP)
+        if stamped is None:
+            return None
+        signature, full = stamped
+        known = self._single.get(relpath) or self._files_now.get(relpath) or self._stored_file(relpath)
+        if known is not None and known[0] == signature:
+            return known[1]
+        found = tree_files.sha256_of(full)
+        if found is not None:
+            self._single[relpath] = (signature, found)
+        return found
+
+    def _stored_file(self, relpath: str) -> tuple[str, str] | None:
+        if self._files is not None:
+            return self._files.get(relpath)
+        rows = self._query("SELECT signature, digest FROM files WHERE relpath = ?", (_name(relpath),))
+        return tuple(rows[0]) if rows else None
+
     def forget_hashes(self) -> None:
         """The files may have changed since they were hashed (a fixing round wrote them): stat them again."""
-        self._hashed = None
+        self._hashed = self._names = None  # the one by one hashes stay: each is checked against its stat when used
 
     def _hash_files(self) -> dict[str, str]:
         if self._files is None:
             self._files = {_relpath(name): (signature, found) for name, signature, found
                            in self._query("SELECT relpath, signature, digest FROM files")}
         fresh: dict[str, tuple[str, str]] = {}
-        for relpath, full in _walk_files(self.root):
+        listing = list(tree_files.walk_files(self.root, _SKIP))
+        self._names = {relpath for relpath, _ in listing}
+        for relpath, full in listing:
             try:
                 info = os.stat(full)
             except OSError:
                 continue
-            # ctime and inode too: a write can restore size and mtime (os.utime), never ctime.
-            signature = f"{info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino}"
-            known = self._files_now.get(relpath) or self._files.get(relpath)
+            if not stat.S_ISREG(info.st_mode):
+                continue  # a FIFO would hang the read; a device is no file of memory
+            signature = tree_files.signature(info)
+            known = self._single.get(relpath) or self._files_now.get(relpath) or self._files.get(relpath)
             if known is not None and known[0] == signature:
                 fresh[relpath] = known
                 continue
-            try:
-                with open(full, "rb") as handle:
-                    fresh[relpath] = (signature, hashlib.sha256(handle.read()).hexdigest())
-            except OSError:
-                continue
+            found = tree_files.sha256_of(full)
+            if found is not None:
+                fresh[relpath] = (signature, found)
         self._files_now = fresh
+        self._single.clear()
         return {relpath: found for relpath, (_, found) in fresh.items()}
 
     # -- the run's one write --------------------------------------------------------------------
@@ -390,6 +438,7 @@ class Store:
         if connection is None:
             return
         files = {relpath: row for relpath, row in self._files_now.items() if (self._files or {}).get(relpath) != row}
+        files.update((relpath, row) for relpath, row in self._single.items() if relpath not in self._files_now)
         gone = set(self._files or {}) - set(self._files_now) if self._files_now else set()
         if not (self._entries or self._lines or self._facts or self._cut or files or gone):
             return
@@ -418,7 +467,7 @@ class Store:
             except sqlite3.Error:
                 pass
             return  # locked, full or damaged: this run's answers are not kept
-        self._files = dict(self._files_now)
+        self._files = dict(self._files_now) if self._files_now else None  # read again when a pass needs them
         self._entries.clear()
         self._lines.clear()
         self._facts.clear()
@@ -488,30 +537,6 @@ def _json_list(text) -> list | None:
 
 
 # -- the settings: what every key starts from ---------------------------------------------------------
-def _walk_files(root: Path):
-    top = os.fspath(root)
-    for directory, dirnames, filenames in os.walk(top):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP)
-        # os.walk joins every directory to the top it was given: its path relative to it is the rest
-        prefix = directory[len(top) :].lstrip(os.sep).replace(os.sep, "/")
-        for name in filenames:
-            yield (f"{prefix}/{name}" if prefix else name), os.path.join(directory, name)
-
-
-def code_fingerprint() -> str:
-    """memwarden's own files as they are now: a changed rule must never be answered from the cache."""
-    here = Path(__file__).resolve().parents[1]  # the whole memwarden package
-    from memwarden.documents.schema_store import schemas_dir
-
-    entries = []
-    for base in (here, schemas_dir()):
-        for path in sorted(base.rglob("*")):
-            if path.suffix in (".py", ".json"):
-                info = path.stat()
-                entries.append((str(path), info.st_size, info.st_mtime_ns))
-    return hashlib.sha256(repr(entries).encode()).hexdigest()
-
-
 def _file_digest(path: Path) -> str:
     """A file's SHA-256, or what stands in its place: a changed, created or deleted input changes the key."""
     try:
