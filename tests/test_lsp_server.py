@@ -216,7 +216,7 @@ async def test_a_keystroke_is_answered_while_a_saves_whole_workspace_check_runs(
     # Enough notes that checking the whole workspace again, every rule on, takes seconds, not milliseconds.
     index = client.root / "MEMORY.md"
     lines = [index.read_text()]
-    for n in range(120):
+    for n in range(360):
         (client.root / f"project_topic_{n}.md").write_text(
             f"---\nname: topic-{n}\ndescription: topic {n} of the deploy pipeline\ntype: project\n---\n\n"
             f"Topic {n}: the deploy pipeline runs step {n} after the build and before the release of service {n}.\n")
