@@ -49,7 +49,7 @@ from memwarden.analysis.coherence.conflicts import (
 from memwarden.analysis.coherence.records import bulk, memory_records
 from memwarden.analysis.coherence.statements import sentences, statement
 from memwarden.engine.cache.record_files import (
-    POS_PER_LINE, REBUILD_SHARE, Garbled, RecordFiles, checked, crc, day_of, kept_answers, name, ranked, relpath_of,
+    POS_PER_LINE, REBUILD_SHARE, Garbled, RecordFiles, changed_files, checked, crc, day_of, kept_answers, name, ranked, relpath_of,
 )
 from memwarden.engine.cache.store import code_fingerprint, digest, line_digest
 
@@ -170,8 +170,7 @@ class _Index:
         stamps = self.files.stamps()
         if db.execute("SELECT key FROM conflict_meta").fetchall() != [(self.meta,)]:
             return self._rebuild(stamps)
-        stored = {relpath_of(n): stamp for n, stamp in db.execute("SELECT relpath, stamp FROM conflict_files")}
-        changed = sorted({r for r in stamps if stored.get(r) != stamps[r]} | (set(stored) - set(stamps)))
+        changed = changed_files(db, "conflict_files", stamps)
         if changed and not self._update(changed, stamps):
             return self._rebuild(stamps)
         return self._read_answers()

@@ -14,6 +14,7 @@ import zlib
 from memwarden.analysis.coherence.records import episode_records, fact_records, note_record
 from memwarden.analysis.superseded import superseded_notes
 from memwarden.engine.cache.incremental import masked, split_lines
+from memwarden.engine.cache.store import stored_name as name, stored_relpath as relpath_of
 from memwarden.kinds import EPISODE_KINDS
 
 POS_PER_LINE = 1024  # an episode's place: its line, then its rank among the records sharing the line
@@ -49,12 +50,10 @@ def kept_answers(store, schema, meta_table: str, answer):
     return found
 
 
-def name(relpath: str) -> bytes:
-    return relpath.encode("utf-8", "surrogateescape")
-
-
-def relpath_of(blob) -> str:
-    return bytes(blob).decode("utf-8", "surrogateescape")
+def changed_files(db, files_table: str, stamps: dict[str, str]) -> list[str]:
+    """The files whose stamp differs from the one their rows were made from, and those gone since."""
+    stored = {relpath_of(n): stamp for n, stamp in db.execute(f"SELECT relpath, stamp FROM {files_table}")}
+    return sorted({relpath for relpath in stamps if stored.get(relpath) != stamps[relpath]} | (set(stored) - set(stamps)))
 
 
 def crc(values) -> int:

@@ -41,6 +41,7 @@ from memwarden.engine.cache.record_files import (
     UNDATED,
     Garbled,
     RecordFiles,
+    changed_files,
     checked,
     crc,
     day_of as _day,
@@ -184,8 +185,7 @@ class _Index:
         stamps = self.files.stamps()
         if stored_meta != [(self.meta,)]:
             return self._rebuild(stamps)
-        stored = {_relpath(name): stamp for name, stamp in db.execute("SELECT relpath, stamp FROM repeat_files")}
-        changed = sorted({r for r in stamps if stored.get(r) != stamps[r]} | (set(stored) - set(stamps)))
+        changed = changed_files(db, "repeat_files", stamps)
         if changed and not self._update(changed, stamps):
             return self._rebuild(stamps)
         return self._read_answers()

@@ -335,7 +335,7 @@ class Store:
     # -- per-file facts (summaries) ----------------------------------------------------------------
     def file_rows(self, function: str) -> dict[str, tuple[str, str]]:
         """{relpath: (kind and content hash, sealed value)} of every file a summary function's rows hold."""
-        rows = {_relpath(name): (content, value) for name, content, value
+        rows = {stored_relpath(name): (content, value) for name, content, value
                 in self._query("SELECT relpath, content, value FROM facts WHERE function = ?", (function,))}
         rows.update(self._facts.get(function, {}))
         return rows
@@ -392,7 +392,7 @@ class Store:
     def _stored_file(self, relpath: str) -> tuple[str, str] | None:
         if self._files is not None:
             return self._files.get(relpath)
-        rows = self._query("SELECT signature, digest FROM files WHERE relpath = ?", (_name(relpath),))
+        rows = self._query("SELECT signature, digest FROM files WHERE relpath = ?", (stored_name(relpath),))
         return tuple(rows[0]) if rows else None
 
     def forget_hashes(self) -> None:
@@ -401,7 +401,7 @@ class Store:
 
     def _hash_files(self) -> dict[str, str]:
         if self._files is None:
-            self._files = {_relpath(name): (signature, found) for name, signature, found
+            self._files = {stored_relpath(name): (signature, found) for name, signature, found
                            in self._query("SELECT relpath, signature, digest FROM files")}
         fresh: dict[str, tuple[str, str]] = {}
         listing = list(tree_files.walk_files(self.root, _SKIP))
@@ -454,11 +454,11 @@ class Store:
                                    [(log, line, found, self._depset_id(connection, deps, ids), value)
                                     for log, rows in self._lines.items() for line, (found, deps, value) in rows.items()])
             connection.executemany("INSERT OR REPLACE INTO facts VALUES (?, ?, ?, ?)",
-                                   [(name, _name(relpath), content, value) for name, rows in self._facts.items()
+                                   [(name, stored_name(relpath), content, value) for name, rows in self._facts.items()
                                     for relpath, (content, value) in rows.items()])
             connection.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?)",
-                                   [(_name(relpath), signature, found) for relpath, (signature, found) in files.items()])
-            connection.executemany("DELETE FROM files WHERE relpath = ?", [(_name(relpath),) for relpath in gone])
+                                   [(stored_name(relpath), signature, found) for relpath, (signature, found) in files.items()])
+            connection.executemany("DELETE FROM files WHERE relpath = ?", [(stored_name(relpath),) for relpath in gone])
             self._prune(connection)
             connection.execute("COMMIT")
         except sqlite3.Error:
@@ -511,12 +511,12 @@ def unseal(text) -> tuple[bool, object]:
         return False, None
 
 
-def _name(relpath: str) -> bytes:
+def stored_name(relpath: str) -> bytes:
     """A path as stored: its bytes (a file name that is not UTF-8 comes as surrogate escapes, which text cannot hold)."""
     return relpath.encode("utf-8", "surrogateescape")
 
 
-def _relpath(name) -> str:
+def stored_relpath(name) -> str:
     return bytes(name).decode("utf-8", "surrogateescape") if isinstance(name, (bytes, memoryview)) else str(name)
 
 
