@@ -237,3 +237,18 @@ def test_a_fifo_in_the_tree_is_no_file_to_hash(workspace, tmp_path):
         done = subprocess.run([sys.executable, "-m", "memwarden", "check", "--exit-zero", "."], cwd=root,
                               capture_output=True, timeout=60, env={**os.environ, "MEMWARDEN_PREVIEW": "1"})
         assert done.returncode == 0, done.stderr
+
+
+def test_the_code_fingerprint_covers_every_module_of_the_package_wherever_the_store_sits():
+    # The store moved into engine/cache/; a fingerprint taken from its own folder's parent would miss the rules,
+    # and a changed rule would be answered from the cache.
+    from pathlib import Path
+
+    import memwarden
+    from memwarden.engine.cache.tree_files import code_files
+    from memwarden.rules import claims
+
+    package = Path(memwarden.__file__).resolve().parent
+    covered = set(code_files())
+    assert Path(claims.__file__).resolve() in covered and package / "cli" / "main.py" in covered
+    assert package / "rule_tiers.json" in covered

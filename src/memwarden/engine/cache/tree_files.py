@@ -61,15 +61,20 @@ def stat_one(root: Path, relpath: str, skip: set[str]) -> tuple[str, str] | None
     return (signature(info), full) if stat.S_ISREG(info.st_mode) else None
 
 
-def code_fingerprint() -> str:
-    """memwarden's own files as they are now: a changed rule must never be answered from the cache."""
-    here = Path(__file__).resolve().parents[1]  # the whole memwarden package
+def code_files() -> list[Path]:
+    """memwarden's own code and data: every .py and .json of the package (found from the package itself, so the
+    answer does not depend on where this module sits in it) and of the schemas folder."""
+    import memwarden
     from memwarden.documents.schema_store import schemas_dir
 
+    package = Path(memwarden.__file__).resolve().parent
+    return [path for base in (package, schemas_dir()) for path in sorted(base.rglob("*")) if path.suffix in (".py", ".json")]
+
+
+def code_fingerprint() -> str:
+    """memwarden's own files as they are now: a changed rule must never be answered from the cache."""
     entries = []
-    for base in (here, schemas_dir()):
-        for path in sorted(base.rglob("*")):
-            if path.suffix in (".py", ".json"):
-                info = path.stat()
-                entries.append((str(path), info.st_size, info.st_mtime_ns))
+    for path in code_files():
+        info = path.stat()
+        entries.append((str(path), info.st_size, info.st_mtime_ns))
     return hashlib.sha256(repr(entries).encode()).hexdigest()
