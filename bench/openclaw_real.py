@@ -7,7 +7,8 @@ verdict.  This script re-creates the measurement from those records.
 
 Inputs (in ``bench/judged/`` unless told otherwise):
 
-``openclaw_6a_sources.tsv``
+``openclaw_6a_sources.tsv`` (or any later measure-only batch's ``*_sources.tsv``, given with
+``--sources``; several batches at once: ``--sources A.tsv B.tsv --judged ...``)
     one repository a row, with a header: ``repo  split  commit  workspace  kind  files  note``.
     ``repo`` is ``OWNER__NAME``; ``split`` is ``dev`` or ``test`` (fixed by the name alone:
     ``test`` when ``int(sha256("owner/name").hexdigest()[:8], 16)`` is even); ``workspace`` is the
@@ -150,7 +151,8 @@ def table(rows: list[tuple[str, str]], markdown: bool, title: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sources", type=Path, default=JUDGED / "openclaw_6a_sources.tsv")
+    ap.add_argument("--sources", type=Path, nargs="+", default=[JUDGED / "openclaw_6a_sources.tsv"],
+                    help="sources TSVs, one or more batches (default: openclaw_6a_sources.tsv)")
     ap.add_argument("--judged", type=Path, nargs="*", default=None,
                     help="judged TSVs (default: openclaw_6a_dev.tsv and openclaw_6a_test.tsv)")
     ap.add_argument("--clones", type=Path, help="a folder holding OWNER__NAME/ clones, used as they are")
@@ -164,13 +166,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write-counts", nargs="?", const=JUDGED / "openclaw_6a_counts.tsv", type=Path, metavar="FILE",
                     help="write per-rule, per-split counts for the tier table (needs --split all --preview)")
     args = ap.parse_args(argv)
-    if args.write_counts and (args.split != "all" or not args.preview or args.repo or args.judged):
-        ap.error("--write-counts measures both halves with every rule: give --split all --preview, "
-                 "and drop --repo and --judged")
+    if args.write_counts and (args.split != "all" or not args.preview or args.repo):
+        ap.error("--write-counts measures both halves with every rule: give --split all --preview, and drop --repo")
     if args.clones is None and args.cache is None:
         args.cache = Path.home() / ".cache" / "memwarden-openclaw-6a"
 
-    sources = [s for s in read_tsv(args.sources)
+    sources = [s for path in args.sources for s in read_tsv(path)
                if (args.split == "all" or s["split"] == args.split) and (not args.repo or s["repo"] in args.repo)]
     judged_files = args.judged if args.judged else [JUDGED / "openclaw_6a_dev.tsv", JUDGED / "openclaw_6a_test.tsv"]
     verdicts: dict[tuple[str, str, str, str], str] = {}
