@@ -217,6 +217,13 @@ def main(argv: list[str] | None = None) -> int:
         for mode in modes:
             label = "default rules" if mode == "default" else "all rules (--preview)"
             out.append(table(per_split.get((split, mode), []), args.markdown, f"{split}: {label}"))
+    if args.preview:
+        # The keep-rate: the share of every true finding that the default (stable) rules report.
+        for split in splits:
+            kept = sum(1 for _, v in per_split.get((split, "default"), []) if v == "true")
+            every = sum(1 for _, v in per_split.get((split, "preview"), []) if v == "true")
+            share = f"{kept / every:.2f}" if every else "-"
+            out.append(f"true findings the default rules keep, {split}: {kept}/{every} = {share}\n")
     repos = {s["repo"] for s in sources}
     split_of = {s["repo"]: s["split"] for s in sources}
     for split in splits:
