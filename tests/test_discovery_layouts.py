@@ -84,3 +84,75 @@ def test_init_at_a_repository_root_pins_no_profile_detection_would_not_choose(cl
     assert ("…", "index-missing") not in names(after)
     assert all(f["name"] != "index-missing" for f in after["findings"])
     assert profiles(after)[".claude/memory"] == "claude-code"
+
+
+# Claude Code gives each subagent a memory folder of its own (`.claude/agent-memory/<agent>/MEMORY.md`), and
+# people keep notes in folders by topic that the index links to (`decisions/no-orm.md`).
+NOTE = "---\nname: {name}\ndescription: what {name} is about\ntype: reference\n---\n{body}\n"
+TOOL_CLAIM = "The Acme CLI does not support JSON output."
+
+
+def test_a_subagent_memory_folder_inside_a_memory_folder_is_a_workspace_of_its_own(cli, git_repo):
+    root = git_repo({
+        "CLAUDE.md": "# Project\n\nRun the tests.\n",
+        ".claude/agent-memory/MEMORY.md": "# Shared\n\n- run `npm test` before a commit\n",
+        ".claude/agent-memory/coder/MEMORY.md": "# Coder\n\n- [Tools](tools.md): the CLIs we call\n",
+        ".claude/agent-memory/coder/tools.md": NOTE.format(name="tools", body=TOOL_CLAIM),
+    })
+    for where in (root, root / ".claude/agent-memory"):
+        result, report = check(cli, where, "--preview")
+        assert sorted(profiles(report).values()).count("claude-code") == 2, profiles(report)
+        found = [(f["path"], f["name"]) for f in report["findings"]]
+        # The subagent's note is read (its claim found), once: its folder is no part of the folder above.
+        assert [name for path, name in found if path.endswith("coder/tools.md")] == ["negative-claim-without-expiry"]
+        assert not any(name == "unrecognized-file" for _, name in found)
+
+
+def test_a_note_in_a_subfolder_is_a_note_when_the_index_links_it(cli, git_repo):
+    root = git_repo({
+        ".claude/memory/MEMORY.md": "# Memory\n\n- [Acme CLI](tools/acme.md): what it can do\n",
+        ".claude/memory/tools/acme.md": NOTE.format(name="acme", body=TOOL_CLAIM),
+        # Not linked: a raw dump kept beside the notes is no note (its claim is not read).
+        ".claude/memory/_raw/old-index.md": "# Old\n\n" + TOOL_CLAIM + "\n",
+    })
+    result, report = check(cli, root, "--preview")
+    claims = sorted(f["path"] for f in report["findings"] if f["name"] == "negative-claim-without-expiry")
+    assert claims == [".claude/memory/tools/acme.md"]
+    # Named alone (a hook, an editor), the linked note is read the same way.
+    result, report = check(cli, root, "--preview", ".claude/memory/tools/acme.md")
+    assert [f["name"] for f in report["findings"]] == ["negative-claim-without-expiry"]
+
+
+def test_unlinking_a_subfolder_note_is_seen_by_a_cached_run(cli, git_repo):
+    index = "# Memory\n\n- [Acme CLI](tools/acme.md): what it can do\n"
+    root = git_repo({
+        ".claude/memory/MEMORY.md": index,
+        ".claude/memory/tools/acme.md": NOTE.format(name="acme", body=TOOL_CLAIM),
+    })
+
+    def claims() -> list[str]:
+        result = cli("check", "--format", "json", "--preview", "--today", "2026-11-30", cwd=root)
+        return [f["path"] for f in result.json()["findings"] if f["name"] == "negative-claim-without-expiry"]
+
+    assert claims() == [".claude/memory/tools/acme.md"]
+    (root / ".claude/memory/MEMORY.md").write_text("# Memory\n\n- nothing linked now\n", encoding="utf-8")
+    assert claims() == []
+    (root / ".claude/memory/MEMORY.md").write_text(index, encoding="utf-8")
+    assert claims() == [".claude/memory/tools/acme.md"]
+
+
+@pytest.mark.parametrize("link, linked", [
+    ("[a](decisions/no-orm.md)", {"decisions/no-orm.md"}),
+    ("[a](./decisions/no-orm.md#why)", {"decisions/no-orm.md"}),
+    ("[a](<topic notes/a b.md>)", {"topic notes/a b.md"}),
+    ("[a](topic%20notes/a%20b.md)", {"topic notes/a b.md"}),
+    ("[a](no-orm.md)", set()),  # beside the index: a note by its place already
+    ("[a](../elsewhere/x.md)", set()),  # outside the folder
+    ("[a](https://example.com/x/y.md)", set()),
+    ("[a](/abs/x.md)", set()),
+    ("[a](decisions/no-orm.txt)", set()),
+])
+def test_which_links_of_an_index_name_notes_in_subfolders(link, linked):
+    from memwarden.discover.profiles import index_linked_notes
+
+    assert index_linked_notes(f"# Memory\n\n- {link}: a hook\n") == linked

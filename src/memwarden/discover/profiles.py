@@ -11,9 +11,11 @@ parse errors), never the format rules.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import unquote
 
 from memwarden.decoding import decode
 from memwarden.agent_files import AGENT_FILE_GLOBS, present as agent_file_present
@@ -350,6 +352,33 @@ def _has_jsonl(folder: Path) -> bool:
         return any(child.suffix == ".jsonl" and child.is_file() for child in folder.iterdir())
     except OSError:
         return False
+
+
+# A subfolder of a Claude Code memory folder with a MEMORY.md of its own is another memory folder, found as its own
+# workspace (Claude Code gives each subagent one: `.claude/agent-memory/<agent>/MEMORY.md`), not notes of the folder
+# above.
+def own_memory_folder(folder: Path) -> bool:
+    return (folder / "MEMORY.md").is_file()
+
+
+# A link of an index to a Markdown file in a subfolder: `[Why](decisions/no-orm.md)`, `(<./a b.md>)`, `(x.md#part)`.
+_SUBFOLDER_LINK = re.compile(
+    r"\]\((?:<(?![a-z][a-z0-9+.-]*:|#|/)([^<>\n#]*/[^<>\n#]*\.md)(?:#[^>\n]*)?>"
+    r"|(?![a-z][a-z0-9+.-]*:|#|/)([^)<>\s#]*/[^)<>\s#]*\.md)(?:#[^)\s]*)?)\)",
+    re.IGNORECASE,
+)
+
+
+def index_linked_notes(text: str) -> frozenset[str]:
+    """The paths (from the index's folder) of the Markdown files in subfolders an index links to. Claude Code
+    reads a note by following the index's link, so a note kept in a folder by topic (`decisions/no-orm.md`) is a
+    note; an unlinked file in a subfolder (`_raw/recovered/`, a plugin's `steering/`) is none."""
+    found = set()
+    for match in _SUBFOLDER_LINK.finditer(text):
+        target = posixpath.normpath(unquote(match.group(1) or match.group(2)))
+        if "/" in target and not target.startswith("../"):
+            found.add(target)
+    return frozenset(found)
 
 
 _LOCAL_MD_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|#|/)[^)\s]*\.md[)#\s]", re.IGNORECASE)

@@ -27,15 +27,25 @@ from memwarden.discover.globs import matches_any
 from memwarden.errors import UsageError
 from memwarden.fileio import read_regular
 from memwarden.text import shown_path
+from memwarden.discover.roots import (  # noqa: F401 (find_nested_roots, is_workspace_root: this module's face too)
+    SKIP_DIRS,
+    find_nested_roots,
+    find_root,
+    is_workspace_root,
+    memory_folders_within,
+    owns_only_its_root,
+)
 from memwarden.discover.profiles import (
-    AGENT_DOT_DIRS,
     AGENT_INSTRUCTIONS,
+    CLAUDE_CODE,
     PROFILES,
     Kind,
     Profile,
     detect,
+    index_linked_notes,
     looks_like_workspace,
     other_text_kind,
+    own_memory_folder,
     with_instruction_files,
 )
 
@@ -43,8 +53,9 @@ from memwarden.discover.profiles import (
 OWN_FILES = {config_module.CONFIG_NAME, ".memwarden-baseline.json"}
 # A file's head read to tell text from binary.
 TEXT_SNIFF_BYTES = 8192
-SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"}
-NESTED_SEARCH_DEPTH = 4
+# A Claude Code folder's index, whose links name its notes in subfolders (read up to the most it can usefully hold).
+INDEX_NAME = "MEMORY.md"
+INDEX_LINKS_READ = 1_000_000
 
 
 @dataclass
@@ -61,6 +72,7 @@ class Workspace:
     _other: dict[str, Kind] | None = None
     _docs: dict[str, Document] = field(default_factory=dict)
     _named_other: dict[str, Kind] = field(default_factory=dict)  # add_other's files, kept through a walk made later
+    _linked_notes: frozenset[str] | None = None  # Claude Code: the notes in subfolders its index links to
 
     # -- files ------------------------------------------------------------
     @property
@@ -141,13 +153,15 @@ class Workspace:
                     continue
                 if os.path.islink(os.path.join(directory, name)):
                     continue
+                if self.profile.name == CLAUDE_CODE.name and own_memory_folder(Path(directory, name)):
+                    continue  # another memory folder, its own workspace (a subagent's)
                 kept.append(name)
             dirnames[:] = kept
             for name in sorted(filenames):
                 relpath = prefix + name
                 if self._excluded(relpath):
                     continue
-                kind = self.profile.classify(relpath)
+                kind = self._classify(relpath)
                 if kind is not None:
                     yield relpath, kind
                 elif in_agent_dir(relpath):
@@ -162,13 +176,33 @@ class Workspace:
             if relpath != "." and not relpath.startswith("../") and not self._excluded(relpath):
                 yield relpath, other_text_kind(relpath)
 
+    def _classify(self, relpath: str) -> Kind | None:
+        """A file's memory kind by its path, and in a Claude Code folder a note in a subfolder its index links to."""
+        kind = self.profile.classify(relpath)
+        if kind is None and "/" in relpath and relpath in self._index_links():
+            kind = self.profile.kind("note")
+        return kind
+
+    def _index_links(self) -> frozenset[str]:
+        if self._linked_notes is None:
+            self._linked_notes = frozenset()
+            if self.profile.name == CLAUDE_CODE.name:
+                raw = self.overlay.get(INDEX_NAME)
+                if raw is None:
+                    try:
+                        raw = read_regular(self.root / INDEX_NAME, limit=INDEX_LINKS_READ)
+                    except OSError:
+                        raw = b""
+                self._linked_notes = index_linked_notes(raw[:INDEX_LINKS_READ].decode("utf-8", "replace"))
+        return self._linked_notes
+
     def claims(self, relpath: str) -> Kind | None:
         """The memory kind of a file, decided from its path alone, as the walk would (no walk: a hook is fast)."""
         folders = relpath.split("/")[:-1]
         hidden = any(name.startswith(".") and name != ".gish" for name in folders)
         if any(name in SKIP_DIRS for name in folders) or (hidden and not in_agent_dir(relpath)):
             return None
-        kind = self.profile.classify(relpath)
+        kind = self._classify(relpath)
         return None if kind is None or self._excluded(relpath) else kind
 
     def propose(self, relpath: str, content: bytes) -> Kind | None:
@@ -198,7 +232,7 @@ class Workspace:
         # a file's kind needs no walk of thousands of notes.
         kind = self._files.get(relpath) if self._files is not None else None
         if kind is None and (self._files is None or relpath not in self._files):
-            kind = self.profile.classify(relpath)
+            kind = self._classify(relpath)
             if kind is not None and self._excluded(relpath):
                 return None
         return kind
@@ -285,8 +319,10 @@ class Workspace:
     def forget(self, relpath: str) -> None:
         """Drop a cached document after its content changed."""
         self._docs.pop(relpath, None)
+        if relpath == INDEX_NAME:
+            self._linked_notes = None  # its links name the notes in subfolders
         if self._files is not None and relpath not in self._files:
-            kind = self.profile.classify(relpath)
+            kind = self._classify(relpath)
             if kind is not None:
                 self._files[relpath] = kind
 
@@ -369,68 +405,12 @@ def _inside(path: Path, root: Path) -> bool:
         return False
 
 
-def _has_config(directory: Path) -> bool:
-    if (directory / config_module.CONFIG_NAME).is_file():
-        return True
-    pyproject = directory / "pyproject.toml"
-    if pyproject.is_file():
-        try:
-            return "[tool.memwarden" in pyproject.read_text("utf-8", "replace")
-        except OSError:
-            return False
-    return False
-
-
-def is_workspace_root(directory: Path) -> bool:
-    return looks_like_workspace(directory) or _has_config(directory)
-
-
-def find_root(path: Path) -> Path:
-    """The workspace a file or folder belongs to: the nearest folder that looks like one."""
-    start = path if path.is_dir() else path.parent
-    for directory in [start, *start.parents]:
-        if is_workspace_root(directory):
-            return directory
-        if (directory / ".git").exists():
-            break
-    return start
-
-
 def _config_only(root: Path, profile_name: str | None, config_file: Path | None) -> bool:
     """A folder that is a workspace by a config alone, which names no profile, and has no memory of its own
     (a repository root after `init`): not a workspace to report, only the place its config applies from."""
     if profile_name is not None or looks_like_workspace(root):
         return False
     return config_module.load(root.resolve(), config_file).profile is None
-
-
-def owns_only_its_root(directory: Path) -> bool:
-    """A folder whose memory is only the files an agent loads whole (or nothing, with a config): what lies
-    below is not its."""
-    return detect(directory)[0] in (AGENT_INSTRUCTIONS.name, None)
-
-
-def find_nested_roots(
-    directory: Path, depth: int = NESTED_SEARCH_DEPTH, agent_dirs_only: bool = False
-) -> list[Path]:
-    """Workspaces below a folder (in its agents' dot-folders only, when it is a full workspace itself)."""
-    found: list[Path] = []
-    try:
-        children = sorted(p for p in directory.iterdir() if p.is_dir() and not p.is_symlink())
-    except OSError:
-        return found
-    for child in children:
-        if child.name in SKIP_DIRS or (child.name.startswith(".") and child.name not in AGENT_DOT_DIRS):
-            continue
-        if agent_dirs_only and child.name not in AGENT_DOT_DIRS:
-            continue
-        if is_workspace_root(child):
-            found.append(child)
-            if depth > 1 and owns_only_its_root(child):
-                found.extend(find_nested_roots(child, depth - 1))
-        elif depth > 1:
-            found.extend(find_nested_roots(child, depth - 1))
-    return found
 
 
 def open_workspace(root: Path, profile_name: str | None = None, config_file: Path | None = None,
@@ -521,7 +501,7 @@ def collect(
                 add(ws, None)
                 # Memory in the agents' dot-folders below, which the workspace's own walk skips.
                 only_dots = ws.profile.name != AGENT_INSTRUCTIONS.name
-                for found in find_nested_roots(path, agent_dirs_only=only_dots):
+                for found in find_nested_roots(path, agent_dirs_only=only_dots) + memory_folders_within(path):
                     add(workspace(found), None)
             else:
                 inside = {p for p in ws.files if p.startswith(inner + "/")}

@@ -1,0 +1,89 @@
+"""Where workspaces are: the folder a path belongs to, and the memory folders below a folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memwarden.discover import config as config_module
+from memwarden.discover.profiles import (
+    AGENT_DOT_DIRS,
+    AGENT_INSTRUCTIONS,
+    CLAUDE_CODE,
+    detect,
+    looks_like_workspace,
+    own_memory_folder,
+)
+
+SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"}
+NESTED_SEARCH_DEPTH = 4
+
+
+def _has_config(directory: Path) -> bool:
+    if (directory / config_module.CONFIG_NAME).is_file():
+        return True
+    pyproject = directory / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            return "[tool.memwarden" in pyproject.read_text("utf-8", "replace")
+        except OSError:
+            return False
+    return False
+
+
+def is_workspace_root(directory: Path) -> bool:
+    return looks_like_workspace(directory) or _has_config(directory)
+
+
+def find_root(path: Path) -> Path:
+    """The workspace a file or folder belongs to: the nearest folder that looks like one."""
+    start = path if path.is_dir() else path.parent
+    for directory in [start, *start.parents]:
+        if is_workspace_root(directory):
+            return directory
+        if (directory / ".git").exists():
+            break
+    return start
+
+
+def owns_only_its_root(directory: Path) -> bool:
+    """A folder whose memory is only the files an agent loads whole (or nothing, with a config): what lies
+    below is not its."""
+    return detect(directory)[0] in (AGENT_INSTRUCTIONS.name, None)
+
+
+def memory_folders_within(root: Path) -> list[Path]:
+    """The memory folders inside a Claude Code memory folder (a subagent's, with its own MEMORY.md), which its walk
+    leaves to them."""
+    if detect(root)[0] != CLAUDE_CODE.name:
+        return []
+    try:
+        children = sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink())
+    except OSError:
+        return []
+    return [child for child in children
+            if child.name not in SKIP_DIRS and own_memory_folder(child) and is_workspace_root(child)]
+
+
+def find_nested_roots(
+    directory: Path, depth: int = NESTED_SEARCH_DEPTH, agent_dirs_only: bool = False
+) -> list[Path]:
+    """Workspaces below a folder (in its agents' dot-folders only, when it is a full workspace itself)."""
+    found: list[Path] = []
+    try:
+        children = sorted(p for p in directory.iterdir() if p.is_dir() and not p.is_symlink())
+    except OSError:
+        return found
+    for child in children:
+        if child.name in SKIP_DIRS or (child.name.startswith(".") and child.name not in AGENT_DOT_DIRS):
+            continue
+        if agent_dirs_only and child.name not in AGENT_DOT_DIRS:
+            continue
+        if is_workspace_root(child):
+            found.append(child)
+            if depth > 1 and owns_only_its_root(child):
+                found.extend(find_nested_roots(child, depth - 1))
+            elif depth > 1:
+                found.extend(memory_folders_within(child))
+        elif depth > 1:
+            found.extend(find_nested_roots(child, depth - 1))
+    return found
