@@ -6,6 +6,7 @@ import os
 import pty
 import subprocess
 import sys
+import threading
 
 from conftest import REPO
 
@@ -81,22 +82,32 @@ def _many_notes(workspace, count):
 
 
 def _run_with_tty_stderr(root, env):
-    """Run memwarden with stderr on a pseudo-terminal, the way a person at a terminal would."""
+    """Run memwarden with stderr on a pseudo-terminal, the way a person at a terminal would. The terminal is read
+    while the run goes on, as a terminal is: a slow run redraws its bar more often, and a pseudo-terminal nobody
+    reads fills up and blocks the writer."""
     leader, follower = pty.openpty()
-    done = subprocess.run(
-        [sys.executable, "-m", "memwarden", "check", "--select", "MW101", "."],
-        cwd=root, env=env, stdout=subprocess.PIPE, stderr=follower, timeout=120,
-    )
-    os.close(follower)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "memwarden", "check", "--select", "MW101", "."],
+            cwd=root, env=env, stdout=subprocess.PIPE, stderr=follower, timeout=120,
+        )
+    finally:
+        os.close(follower)
+    reader.join(timeout=10)
     os.close(leader)
     return done, b"".join(chunks).decode("utf-8", "replace")
 
