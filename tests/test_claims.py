@@ -357,6 +357,22 @@ def test_policy_about_where_things_are_kept_and_narrated_nobody_are_not_claims(w
     assert len(found) == 1 and "proxy blocks" in found[0]["message"], found
 
 
+def test_the_owners_own_setup_is_no_claim_and_the_agents_sandbox_is(workspace, cli):
+    # Issue 29 round 7: what is not installed, configured or enabled on the owner's machine, or a credential
+    # of theirs that expired, is their own situation; what the sandbox the agent runs in lets it do is a claim.
+    content = (
+        "`gh` CLI not installed. WSL 未启用 systemd。SMTP 授权码已失效，需要重新生成。"
+        "The root cause is missing MinMax auth on the gateway, so MinMax can't be used. "
+        "この PC にはまだ Docker がインストールされていない。"
+    )
+    root = workspace({"memory/episodic.jsonl": json.dumps(episode(1, title="Setup", content=content)) + "\n"})
+    assert cli("check", "--select", "MW301", ".", cwd=root).exit_code == 0
+    claim = content + " I can't access ~/.openclaw/openclaw.json from this sandbox."
+    root = workspace({"memory/episodic.jsonl": json.dumps(episode(1, title="Setup", content=claim)) + "\n"}, name="two")
+    found = findings(cli("check", "--select", "MW301", "--format", "json", ".", cwd=root), "MW301")
+    assert len(found) == 1 and "from this sandbox" in found[0]["message"], found
+
+
 # -- facts --------------------------------------------------------------------------------
 
 GISH_FACTS = """\
