@@ -240,3 +240,16 @@ def dated_removal(text: str, begin: int, cue_end: int, end: int) -> bool:
     (read within LOOKBACK characters: every removal of a long line asks, so the line stays linear)."""
     return REMOVAL_DATE.search(text, begin, end) is not None and HOLDS_NOW.search(
         text, cue_end, min(len(text), cue_end + LOOKBACK)) is None
+
+
+# A limit stated in money is a price, a loss or the owner's own budget or terms ("raising $75K at a $3.5M cap",
+# 「最大单笔亏损 -$54.15」, 「最大損失は -$80」), not a tool's or a service's limit (issue 29 round 7).
+_MONEY = LazyPattern(
+    r"[$€£¥￥]\s?-?\d|\d[\d,.]*\s*[kKmMbB万萬億亿]?\s*(?:USD|EUR|JPY|CNY|RMB|dollars?\b|euros?\b|元|美元|美金|円|ドル)"
+)
+_MONEY_BEFORE, _MONEY_AFTER = 3, 16
+
+
+def money_limit(text: str, begin: int, end: int) -> bool:
+    """Whether the limit that text[begin:end] states is a sum of money (read a few characters around it)."""
+    return _MONEY.search(text, max(0, begin - _MONEY_BEFORE), min(len(text), end + _MONEY_AFTER)) is not None

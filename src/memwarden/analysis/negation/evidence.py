@@ -28,7 +28,7 @@ import bisect
 import functools
 import re
 
-from memwarden.analysis.negation.common import END_OF_LIFE, dated_removal
+from memwarden.analysis.negation.common import END_OF_LIFE, dated_removal, money_limit
 from memwarden.patterns import LazyPattern
 
 # -- English -----------------------------------------------------------------------
@@ -439,6 +439,7 @@ _EN_REMOVALS = {
     "yanked", "unpublished", "killed off", "dropped support", "ended support", "pulled support", "withdrew support",
     "removed support",
 }
+_EN_LIMITS = {"cue3", "cue4", "cue5", "cue12", "cue13", "cue14", "cue18", "cue19", "cue23"}
 _EN_WAS = LazyPattern(r"(?:was|were|had been)\b", re.I)
 _EN_SENTENCE_PART = LazyPattern(r"[;.!?](?:\s|$)")
 
@@ -469,6 +470,8 @@ def en_positive_claim(text: str) -> str:
             continue  # a removal of the past, told with its date, or an end of life: final
         if match.lastgroup == "cue" and match.group("cue").lower() == "empty" and _EN_WAS.match(match.group()):
             continue  # "Generated Vectorize client was empty": how it was then ("came back empty" is a search)
+        if match.lastgroup in _EN_LIMITS and money_limit(text, match.start(), match.end()):
+            continue  # "raising $75K at a $3.5M cap": a price, a loss or a budget of the owner's
         window = max(0, match.start() - 200)
         breaks = [m.end() for m in _EN_SUBJECT_BREAK.finditer(text, window, match.start())]
         subject = text[breaks[-1] if breaks else window : match.start()]
