@@ -195,6 +195,19 @@ def test_sentences_do_not_break_inside_versions_abbreviations_or_numbers():
     assert spans == ["Use v1.2, e.g. the pinned one.", "No. 5 is next.", "Done"]
 
 
+def test_a_speakers_turn_starts_a_sentence_and_a_wrapped_line_does_not():
+    # Issue 29 round 7: in a session transcript the user's line, with no full stop, is not part of the
+    # agent's answer on the next line; a line wrapped inside a sentence still continues it.
+    text = "[Wed 18:24] why is it off\nassistant: I can't reach the host from this sandbox\n**User:** ok\nThe CLI\ndoes not support --tail."
+    assert [text[a:b] for a, b in sentences(text)] == [
+        "[Wed 18:24] why is it off",
+        "assistant: I can't reach the host from this sandbox",
+        "User:** ok\nThe CLI\ndoes not support --tail.",  # a bold label loses its leading marks, as a list marker does
+    ]
+    claims = find_claims(text)
+    assert [c.sentence for c in claims][:1] == ["assistant: I can't reach the host from this sandbox"]
+
+
 def test_cjk_sentences_end_at_full_width_marks_without_spaces():
     text = "找不到資料。請勿刪除！為什麼？データがない。"
     assert [text[a:b] for a, b in sentences(text)] == ["找不到資料。", "請勿刪除！", "為什麼？", "データがない。"]

@@ -16,7 +16,13 @@ LOOKBACK = 200
 
 CJK = LazyPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
 KANA = LazyPattern(r"[\u3040-\u30ff\uff66-\uff9f]")
-_END_MARK = LazyPattern(r"[。！？]+[」』）)\"'”’]*|[.!?]+[\"'”’)\]]*|\n[ \t]*\n|…+")
+# A line that opens a speaker's turn ("assistant: ...", "User: ...", as an agent's session transcript is written)
+# starts a sentence of its own: the turn before it, ending with no full stop, is someone else's words (issue 29
+# round 7: 'i want the session to have elevated access' was read with the agent's answer on the next line).
+_END_MARK = LazyPattern(
+    r"[。！？]+[」』）)\"'”’]*|[.!?]+[\"'”’)\]]*|\n[ \t]*\n|…+"
+    r"|\n(?=[ \t]*(?:[-*][ \t]+)?(?:\*\*)?(?i:user|assistant|human|system)(?:\*\*)?[ \t]*:)"
+)
 _ABBREVIATIONS = {
     "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig", "mr", "mrs", "ms", "dr", "st", "al", "jr", "sr",
 }
