@@ -15,6 +15,8 @@ What is *not* a claim here:
 - words that only look negative: "not only", "unless", "nonce", "can't wait
   to", "no doubt", 「不僅」, 「不錯」, 「非常」, 「不得不」, 「少ない」,
   「違いない」, 「しかない」.
+- the owner's own setup: "`gh` CLI not installed", 「WSL 未启用 systemd」,
+  「授权码已失效」, 「インストールされていない」 (``own_setup.py``).
 
 A negation that passes all of that is reported only with positive evidence
 (`evidence.py`): a capability, availability or existence predicate, a name of
