@@ -28,7 +28,9 @@ _EN_OWN_SETUP = (
     r"|\bmissing\s+(?:\*\*)?(?:[\w.-]+\s+){0,2}(?:auth|authentication|credentials?|api\s+keys?|tokens?|"
     r"config(?:uration)?|settings?|env(?:ironment)?\s+vars?)\b"
     r"|\b(?:auth|credentials?|api\s+keys?|tokens?|passwords?)\s+(?:has\s+|have\s+|is\s+|are\s+)?(?:missing|expired)\b"
-    r"|\bno\s+(?:[\w-]+\s+){0,2}(?:settings|credentials|api\s+keys?)\b"
+    r"|\bno\s+(?:[\w-]+\s+){0,2}(?:credentials|api\s+keys?)\b"
+    # settings missing from the owner's own config ("Zed has no setting for it" is the tool's, and a claim)
+    r"|\bconfig(?:uration)?\b[^.;]{0,40}\bno\s+(?:[\w-]+\s+){0,2}settings\b"
     # the own repository's state
     r"|\b(?:zero|no)\s+(?:\w+\s+){0,2}commits\b|\buncommitted\b|\bpending\s+to\s+commit\b"
 )
