@@ -103,6 +103,11 @@ def test_precision_and_recall_stay_above_the_measured_floor(table, language):
         "pyright does not see modules installed by the editable hook.",
         "The mirror serves arm64 wheels, the PyPI CDN doesn't.",
         "Looked on crates.io for a maintained fork: none found.",
+        # issue 29 round 7: the agent's sandbox; what a vendor's plan leaves off is no setup of the owner's
+        "I can't reach the internet from this sandbox.",
+        "GitHub Pages is not enabled for private repos on the free plan.",
+        "Supabase 的免费方案未启用 PITR 备份。",
+        "Vercel の無料プランでは Edge Config が有効になっていない。",
     ],
 )
 def test_claims_about_the_world_are_claims(text):

@@ -9,7 +9,8 @@ what an outside thing lacks, cannot do or refuses ("the sandbox cannot read outs
 rejects messages over 4096 characters") names no such step of the owner's and stays reported.
 
 A cue is left alone when such words stand within ``WINDOW`` characters of it in its sentence: the setup is
-the cause the sentence gives ("missing auth, so MinMax can't be used"), or the negation itself.
+the cause the sentence gives ("missing auth, so MinMax can't be used"), or the negation itself; unless a
+vendor's plan, tier or region stands there too ("not enabled on the free plan" is the vendor's offer).
 """
 
 from __future__ import annotations
@@ -51,6 +52,16 @@ _JA_OWN_SETUP = (
 _OWN_SETUP = LazyPattern("|".join((_EN_OWN_SETUP, _ZH_OWN_SETUP, _JA_OWN_SETUP)), re.I)
 
 
+# What a vendor decides: "not enabled on the free plan", 「免费方案未启用」, 「無料プランでは有効になっていない」 is the
+# vendor's offer, not the owner's setup, and stays a claim.
+_VENDOR_DECIDES = LazyPattern(
+    r"\b(?:plans?|tiers?|free|paid|enterprise|subscriptions?|licen[cs]es?|regions?)\b"
+    r"|方案|套餐|免[费費]|付[费費]|[區区]域|プラン|無料|有料|リージョン|ライセンス",
+    re.I,
+)
+
+
 def own_setup_near(sentence: str, position: int) -> bool:
     """Whether the owner's own setup is what the sentence tells within WINDOW characters of position."""
-    return _OWN_SETUP.search(sentence, max(0, position - WINDOW), position + WINDOW) is not None
+    begin, end = max(0, position - WINDOW), position + WINDOW
+    return _OWN_SETUP.search(sentence, begin, end) is not None and _VENDOR_DECIDES.search(sentence, begin, end) is None
