@@ -349,12 +349,28 @@ def test_policy_about_where_things_are_kept_and_narrated_nobody_are_not_claims(w
         "Nobody reviewed the Terraform plan before it was applied. "
         "密鑰從來不放在 GitHub 上，都在 Vault 裡。その夜は誰も Slack のアラートに気づかなかった。"
     )
-    root = workspace({"memory/episodic.jsonl": json.dumps(episode(1, title="Deploy night", content=content)) + "\n"})
+    assert_silent_until_one_claim_is_added(workspace, cli, content, " The corporate proxy blocks pypi.org.", "proxy blocks")
+
+
+def assert_silent_until_one_claim_is_added(workspace, cli, content: str, claim: str, quoted: str) -> None:
+    """An episode of content gives no MW301 finding; with claim added, exactly one, quoting it."""
+    root = workspace({"memory/episodic.jsonl": json.dumps(episode(1, title="Notes", content=content)) + "\n"})
     assert cli("check", "--select", "MW301", ".", cwd=root).exit_code == 0
-    claim = content + " The corporate proxy blocks pypi.org."
-    root = workspace({"memory/episodic.jsonl": json.dumps(episode(1, title="Deploy night", content=claim)) + "\n"}, name="two")
+    root = workspace({"memory/episodic.jsonl": json.dumps(episode(1, title="Notes", content=content + claim)) + "\n"}, name="two")
     found = findings(cli("check", "--select", "MW301", "--format", "json", ".", cwd=root), "MW301")
-    assert len(found) == 1 and "proxy blocks" in found[0]["message"], found
+    assert len(found) == 1 and quoted in found[0]["message"], found
+
+
+def test_the_owners_own_setup_is_no_claim_and_the_agents_sandbox_is(workspace, cli):
+    # Issue 29 round 7: what is not installed, configured or enabled on the owner's machine, or a credential
+    # of theirs that expired, is their own situation; what the sandbox the agent runs in lets it do is a claim.
+    content = (
+        "`gh` CLI not installed. WSL 未启用 systemd。SMTP 授权码已失效，需要重新生成。"
+        "The root cause is missing MinMax auth on the gateway, so MinMax can't be used. "
+        "この PC にはまだ Docker がインストールされていない。"
+    )
+    claim = " I can't access ~/.openclaw/openclaw.json from this sandbox."
+    assert_silent_until_one_claim_is_added(workspace, cli, content, claim, "from this sandbox")
 
 
 # -- facts --------------------------------------------------------------------------------

@@ -22,11 +22,14 @@ TABLE = Path(__file__).resolve().parent / "data" / "claims_judged.tsv"
 # Measured on the table when it was last written (bench/README.md, "Issue 29: negative claims", round 6). The
 # blind sets call a removal told with its date a claim, the judges of real memory call it history, and the
 # detector follows the judges: three blind rows of that kind are listed misses.
+# Round 7 keeps the owner's own setup silent (not installed, configured or enabled on their machine, a
+# credential of theirs missing), as the judges of the OpenClaw dev workspaces did; six blind rows that call
+# such a sentence a claim ("cargo-nextest isn't installed in the dev container") are listed misses now.
 FLOORS = {
-    "en": (0.97, 0.73),
-    "zh-Hant": (0.94, 0.83),
-    "zh-Hans": (0.95, 0.78),
-    "ja": (0.94, 0.78),
+    "en": (0.97, 0.72),
+    "zh-Hant": (0.94, 0.81),
+    "zh-Hans": (0.95, 0.77),
+    "ja": (0.94, 0.75),
 }
 
 

@@ -15,6 +15,8 @@ What is *not* a claim here:
 - words that only look negative: "not only", "unless", "nonce", "can't wait
   to", "no doubt", 「不僅」, 「不錯」, 「非常」, 「不得不」, 「少ない」,
   「違いない」, 「しかない」.
+- the owner's own setup: "`gh` CLI not installed", 「WSL 未启用 systemd」,
+  「授权码已失效」, 「インストールされていない」 (``own_setup.py``).
 
 A negation that passes all of that is reported only with positive evidence
 (`evidence.py`): a capability, availability or existence predicate, a name of
@@ -55,6 +57,7 @@ from memwarden.analysis.negation.cjk_evidence import cjk_names
 from memwarden.analysis.negation.evidence import EN_GONE, en_names, en_positive_claim
 from memwarden.analysis.negation.families import families, family_words
 from memwarden.analysis.negation.japanese import JA_CUE, JA_QUESTION_END, ja_claims
+from memwarden.analysis.negation.own_setup import own_setup_near
 from memwarden.patterns import union
 from memwarden.patterns import LazyPattern
 
@@ -152,6 +155,8 @@ def _rule_verdict(sentence: str, families_too: bool) -> tuple[str, str, list[str
         signals.append(f"neg:{verdict}" + (":mentioned" if mentioned[start] else ""))
         if verdict == CLAIM and mentioned[start]:
             continue  # inside a quote, a code span, a [[wikilink]] or a URL: mentioned, not said
+        if verdict == CLAIM and own_setup_near(sentence, start):
+            continue  # "`gh` CLI not installed", 「WSL 未启用 systemd」: the owner's own setup (own_setup.py)
         if verdict == CLAIM:
             return CLAIM, cue, signals + ["rule:claim"]
         if verdict == DIRECTIVE and not directive:
@@ -160,6 +165,8 @@ def _rule_verdict(sentence: str, families_too: bool) -> tuple[str, str, list[str
         return DIRECTIVE, directive, signals + ["rule:directive"]
     # No negative word, but a removal, a block, an empty result or a limit said of a named thing.
     cue = en_positive_claim(sentence) if language == "en" else cjk_positive_claim(sentence, language)
+    if cue and own_setup_near(sentence, max(0, sentence.find(cue))):
+        cue = ""  # 「授权码已失效」: the owner's own credential
     return (CLAIM, cue, signals + ["rule:claim"]) if cue else (NONE, "", signals + ["rule:none"])
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from memwarden.analysis.negation.cjk_evidence import CJK_SELF, CJK_TODO, cjk_names
-from memwarden.analysis.negation.common import END_OF_LIFE, dated_removal
+from memwarden.analysis.negation.common import END_OF_LIFE, dated_removal, money_limit
 from memwarden.patterns import LazyPattern
 
 ZH_GONE = LazyPattern(
@@ -54,6 +54,9 @@ _CJK_OWN_WORK = LazyPattern(
     r"(?<![A-Za-z])(?:PR|commit|subagent|diff)(?![A-Za-z])|コミット|提交|分支|ブランチ|子代理|エージェント|代理|行改動|行改动|"
     r"^(?:每次|一次)", re.I)
 
+# The limits among the cues: 「最多 10 次」「只保留 90 天」; 「100 件まで」「3 回しか」「最大 50」「7 日分だけ」.
+_CJK_LIMITS = {"zh": {"cue3", "cue4"}, "ja": {"cue3", "cue5", "cue6", "cue12"}}
+
 # The removals among the cues: told with the date they happened (「2024 年 8 月已停用」「2024 年に廃止された」), history.
 _CJK_REMOVAL = LazyPattern(
     r"結束服務|结束服务|結束營運|结束运营|結束支援|结束支持|下架|下線|下线|停用|停止服務|停止服务|停止支援|停止支持|停止提供|"
@@ -82,6 +85,8 @@ def cjk_positive_claim(text: str, language: str) -> str:
         return ""  # 「被刪除的分支可以還原」: the word describes a noun
     if match.lastgroup in ("cue3", "cue4", "cue5", "cue6", "cue11", "cue12") and (_CJK_SELF_DESIGN.search(text) or _CJK_OWN_WORK.search(text)):
         return ""  # 「我們的 API 每次最多 100 個」「這是我們定的」: a limit of our own design
+    if match.lastgroup in _CJK_LIMITS[language] and money_limit(text, match.start(), match.end()):
+        return ""  # 「最大单笔亏损 -$54.15」「最大損失は -$80」: a loss, a price or a budget, not a service's limit
     if match.lastgroup == "cue2" and "空" in match.group("cue2") and _ZH_THEN.search(text):
         return ""  # 「當時 bucket 是空的」: how it was then, as "the bucket was empty" is
     if match.lastgroup == "cue5" and _ZH_PAST_EVENT.search(text):

@@ -16,7 +16,13 @@ LOOKBACK = 200
 
 CJK = LazyPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
 KANA = LazyPattern(r"[\u3040-\u30ff\uff66-\uff9f]")
-_END_MARK = LazyPattern(r"[。！？]+[」』）)\"'”’]*|[.!?]+[\"'”’)\]]*|\n[ \t]*\n|…+")
+# A line that opens a speaker's turn ("assistant: ...", "User: ...", as an agent's session transcript is written)
+# starts a sentence of its own: the turn before it, ending with no full stop, is someone else's words (issue 29
+# round 7: 'i want the session to have elevated access' was read with the agent's answer on the next line).
+_END_MARK = LazyPattern(
+    r"[。！？]+[」』）)\"'”’]*|[.!?]+[\"'”’)\]]*|\n[ \t]*\n|…+"
+    r"|\n(?=[ \t]*(?:[-*][ \t]+)?(?:\*\*)?(?i:user|assistant|human|system)(?:\*\*)?[ \t]*:)"
+)
 _ABBREVIATIONS = {
     "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig", "mr", "mrs", "ms", "dr", "st", "al", "jr", "sr",
 }
@@ -240,3 +246,16 @@ def dated_removal(text: str, begin: int, cue_end: int, end: int) -> bool:
     (read within LOOKBACK characters: every removal of a long line asks, so the line stays linear)."""
     return REMOVAL_DATE.search(text, begin, end) is not None and HOLDS_NOW.search(
         text, cue_end, min(len(text), cue_end + LOOKBACK)) is None
+
+
+# A limit stated in money is a price, a loss or the owner's own budget or terms ("raising $75K at a $3.5M cap",
+# 「最大单笔亏损 -$54.15」, 「最大損失は -$80」), not a tool's or a service's limit (issue 29 round 7).
+_MONEY = LazyPattern(
+    r"[$€£¥￥]\s?-?\d|\d[\d,.]*\s*[kKmMbB万萬億亿]?\s*(?:USD|EUR|JPY|CNY|RMB|dollars?\b|euros?\b|元|美元|美金|円|ドル)"
+)
+_MONEY_BEFORE, _MONEY_AFTER = 3, 16
+
+
+def money_limit(text: str, begin: int, end: int) -> bool:
+    """Whether the limit that text[begin:end] states is a sum of money (read a few characters around it)."""
+    return _MONEY.search(text, max(0, begin - _MONEY_BEFORE), min(len(text), end + _MONEY_AFTER)) is not None

@@ -28,7 +28,7 @@ import bisect
 import functools
 import re
 
-from memwarden.analysis.negation.common import END_OF_LIFE, dated_removal
+from memwarden.analysis.negation.common import END_OF_LIFE, dated_removal, money_limit
 from memwarden.patterns import LazyPattern
 
 # -- English -----------------------------------------------------------------------
@@ -332,9 +332,28 @@ def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -
     if not _en_predicate(text, tokens, lowered, index, first):
         return False
     names = en_names(text)
-    if not names and not _en_unsupported(lowered, index):
+    runtime = _agent_runtime_near(text, start)  # the sandbox or session the agent runs in is the outside thing
+    if not names and not runtime and not _en_unsupported(lowered, index):
         return False
-    return not _subject_is_self(lowered, first, index, names, tokens)
+    return runtime or not _subject_is_self(lowered, first, index, names, tokens)
+
+
+# The agent saying what the runtime it is run in lets it do: "I can't access ~/.openclaw from this sandbox",
+# "I can't access Windows paths directly from this WSL2 environment", "elevated exec disabled by host policy,
+# so I cannot turn it on" (issue 29 round 7: the judges of the OpenClaw dev workspaces called these claims
+# about the tool; a sandbox's or a session's limits change with its settings and versions). "I can't run the
+# Docker tests on this laptop" names no runtime and stays the agent's own situation.
+_EN_AGENT_RUNTIME = LazyPattern(
+    r"\b(?:from|in|inside|within)\s+(?:this|the|my|a|your)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:sandbox(?:ed)?|session|runtime|harness|environment|container|chat)\b"
+    r"|\bsandboxed\b|\b(?:host|approval|sandbox) policy\b",
+    re.I,
+)
+_RUNTIME_BEFORE, _RUNTIME_AFTER = 80, 120
+
+
+def _agent_runtime_near(text: str, start: int) -> bool:
+    return _EN_AGENT_RUNTIME.search(text, max(0, start - _RUNTIME_BEFORE), start + _RUNTIME_AFTER) is not None
 
 
 def _en_unsupported(lowered: list[str], index: int) -> bool:
@@ -420,6 +439,7 @@ _EN_REMOVALS = {
     "yanked", "unpublished", "killed off", "dropped support", "ended support", "pulled support", "withdrew support",
     "removed support",
 }
+_EN_LIMITS = {"cue3", "cue4", "cue5", "cue12", "cue13", "cue14", "cue18", "cue19", "cue23"}
 _EN_WAS = LazyPattern(r"(?:was|were|had been)\b", re.I)
 _EN_SENTENCE_PART = LazyPattern(r"[;.!?](?:\s|$)")
 
@@ -450,6 +470,8 @@ def en_positive_claim(text: str) -> str:
             continue  # a removal of the past, told with its date, or an end of life: final
         if match.lastgroup == "cue" and match.group("cue").lower() == "empty" and _EN_WAS.match(match.group()):
             continue  # "Generated Vectorize client was empty": how it was then ("came back empty" is a search)
+        if match.lastgroup in _EN_LIMITS and money_limit(text, match.start(), match.end()):
+            continue  # "raising $75K at a $3.5M cap": a price, a loss or a budget of the owner's
         window = max(0, match.start() - 200)
         breaks = [m.end() for m in _EN_SUBJECT_BREAK.finditer(text, window, match.start())]
         subject = text[breaks[-1] if breaks else window : match.start()]
