@@ -361,16 +361,16 @@ def assert_silent_until_one_claim_is_added(workspace, cli, content: str, claim: 
     assert len(found) == 1 and quoted in found[0]["message"], found
 
 
-def test_the_owners_own_setup_is_no_claim_and_the_agents_sandbox_is(workspace, cli):
+def test_the_owners_own_setup_is_no_claim(workspace, cli):
     # Issue 29 round 7: what is not installed, configured or enabled on the owner's machine, or a credential
-    # of theirs that expired, is their own situation; what the sandbox the agent runs in lets it do is a claim.
+    # of theirs that expired, is their own situation; what an outside service does beside it is still a claim.
     content = (
         "`gh` CLI not installed. WSL 未启用 systemd。SMTP 授权码已失效，需要重新生成。"
         "The root cause is missing MinMax auth on the gateway, so MinMax can't be used. "
         "この PC にはまだ Docker がインストールされていない。"
     )
-    claim = " I can't access ~/.openclaw/openclaw.json from this sandbox."
-    assert_silent_until_one_claim_is_added(workspace, cli, content, claim, "from this sandbox")
+    claim = " The Telegram Bot API does not accept messages over 4096 characters."
+    assert_silent_until_one_claim_is_added(workspace, cli, content, claim, "4096 characters")
 
 
 # -- facts --------------------------------------------------------------------------------

@@ -104,7 +104,6 @@ def test_precision_and_recall_stay_above_the_measured_floor(table, language):
         "The mirror serves arm64 wheels, the PyPI CDN doesn't.",
         "Looked on crates.io for a maintained fork: none found.",
         # issue 29 round 7: the agent's sandbox; what a vendor's plan leaves off is no setup of the owner's
-        "I can't reach the internet from this sandbox.",
         "GitHub Pages is not enabled for private repos on the free plan.",
         "Supabase 的免费方案未启用 PITR 备份。",
         "Vercel の無料プランでは Edge Config が有効になっていない。",
@@ -203,14 +202,14 @@ def test_sentences_do_not_break_inside_versions_abbreviations_or_numbers():
 def test_a_speakers_turn_starts_a_sentence_and_a_wrapped_line_does_not():
     # Issue 29 round 7: in a session transcript the user's line, with no full stop, is not part of the
     # agent's answer on the next line; a line wrapped inside a sentence still continues it.
-    text = "[Wed 18:24] why is it off\nassistant: I can't reach the host from this sandbox\n**User:** ok\nThe CLI\ndoes not support --tail."
+    text = "[Wed 18:24] why is it off\nassistant: the Acme API does not return the field\n**User:** ok\nThe CLI\ndoes not support --tail."
     assert [text[a:b] for a, b in sentences(text)] == [
         "[Wed 18:24] why is it off",
-        "assistant: I can't reach the host from this sandbox",
+        "assistant: the Acme API does not return the field",
         "User:** ok\nThe CLI\ndoes not support --tail.",  # a bold label loses its leading marks, as a list marker does
     ]
     claims = find_claims(text)
-    assert [c.sentence for c in claims][:1] == ["assistant: I can't reach the host from this sandbox"]
+    assert [c.sentence for c in claims][:1] == ["assistant: the Acme API does not return the field"]
 
 
 def test_cjk_sentences_end_at_full_width_marks_without_spaces():

@@ -184,10 +184,8 @@ def negative_claim_without_expiry(doc, ctx):
     here; they live in Vault"), or "nobody" in a narrated event. The owner's
     own setup is theirs to change, not a claim ("`gh` CLI not installed",
     「WSL 未启用 systemd」, a credential of theirs missing or expired), nor is
-    a limit in money ("raising $75K at a $3.5M cap"); the agent on what its
-    sandbox or session lets it do is one ("I can't access ~/.config from
-    this sandbox"). A speaker's turn in a transcript ("assistant: ...") is a
-    sentence of its own. English,
+    a limit in money ("raising $75K at a $3.5M cap"). A speaker's turn in a
+    transcript ("assistant: ...") is a sentence of its own. English,
     Traditional and Simplified Chinese and Japanese are understood; a
     sentence in another language (Korean, Russian, Spanish...) is skipped.
     The finding quotes the sentence and points at its own line.

@@ -332,28 +332,9 @@ def en_evidence(text: str, tokens, lowered: list[str], index: int, first: int) -
     if not _en_predicate(text, tokens, lowered, index, first):
         return False
     names = en_names(text)
-    runtime = _agent_runtime_near(text, start)  # the sandbox or session the agent runs in is the outside thing
-    if not names and not runtime and not _en_unsupported(lowered, index):
+    if not names and not _en_unsupported(lowered, index):
         return False
-    return runtime or not _subject_is_self(lowered, first, index, names, tokens)
-
-
-# The agent saying what the runtime it is run in lets it do: "I can't access ~/.openclaw from this sandbox",
-# "I can't access Windows paths directly from this WSL2 environment", "elevated exec disabled by host policy,
-# so I cannot turn it on" (issue 29 round 7: the judges of the OpenClaw dev workspaces called these claims
-# about the tool; a sandbox's or a session's limits change with its settings and versions). "I can't run the
-# Docker tests on this laptop" names no runtime and stays the agent's own situation.
-_EN_AGENT_RUNTIME = LazyPattern(
-    r"\b(?:from|in|inside|within)\s+(?:this|the|my|a|your)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:sandbox(?:ed)?|session|runtime|harness|environment|container|chat)\b"
-    r"|\bsandboxed\b|\b(?:host|approval|sandbox) policy\b",
-    re.I,
-)
-_RUNTIME_BEFORE, _RUNTIME_AFTER = 80, 120
-
-
-def _agent_runtime_near(text: str, start: int) -> bool:
-    return _EN_AGENT_RUNTIME.search(text, max(0, start - _RUNTIME_BEFORE), start + _RUNTIME_AFTER) is not None
+    return not _subject_is_self(lowered, first, index, names, tokens)
 
 
 def _en_unsupported(lowered: list[str], index: int) -> bool:
