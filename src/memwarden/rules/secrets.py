@@ -64,7 +64,13 @@ def secret_in_memory(doc, ctx):
 
     It leaves alone what memory files are full of: episode `fingerprint`s and
     other hex digests, git SHAs, UUIDs, ids, and placeholders such as
-    `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`, `xxxx`, `changeme`.
+    `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`, `xxxx`, `changeme`,
+    stand-ins that say so (`mock`, `sk-test`, `test-vault-password`) and
+    `user:pass@` in a connection string. A secret's name with code after it
+    (`api_key=os.getenv("KEY")`, `api_key=api_key`, `api_key=None`) or
+    words describing it (`api_key: Weather service API key`) holds no value;
+    a string literal that code could evaluate to (`getenv("KEY",
+    "<default>")`, `load() or "<fallback>"`) is read as the value.
 
     The finding shows the type, the place and a short hash
     (`sha256:1a2b3c4d`), never the secret, in every output format.

@@ -350,7 +350,21 @@ def is_placeholder(value: str) -> bool:
         return True
     if len(text) <= 64 and _WORDY.match(text) and _WORDY_NOUN.search(text):
         return True  # dev-secret, test-jwt-secret-123, my-super-secret: words about a secret, not one
-    return False
+    return is_stand_in(text)
+
+
+# Words that say a value stands in for a real one (a test's, a mock's, a template's).
+_STAND_IN_WORDS = frozenset("test tests testing mock mocked fake dummy stub fixture example sample placeholder your".split())
+_LETTER_PARTS = LazyPattern(r"\A[a-z]{1,16}(?:[-_.][a-z]{1,16}){0,5}\Z")
+
+
+def is_stand_in(value: str) -> bool:
+    """Words only, one of which says the value stands in for a key: `mock`, `sk-test`, `gsk-fake`,
+    `test-vault-password`, `sk-your-vendor-key`. A value with a digit or a random run (`sk-test-Qm7Rt2...`) is none."""
+    text = value.lower()
+    if value not in (text, value.upper()) or not _LETTER_PARTS.match(text):
+        return False  # in mixed case, letters alone may be random
+    return any(part in _STAND_IN_WORDS for part in re.split(r"[-_.]", text))
 
 
 def is_reference(value: str) -> bool:
