@@ -468,7 +468,8 @@ def personal_data(doc, ctx):
     `+** * ** ** ** 78`), never whole.
 
     Leaves alone what is nobody's: role and machine mailboxes (`noreply@`,
-    `support@`, `security@`), GitHub's `users.noreply.github.com`, the
+    `support@`, `security@`), inboxes a service hands to an AI agent
+    (`@agentmail.to`), GitHub's `users.noreply.github.com`, the
     reserved `example.com/.org/.net` and `.test/.invalid/.local` domains,
     placeholders (`you@domain.com`, `your.name@company.com`), and what has
     an `@` but is no address: git and scp-style remotes
@@ -484,7 +485,10 @@ def personal_data(doc, ctx):
     Versions, dates, times, IP addresses, ids, issue numbers and the
     fictional 555-01xx numbers are not phone numbers. A Claude Code note
     about the user (`type: user`) holds the user's own details and is
-    skipped; list your other own addresses, domains or numbers in `allow`.
+    skipped, and so are the contact fields of OpenClaw's `USER.md`, the
+    owner's profile (`- **Email:** ...`; a line naming someone else there,
+    `Partner: Lee (lee@...)`, is still reported); list your other own
+    addresses, domains or numbers in `allow`.
 
     ## Why
     Memory is loaded into a model's context every session, synced between
@@ -503,13 +507,18 @@ def personal_data(doc, ctx):
     keep it (and allow it) is the user's call.
     """
     from memwarden.analysis.secrets import document_text
-    from memwarden.analysis.secrets.personal import find_contacts
+    from memwarden.analysis.secrets.personal import find_contacts, is_own_field
 
     if _about_the_user(doc) or read_at_its_own_path(ctx.workspace, doc):
         return
     allowed = [str(entry).strip().lower() for entry in ctx.options["allow"] if str(entry).strip()]
-    for contact in find_contacts(document_text(doc)):
+    text = document_text(doc)
+    # OpenClaw's USER.md is the profile of the workspace's owner: its own contact fields are the owner's.
+    lines = text.split("\n") if ctx.workspace.profile.name == "openclaw" and doc.relpath == "USER.md" else None
+    for contact in find_contacts(text):
         if _allowed(contact, allowed):
+            continue
+        if lines is not None and is_own_field(lines[contact.line - 1][: contact.column - 1]):
             continue
         yield Problem(contact.line, contact.column, PersonalContact(contact.kind, contact.value).message)
 
