@@ -24,6 +24,8 @@ CODE_WITHOUT_VALUE = [
     'def fetch_page(url, retries=3, api_key=None):\n',
     '      this.authToken = await this.loadToken();\n',
     "    const passwdFile = path.join(configDir, 'passwd');\n",
+    'api_key = os.environ.get("OPENAI_API_KEY_2")\n',
+    "export OPENAI_API_KEY=$(cat ~/.openai_key)\n",
 ]
 
 # A docstring or an env list describing a parameter: the words after the name describe it.
@@ -61,6 +63,10 @@ REAL_VALUES = [
     ('DB_PASSWORD = os.getenv("DB_PASSWORD", "Wint3r-Harb0ur!")\n', "Wint3r-Harb0ur!"),
     ('api_key = os.environ.get("VENDOR_KEY", "q8ZtR2vLx9NwP4kd7Hs1")\n', "q8ZtR2vLx9NwP4kd7Hs1"),
     ('svc = VendorClient(api_key=load_key() or "Tq4Nw8Lz2Rx7Vb3K")\n', "Tq4Nw8Lz2Rx7Vb3K"),
+    ('const apiKey = process.env.VENDOR_KEY ?? "Zq7Lr2Xv9Tn4Wb8Kc3Hm";\n', "Zq7Lr2Xv9Tn4Wb8Kc3Hm"),
+    ("const apiKey = process.env.VENDOR_KEY || 'Zq7Lr2Xv9Tn4Wb8Kc3Hm';\n", "Zq7Lr2Xv9Tn4Wb8Kc3Hm"),
+    ('secret: new Buffer("Zq7Lr2Xv9Tn4Wb8Kc3Hm")\n', "Zq7Lr2Xv9Tn4Wb8Kc3Hm"),
+    ('token = os.environ["GH_TOKEN"] if ci else "ghp_4f8Kq2Lm9Rt7Vx3Zb6Nc1Hd5Jw0Ys8Pa2Qe"\n', None),
     ('client = Client(api_key="sk-test-Qm7Rt2Xw9Lp4Zk8Vn3Hb6Jc1Fd5Gs0Ay")\n', "sk-test-Qm7Rt2Xw9Lp4Zk8Vn3Hb6Jc1Fd5Gs0Ay"),
     ('TEST_API_KEY = "Zq7Lr2Xv9Tn4Wb8Kc3Hm"\n', "Zq7Lr2Xv9Tn4Wb8Kc3Hm"),
     ("        api_key: Rk29dLw8Qz7vX3nP the staging key\n", "Rk29dLw8Qz7vX3nP"),

@@ -17,8 +17,11 @@ from memwarden.patterns import LazyPattern
 _REACH = 300  # the most characters of an expression read
 # A name in a conventional case, no digits: `os`, `getenv`, `load_key`, `resolvedLink`, `AgentMail`, `None`.
 _PART = r"[A-Za-z_][a-z_]*(?:[A-Z][a-z_]+)*"
-# What code starts with: a keyword that starts an expression, then a dotted name.
-_HEAD = LazyPattern(rf"(?:(?:await|new|yield)\s{{1,4}})?(?P<name>{_PART}(?:\.{_PART}){{0,8}})")
+# What code starts with: a keyword that starts an expression, then a dotted name (past a dot, an environment
+# entry's name too: `process.env.API_KEY`).
+_HEAD = LazyPattern(
+    rf"(?:(?:await|new|yield)\s{{1,4}})?(?P<name>{_PART}(?:\.(?:[A-Z][A-Z0-9_]*(?![a-z])|{_PART})){{0,8}})"
+)
 # A lone name is a variable only in a shape a word is not: snake case, a camel hump, a language constant.
 _VARIABLE = LazyPattern(r"[a-z][a-z]*(?:_[a-z]+)+|_?[a-z]+(?:[A-Z][a-z]+)+|None|null|nil|undefined|self|this|True|False")
 # After the head, code goes on with a call, an index, a closing bracket, a separator, an operator or the end.
@@ -30,8 +33,8 @@ _OPENERS = {"(": ")", "[": "]", "{": "}"}
 def code_literals(window: str, start: int) -> list[tuple[int, str]] | None:
     """None when the unquoted value at ``window[start]`` is no expression in code; else the string literals it
     could evaluate to, as (offset in the window, text): those at the expression's top level (a fallback after
-    `or`, `||`, `??`) and the arguments after the first of a call at its top level (a lookup's default: the
-    first argument of `getenv("NAME", "default")` names what is looked up)."""
+    `or`, `||`, `??`) and the arguments of a call at its top level (a lookup's default, a constructor's value;
+    the name a lookup reads, `getenv("API_KEY")`, is no literal worth judging: :func:`judged_literal`)."""
     head = _HEAD.match(window, start)
     if head is None:
         return None
@@ -47,10 +50,9 @@ def code_literals(window: str, start: int) -> list[tuple[int, str]] | None:
 
 def _top_literals(window: str, position: int, end: int) -> list[tuple[int, str]]:
     """The literals of an expression from ``position`` up to its end (a comma, semicolon or closing bracket at
-    its own level): those at its level, and those after the first argument of a call at its level."""
+    its own level): those at its level and those of the calls at its level."""
     literals: list[tuple[int, str]] = []
     closers: list[str] = []
-    argument = 0  # which argument of a call at the expression's level is being read
     while position < end:
         char = window[position]
         if char in "\"'":
@@ -58,20 +60,16 @@ def _top_literals(window: str, position: int, end: int) -> list[tuple[int, str]]
             if quoted is None:
                 break
             text = quoted.group("double") if quoted.group("double") is not None else quoted.group("single")
-            if not closers or (len(closers) == 1 and argument > 0):
+            if len(closers) <= 1:
                 literals.append((position + 1, text))
             position = quoted.end()
             continue
         if char in _OPENERS:
             closers.append(_OPENERS[char])
-            if len(closers) == 1:
-                argument = 0
         elif char in ")]}":
             if not closers or closers[-1] != char:
                 break  # the bracket around the expression: it ends here
             closers.pop()
-        elif char == "," and len(closers) == 1:
-            argument += 1
         elif char in ",;\n" and not closers:
             break
         position += 1
