@@ -66,6 +66,8 @@ REAL_VALUES = [
     ('const apiKey = process.env.VENDOR_KEY ?? "Zq7Lr2Xv9Tn4Wb8Kc3Hm";\n', "Zq7Lr2Xv9Tn4Wb8Kc3Hm"),
     ("const apiKey = process.env.VENDOR_KEY || 'Zq7Lr2Xv9Tn4Wb8Kc3Hm';\n", "Zq7Lr2Xv9Tn4Wb8Kc3Hm"),
     ('secret: new Buffer("Zq7Lr2Xv9Tn4Wb8Kc3Hm")\n', "Zq7Lr2Xv9Tn4Wb8Kc3Hm"),
+    ("secret: Basic dXNlcjpacTdMcjJYdjlUbjRXYjhLYzM=\n", None),  # the scheme's credential follows it
+    ("api_key: Bearer Zq7Lr2Xv9Tn4Wb8Kc3HmP5sT\n", "Zq7Lr2Xv9Tn4Wb8Kc3HmP5sT"),
     ('token = os.environ["GH_TOKEN"] if ci else "ghp_4f8Kq2Lm9Rt7Vx3Zb6Nc1Hd5Jw0Ys8Pa2Qe"\n', None),
     ('client = Client(api_key="sk-test-Qm7Rt2Xw9Lp4Zk8Vn3Hb6Jc1Fd5Gs0Ay")\n', "sk-test-Qm7Rt2Xw9Lp4Zk8Vn3Hb6Jc1Fd5Gs0Ay"),
     ('TEST_API_KEY = "Zq7Lr2Xv9Tn4Wb8Kc3Hm"\n', "Zq7Lr2Xv9Tn4Wb8Kc3Hm"),

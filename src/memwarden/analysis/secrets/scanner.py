@@ -358,6 +358,7 @@ class _Scan:
         is_password = any(word in key.lower() for word in ("pass", "pwd", "contrase"))
         secret_type = patterns.KEYWORD_PASSWORD if is_password else patterns.KEYWORD_SECRET
         if not quoted:
+            start, value = values.after_scheme(window, start, value) or (start, value)
             found = self.unquoted_value(window, offset, start, value, secret_type)
             if found is not None:
                 return found[0] if found else None

@@ -80,9 +80,29 @@ _DESCRIBING_WORD = LazyPattern(r"[A-Za-z][A-Za-z'-]{0,30}")
 _MORE_WORDS = LazyPattern(r"[ \t]{1,4}[A-Za-z]")
 
 
+# An HTTP authorization scheme: the credential follows it (`secret: Basic dXNlcjpw...`), it describes nothing.
+_AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "key", "apikey", "hmac", "negotiate"})
+
+
+_CREDENTIAL_AFTER = LazyPattern(r"[ \t]{1,4}(?P<credential>[^\s\"'`]{8,500})")
+
+
+def after_scheme(window: str, start: int, value: str) -> tuple[int, str] | None:
+    """(start, text) of the credential after an authorization scheme found as the value (`Bearer <token>`)."""
+    if value.lower() not in _AUTH_SCHEMES:
+        return None
+    following = _CREDENTIAL_AFTER.match(window, start + len(value))
+    if following is None:
+        return None
+    return following.start("credential"), following.group("credential").rstrip(".,;")
+
+
 def is_description(window: str, start: int, value: str) -> bool:
     """The bare value at ``start`` is a word of letters with more words after it: `api_key: Weather service API
-    key` describes a parameter. A value with a digit or a symbol in it (`Rk29dLw8 the staging key`) is none."""
+    key` describes a parameter. A value with a digit or a symbol in it (`Rk29dLw8 the staging key`) is none, nor
+    an authorization scheme with its credential after it."""
+    if value.lower() in _AUTH_SCHEMES:
+        return False
     return bool(_DESCRIBING_WORD.fullmatch(value)) and bool(_MORE_WORDS.match(window, start + len(value)))
 
 
