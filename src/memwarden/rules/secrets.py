@@ -66,7 +66,11 @@ def secret_in_memory(doc, ctx):
     other hex digests, git SHAs, UUIDs, ids, and placeholders such as
     `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`, `xxxx`, `changeme`,
     stand-ins that say so (`mock`, `sk-test`, `test-vault-password`) and
-    `user:pass@` in a connection string. A secret's name with code after it
+    `user:pass@` in a connection string; nor what is public by design: a
+    publishable key (Stripe `pk_live_...`, Supabase `sb_publishable_...`)
+    and a wallet's public address (a 32-byte key in base58 on a line that
+    calls it a wallet or an address and names no private key, secret or
+    seed near it). A secret's name with code after it
     (`api_key=os.getenv("KEY")`, `api_key=api_key`, `api_key=None`) or
     words describing it (`api_key: Weather service API key`) holds no value;
     a string literal that code could evaluate to (`getenv("KEY",

@@ -296,15 +296,36 @@ _HEX = LazyPattern(r"\A[0-9a-fA-F]+\Z")
 _WORD_SPLIT = LazyPattern(r"[-_.\s]+|(?<=[a-z0-9])(?=[A-Z])")
 
 
-# Stripe's publishable keys are meant for the browser: public by design (its secret and restricted keys,
-# sk_ and rk_, are detect-secrets' Stripe detector's).
-_PUBLISHABLE_KEY = LazyPattern(r"pk_(?:live|test)_[0-9A-Za-z]{16,255}")
+# Stripe's and Supabase's publishable keys are meant for the browser: public by design (Stripe's secret and
+# restricted keys, sk_ and rk_, are detect-secrets' Stripe detector's; Supabase's sb_secret_ stays a secret).
+_PUBLISHABLE_KEY = LazyPattern(r"pk_(?:live|test)_[0-9A-Za-z]{16,255}|sb_publishable_[0-9A-Za-z_-]{16,255}")
 _BASE64_RUN = LazyPattern(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
 _TEXT_WORD = LazyPattern(r"[^\W\d_]{2,}")
 
 
 def is_publishable_key(word: str) -> bool:
     return bool(_PUBLISHABLE_KEY.fullmatch(word))
+
+
+# A wallet's public address: a 32-byte public key in base58 (Solana's form), on a line, or under a lead-in, that
+# calls it a wallet or an address and says nothing of a private key, a secret or a seed.
+_BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_BASE58 = LazyPattern(r"\A[1-9A-HJ-NP-Za-km-z]{32,44}\Z")
+_ADDRESS_WORDS = LazyPattern(r"\b(?:wallets?|address(?:es)?|pubkey|public key|deposit)\b|地址|钱包|錢包|ウォレット", re.IGNORECASE)
+_PRIVATE_WORDS = LazyPattern(r"private|secret|seed|mnemonic|phrase|keypair|\bpriv\b|私钥|私鑰|助记词|秘密鍵", re.IGNORECASE)
+
+
+def is_public_address(value: str, context: str) -> bool:
+    """A wallet's public address, ``context`` being its line and the lines just before it. A 64-byte secret key
+    is no address, whatever the line calls it; a 32-byte seed looks like one, so a word for a private key, a secret
+    or a seed anywhere in the context keeps the value a secret."""
+    if not _BASE58.match(value):
+        return False
+    number = 0
+    for char in value:
+        number = number * 58 + _BASE58_ALPHABET.index(char)
+    size = len(value) - len(value.lstrip("1")) + (number.bit_length() + 7) // 8
+    return size == 32 and bool(_ADDRESS_WORDS.search(context)) and not _PRIVATE_WORDS.search(context)
 
 
 def base64_text(value: str) -> str | None:

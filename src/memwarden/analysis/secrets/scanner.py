@@ -507,10 +507,15 @@ class _Scan:
         return detections
 
     def public_by_design(self, hit: _Hit) -> bool:
-        """A Stripe publishable key, or (for a random-looking string or a value under a secret-like
-        name, not a password) base64 that decodes to plain text holding no secret."""
+        """A publishable key, a wallet's public address (a random-looking string only), or (for a random-looking
+        string or a value under a secret-like name, not a password) base64 that decodes to plain text holding no
+        secret."""
         if patterns.is_publishable_key(word_around(self.text, hit.start, hit.end)):
             return True
+        if hit.type is patterns.HIGH_ENTROPY:
+            line, _ = self.line_col(hit.start)
+            if patterns.is_public_address(hit.value, "\n".join(map(self.line_text, range(max(1, line - 3), line + 1)))):
+                return True
         if hit.type not in (patterns.HIGH_ENTROPY, patterns.KEYWORD_SECRET):
             return False
         sentence = patterns.base64_text(hit.value)
