@@ -26,6 +26,8 @@ CODE_WITHOUT_VALUE = [
     "    const passwdFile = path.join(configDir, 'passwd');\n",
     'api_key = os.environ.get("OPENAI_API_KEY_2")\n',
     "export OPENAI_API_KEY=$(cat ~/.openai_key)\n",
+    'secret = client.secrets.get("prod-db-2024")\n',  # a lookup's first argument names what it reads
+    'token = vault.read("secret/data/app1")\n',
 ]
 
 # A docstring or an env list describing a parameter: the words after the name describe it.
@@ -66,6 +68,7 @@ REAL_VALUES = [
     ('const apiKey = process.env.VENDOR_KEY ?? "Zq7Lr2Xv9Tn4Wb8Kc3Hm";\n', "Zq7Lr2Xv9Tn4Wb8Kc3Hm"),
     ("const apiKey = process.env.VENDOR_KEY || 'Zq7Lr2Xv9Tn4Wb8Kc3Hm';\n", "Zq7Lr2Xv9Tn4Wb8Kc3Hm"),
     ('secret: new Buffer("Zq7Lr2Xv9Tn4Wb8Kc3Hm")\n', "Zq7Lr2Xv9Tn4Wb8Kc3Hm"),
+    ('password = os.getenv("DB_PASSWORD", "hunter2024")\n', "hunter2024"),  # a default is no lookup's name
     ("secret: Basic dXNlcjpacTdMcjJYdjlUbjRXYjhLYzM=\n", None),  # the scheme's credential follows it
     ("api_key: Bearer Zq7Lr2Xv9Tn4Wb8Kc3HmP5sT\n", "Zq7Lr2Xv9Tn4Wb8Kc3HmP5sT"),
     ('token = os.environ["GH_TOKEN"] if ci else "ghp_4f8Kq2Lm9Rt7Vx3Zb6Nc1Hd5Jw0Ys8Pa2Qe"\n', None),

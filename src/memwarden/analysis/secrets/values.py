@@ -28,13 +28,16 @@ _VARIABLE = LazyPattern(r"[a-z][a-z]*(?:_[a-z]+)+|_?[a-z]+(?:[A-Z][a-z]+)+|None|
 _AFTER_HEAD = LazyPattern(r"\s{0,4}(?P<next>[(\[)\]},;:]|\|\||\?\?|&&|\bor\b|\band\b|\Z)")
 _QUOTED = LazyPattern(r"\"(?P<double>[^\"\\\n]{0,200})\"|'(?P<single>[^'\\\n]{0,200})'")
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
+# What a lookup's first argument names: lowercase words and numbers, a path (`prod-db-2024`, `secret/data/app1`).
+_LOOKUP_NAME = LazyPattern(r"[a-z][a-z0-9]*(?:[-_./:][a-z0-9]+)*")
 
 
 def code_literals(window: str, start: int) -> list[tuple[int, str]] | None:
     """None when the unquoted value at ``window[start]`` is no expression in code; else the string literals it
     could evaluate to, as (offset in the window, text): those at the expression's top level (a fallback after
-    `or`, `||`, `??`) and the arguments of a call at its top level (a lookup's default, a constructor's value;
-    the name a lookup reads, `getenv("API_KEY")`, is no literal worth judging: :func:`judged_literal`)."""
+    `or`, `||`, `??`) and the arguments of a call at its top level (a lookup's default, a constructor's value),
+    but a first argument that reads as a name or a path (`secrets.get("prod-db-2024")`: what is looked up; an
+    environment name, `getenv("API_KEY")`, is none worth judging either: :func:`judged_literal`)."""
     head = _HEAD.match(window, start)
     if head is None:
         return None
@@ -53,6 +56,7 @@ def _top_literals(window: str, position: int, end: int) -> list[tuple[int, str]]
     its own level): those at its level and those of the calls at its level."""
     literals: list[tuple[int, str]] = []
     closers: list[str] = []
+    first = False  # the next literal would be a call's first argument
     while position < end:
         char = window[position]
         if char in "\"'":
@@ -60,12 +64,16 @@ def _top_literals(window: str, position: int, end: int) -> list[tuple[int, str]]
             if quoted is None:
                 break
             text = quoted.group("double") if quoted.group("double") is not None else quoted.group("single")
-            if len(closers) <= 1:
+            if not closers or (len(closers) == 1 and not (first and _LOOKUP_NAME.fullmatch(text))):
                 literals.append((position + 1, text))
+            first = False
             position = quoted.end()
             continue
+        if not char.isspace():
+            first = False
         if char in _OPENERS:
             closers.append(_OPENERS[char])
+            first = len(closers) == 1
         elif char in ")]}":
             if not closers or closers[-1] != char:
                 break  # the bracket around the expression: it ends here
