@@ -161,3 +161,59 @@ def test_the_rule_is_declared_with_its_docs(cli):
     for section in registry.DOC_SECTIONS:
         assert f"## {section}" in declared.doc
     assert "personal-data" in (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text("utf-8")
+
+
+# -- issue 29, round 7: the agent's own inbox, the owner's own field in OpenClaw's USER.md --------------------
+
+
+@pytest.mark.parametrize("line", [
+    "- **Inbox:** orbit-helper@agentmail.to\n",
+    "Outreach goes out from research.bot7@agentmail.to (the agent's inbox).\n",
+])
+def test_an_inbox_handed_to_an_agent_is_nobodys(line):
+    from memwarden.analysis.secrets.personal import find_contacts
+
+    assert find_contacts(line) == []
+
+
+def test_a_person_beside_an_agent_inbox_is_still_found():
+    from memwarden.analysis.secrets.personal import find_contacts
+
+    line = "Replies to orbit-helper@agentmail.to are forwarded to priya.raman@gmail.com\n"
+    assert [c.value for c in find_contacts(line)] == ["priya.raman@gmail.com"]
+
+
+USER_MD = (
+    "# USER.md - About Your Human\n"
+    "\n"
+    "**Dana Kowalski** - runs the bakery\n"
+    "- **Email:** dana.k@fastmail.com\n"
+    "- Phone: +44 7700 900123\n"
+    "- Partner: Lee Ortiz (lee.ortiz@gmail.com), does the books\n"
+    "- Accountant email: m.haddad@outlook.com\n"
+)
+
+
+def _openclaw(tmp_path: Path, user_md: str, daily: str = "") -> Path:
+    (tmp_path / "SOUL.md").write_text("# SOUL.md\n\nBe brief.\n", "utf-8")
+    (tmp_path / "AGENTS.md").write_text("# AGENTS.md\n\nRead USER.md first.\n", "utf-8")
+    (tmp_path / "USER.md").write_text(user_md, "utf-8")
+    if daily:
+        (tmp_path / "memory").mkdir()
+        (tmp_path / "memory" / "2026-05-04.md").write_text(daily, "utf-8")
+    return tmp_path
+
+
+def test_the_owners_own_field_in_openclaw_user_md_is_theirs(cli, tmp_path):
+    root = _openclaw(tmp_path, USER_MD, daily="# 2026-05-04\n\n- Email: dana.k@fastmail.com\n")
+    found = {(f["path"], f["line"]) for f in _findings(cli, root)}
+    # Line 4 and 5 are the owner's own e-mail and phone; line 6 and 7 are other people's. The same address
+    # outside the profile is still reported: only the file about the owner says whose it is.
+    assert found == {("USER.md", 6), ("USER.md", 7), ("memory/2026-05-04.md", 3)}
+
+
+def test_a_user_md_that_is_not_the_workspace_profile_is_read_as_any_file(cli, tmp_path):
+    root = _openclaw(tmp_path, "# USER.md\n\nBe brief.\n", daily="# 2026-05-04\n")
+    (root / "memory" / "USER.md").write_text(USER_MD, "utf-8")
+    found = {(f["path"], f["line"]) for f in _findings(cli, root)}
+    assert ("memory/USER.md", 4) in found and ("memory/USER.md", 6) in found

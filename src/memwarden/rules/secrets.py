@@ -64,7 +64,17 @@ def secret_in_memory(doc, ctx):
 
     It leaves alone what memory files are full of: episode `fingerprint`s and
     other hex digests, git SHAs, UUIDs, ids, and placeholders such as
-    `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`, `xxxx`, `changeme`.
+    `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`, `xxxx`, `changeme`,
+    stand-ins that say so (`mock`, `sk-test`, `test-vault-password`) and
+    `user:pass@` in a connection string; nor what is public by design: a
+    publishable key (Stripe `pk_live_...`, Supabase `sb_publishable_...`)
+    and a wallet's public address (a 32-byte key in base58 on a line that
+    calls it a wallet or an address and names no private key, secret or
+    seed near it). A secret's name with code after it
+    (`api_key=os.getenv("KEY")`, `api_key=api_key`, `api_key=None`) or
+    words describing it (`api_key: Weather service API key`) holds no value;
+    a string literal that code could evaluate to (`getenv("KEY",
+    "<default>")`, `load() or "<fallback>"`) is read as the value.
 
     The finding shows the type, the place and a short hash
     (`sha256:1a2b3c4d`), never the secret, in every output format.
@@ -462,7 +472,8 @@ def personal_data(doc, ctx):
     `+** * ** ** ** 78`), never whole.
 
     Leaves alone what is nobody's: role and machine mailboxes (`noreply@`,
-    `support@`, `security@`), GitHub's `users.noreply.github.com`, the
+    `support@`, `security@`), inboxes a service hands to an AI agent
+    (`@agentmail.to`), GitHub's `users.noreply.github.com`, the
     reserved `example.com/.org/.net` and `.test/.invalid/.local` domains,
     placeholders (`you@domain.com`, `your.name@company.com`), and what has
     an `@` but is no address: git and scp-style remotes
@@ -478,7 +489,10 @@ def personal_data(doc, ctx):
     Versions, dates, times, IP addresses, ids, issue numbers and the
     fictional 555-01xx numbers are not phone numbers. A Claude Code note
     about the user (`type: user`) holds the user's own details and is
-    skipped; list your other own addresses, domains or numbers in `allow`.
+    skipped, and so are the contact fields of OpenClaw's `USER.md`, the
+    owner's profile (`- **Email:** ...`; a line naming someone else there,
+    `Partner: Lee (lee@...)`, is still reported); list your other own
+    addresses, domains or numbers in `allow`.
 
     ## Why
     Memory is loaded into a model's context every session, synced between
@@ -497,13 +511,18 @@ def personal_data(doc, ctx):
     keep it (and allow it) is the user's call.
     """
     from memwarden.analysis.secrets import document_text
-    from memwarden.analysis.secrets.personal import find_contacts
+    from memwarden.analysis.secrets.personal import find_contacts, is_own_field
 
     if _about_the_user(doc) or read_at_its_own_path(ctx.workspace, doc):
         return
     allowed = [str(entry).strip().lower() for entry in ctx.options["allow"] if str(entry).strip()]
-    for contact in find_contacts(document_text(doc)):
+    text = document_text(doc)
+    # OpenClaw's USER.md is the profile of the workspace's owner: its own contact fields are the owner's.
+    lines = text.split("\n") if ctx.workspace.profile.name == "openclaw" and doc.relpath == "USER.md" else None
+    for contact in find_contacts(text):
         if _allowed(contact, allowed):
+            continue
+        if lines is not None and is_own_field(lines[contact.line - 1][: contact.column - 1]):
             continue
         yield Problem(contact.line, contact.column, PersonalContact(contact.kind, contact.value).message)
 

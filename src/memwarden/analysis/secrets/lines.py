@@ -144,6 +144,15 @@ def url_user(window: str, password_start: int) -> str | None:
     return window[scheme + 3 : password_start - 1]
 
 
+def url_password(found: str) -> str:
+    """The password of what a URL detector found: itself, or the part between `user:` and `@` of a match that
+    holds the user info whole (`//user:pass@`)."""
+    if not found.endswith("@"):
+        return found
+    _, colon, password = found.lstrip("/").rstrip("@").partition(":")
+    return password if colon else found
+
+
 # A long path segment made of words: 'anythingllm-chat-with-your-docs', 'AuthProviderContextWrapper',
 # 'relay-conductor-20250923T204918Z' (a slug may end in an ISO timestamp), 'DONE_0112-eli5-mismatch'
 # (a part all in capitals, or Capitalized, is a word too; a part in mixed case is not).

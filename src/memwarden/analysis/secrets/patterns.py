@@ -296,15 +296,36 @@ _HEX = LazyPattern(r"\A[0-9a-fA-F]+\Z")
 _WORD_SPLIT = LazyPattern(r"[-_.\s]+|(?<=[a-z0-9])(?=[A-Z])")
 
 
-# Stripe's publishable keys are meant for the browser: public by design (its secret and restricted keys,
-# sk_ and rk_, are detect-secrets' Stripe detector's).
-_PUBLISHABLE_KEY = LazyPattern(r"pk_(?:live|test)_[0-9A-Za-z]{16,255}")
+# Stripe's and Supabase's publishable keys are meant for the browser: public by design (Stripe's secret and
+# restricted keys, sk_ and rk_, are detect-secrets' Stripe detector's; Supabase's sb_secret_ stays a secret).
+_PUBLISHABLE_KEY = LazyPattern(r"pk_(?:live|test)_[0-9A-Za-z]{16,255}|sb_publishable_[0-9A-Za-z_-]{16,255}")
 _BASE64_RUN = LazyPattern(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
 _TEXT_WORD = LazyPattern(r"[^\W\d_]{2,}")
 
 
 def is_publishable_key(word: str) -> bool:
     return bool(_PUBLISHABLE_KEY.fullmatch(word))
+
+
+# A wallet's public address: a 32-byte public key in base58 (Solana's form), on a line, or under a lead-in, that
+# calls it a wallet or an address and says nothing of a private key, a secret or a seed.
+_BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_BASE58 = LazyPattern(r"\A[1-9A-HJ-NP-Za-km-z]{32,44}\Z")
+_ADDRESS_WORDS = LazyPattern(r"\b(?:wallets?|address(?:es)?|pubkey|public key|deposit)\b|地址|钱包|錢包|ウォレット", re.IGNORECASE)
+_PRIVATE_WORDS = LazyPattern(r"private|secret|seed|mnemonic|phrase|keypair|\bpriv\b|私钥|私鑰|助记词|秘密鍵", re.IGNORECASE)
+
+
+def is_public_address(value: str, context: str) -> bool:
+    """A wallet's public address, ``context`` being its line and the lines just before it. A 64-byte secret key
+    is no address, whatever the line calls it; a 32-byte seed looks like one, so a word for a private key, a secret
+    or a seed anywhere in the context keeps the value a secret."""
+    if not _BASE58.match(value):
+        return False
+    number = 0
+    for char in value:
+        number = number * 58 + _BASE58_ALPHABET.index(char)
+    size = len(value) - len(value.lstrip("1")) + (number.bit_length() + 7) // 8
+    return size == 32 and bool(_ADDRESS_WORDS.search(context)) and not _PRIVATE_WORDS.search(context)
 
 
 def base64_text(value: str) -> str | None:
@@ -350,7 +371,21 @@ def is_placeholder(value: str) -> bool:
         return True
     if len(text) <= 64 and _WORDY.match(text) and _WORDY_NOUN.search(text):
         return True  # dev-secret, test-jwt-secret-123, my-super-secret: words about a secret, not one
-    return False
+    return is_stand_in(text)
+
+
+# Words that say a value stands in for a real one (a test's, a mock's, a template's).
+_STAND_IN_WORDS = frozenset("test tests testing mock mocked fake dummy stub fixture example sample placeholder your".split())
+_LETTER_PARTS = LazyPattern(r"\A[a-z]{1,16}(?:[-_.][a-z]{1,16}){0,5}\Z")
+
+
+def is_stand_in(value: str) -> bool:
+    """Words only, one of which says the value stands in for a key: `mock`, `sk-test`, `gsk-fake`,
+    `test-vault-password`, `sk-your-vendor-key`. A value with a digit or a random run (`sk-test-Qm7Rt2...`) is none."""
+    text = value.lower()
+    if value not in (text, value.upper()) or not _LETTER_PARTS.match(text):
+        return False  # in mixed case, letters alone may be random
+    return any(part in _STAND_IN_WORDS for part in re.split(r"[-_.]", text))
 
 
 def is_reference(value: str) -> bool:

@@ -133,6 +133,8 @@ _NOBODYS_DOMAINS = frozenset(
     acme.dev acme.io acme.test host.com server.com website.com site.com somewhere.com somedomain.com
     """.split()
 )
+# Services that hand an AI agent its own inbox through an API: a machine's mailbox, not a person's.
+_AGENT_INBOX_DOMAINS = frozenset({"agentmail.to"})
 _NOBODYS_SUFFIXES = (".example", ".test", ".invalid", ".localhost", ".local", ".internal", ".lan", ".home.arpa")
 # Local parts of role and machine mailboxes, and the names docs put in front of a placeholder.
 _ROLE_LOCALS = frozenset(
@@ -205,13 +207,29 @@ def is_personal_address(local: str, domain: str) -> bool:
     local, domain = local.lower(), domain.lower()
     if domain.rsplit(".", 1)[-1] in _FILE_TLDS:
         return False
-    if domain in _NOBODYS_DOMAINS or domain.endswith(_NOBODYS_SUFFIXES) or domain.startswith("example."):
+    if domain in _NOBODYS_DOMAINS or domain in _AGENT_INBOX_DOMAINS:
+        return False
+    if domain.endswith(_NOBODYS_SUFFIXES) or domain.startswith("example."):
         return False
     if "noreply" in local or "no-reply" in local or local in _ROLE_LOCALS:
         return False
     if local.endswith("[bot]") or local.endswith("-bot") or local.endswith("_bot"):
         return False
     return not _placeholder_local(local)
+
+
+# A profile's own contact field: `- Email: ...`, `- **Phone:** ...`, `邮箱：...`; nothing but the label before it.
+_OWN_FIELD = LazyPattern(
+    r"\s{0,8}(?:[-*+]\s{1,4})?(?:\*\*|__)?(?:e-?mail(?: address)?|mail|phone(?: number)?|mobile|cell|tel|"
+    r"邮箱|電子郵件|电子邮件|电话|電話|メール|電話番号|이메일|전화)(?:\*\*|__)?\s{0,2}[:：]\s{0,2}(?:\*\*|__)?\s{0,4}[`<]?",
+    re.IGNORECASE,
+)
+
+
+def is_own_field(before: str) -> bool:
+    """The text before a contact on its line is only a contact field's label (`- **Email:** `): in a profile of
+    the owner, the owner's own address or number, where a line naming someone else (`Partner: Lee (...)`) is not."""
+    return bool(_OWN_FIELD.fullmatch(before))
 
 
 def _placeholder_local(local: str) -> bool:

@@ -21,14 +21,14 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from memwarden.analysis.secrets import forms, patterns, plugins
+from memwarden.analysis.secrets import forms, patterns, plugins, values
 from memwarden.analysis.secrets.gate import MAY_HOLD_SECRET, may_hold_secret  # noqa: F401 (tests replace it here)
 from memwarden.analysis.secrets.patterns import SecretType
 from memwarden.patterns import LazyPattern
 from memwarden.analysis.secrets.lines import (
     assigned_occurrence, decode_json_literal, dotted_url_password, extend_jwt, inside, json_literals, key_identity,
     looks_like_path, non_overlapping, password_assignments, pieces, url_segments, secret_span, sublines,
-    thin_keywords, url_user, windows, word_around,
+    thin_keywords, url_password, url_user, windows, word_around,
 )
 
 MAX_PER_LINE = 200  # a line with more detections than this is not scanned further
@@ -191,6 +191,11 @@ class _Scan:
                 hits.extend(self.regex_hits(plugin, window, offset, json_raw))
         hits.extend(self.credential_key_hits(window, offset, json_raw))
         for start, value, quoted in password_assignments(window):
+            if not quoted:
+                found = self.unquoted_value(window, offset, start, value, patterns.KEYWORD_PASSWORD)
+                if found is not None:
+                    hits.extend(found)
+                    continue
             if (json_raw and "\\" in value) or "://" in value or len(value) < 6 or not patterns.has_letters_and_digits(value):
                 continue  # '(optional)', '[none]': words in brackets, not a password
             if patterns.is_placeholder(value) or patterns.is_reference(value):
@@ -233,6 +238,14 @@ class _Scan:
                 value = value.split("\\", 1)[0]
             if "://" in value or value.startswith(("/", "~", "./", "../", "$")):
                 continue
+            start = match.start("secret")
+            if window[start - 1] not in "\"'":
+                found = self.unquoted_value(
+                    window, offset, start, value,
+                    patterns.KEYWORD_PASSWORD if last in patterns.PASSWORD_WORDS else patterns.KEYWORD_SECRET)
+                if found is not None:
+                    hits.extend(found)
+                    continue
             if patterns.is_placeholder(value) or patterns.is_reference(value) or patterns.is_uuid_like(value):
                 continue
             letters = any(c.isalpha() for c in value)
@@ -247,7 +260,6 @@ class _Scan:
                 if len(value) < 12 or not (letters and digits):
                     continue
                 secret_type = patterns.KEYWORD_SECRET
-            start = match.start("secret")
             hits.append(_Hit(secret_type, offset + start, offset + start + len(value), value))
             if len(hits) > MAX_PER_LINE:
                 break
@@ -280,8 +292,9 @@ class _Scan:
                     end = extend_jwt(window, end)
                 if secret_type.slug == "azure-storage-key" and value.startswith("AccountKey="):
                     start += len("AccountKey=")
-                if secret_type.slug == "url-password" and url_user(window, start) == value:
-                    continue  # postgres:postgres@localhost, guest:guest@: a default, not a secret
+                if secret_type.slug == "url-password" and (
+                        url_user(window, start) == value or patterns.is_placeholder(url_password(value))):
+                    continue  # postgres:postgres@localhost, guest:guest@, user:pass@: a default or a stand-in
                 hits.append(_Hit(secret_type, offset + start, offset + end, window[start:end]))
                 if len(hits) > MAX_PER_LINE:
                     return hits
@@ -342,15 +355,31 @@ class _Scan:
         key = patterns.key_before(window, start)
         if key is None or patterns.is_about_secret(key):
             return None
+        is_password = any(word in key.lower() for word in ("pass", "pwd", "contrase"))
+        secret_type = patterns.KEYWORD_PASSWORD if is_password else patterns.KEYWORD_SECRET
+        if not quoted:
+            start, value = values.after_scheme(window, start, value) or (start, value)
+            found = self.unquoted_value(window, offset, start, value, secret_type)
+            if found is not None:
+                return found[0] if found else None
         whole = window[start:].split(None, 1)[0].rstrip(".,;") if window[start:].split() else value
         if patterns.is_placeholder(value) or patterns.is_reference(value) or patterns.is_reference(whole):
             return None  # whole: detect-secrets stops at a quote, 'get_secret(' of 'get_secret("db")'
         structured = quoted or patterns.is_line_key(line, offset + start)
         if not structured and not (len(value) >= 6 and patterns.has_mixed_classes(value)):
             return None  # prose: "password: see the vault" is a sentence, not a password
-        is_password = any(word in key.lower() for word in ("pass", "pwd", "contrase"))
-        secret_type = patterns.KEYWORD_PASSWORD if is_password else patterns.KEYWORD_SECRET
         return _Hit(secret_type, offset + start, offset + start + len(value), value)
+
+    def unquoted_value(self, window: str, offset: int, start: int, value: str, secret_type) -> list[_Hit] | None:
+        """None when the bare value at ``window[start]`` is to be judged as it stands; else the hits it holds:
+        none for words describing a secret or code that only reads one (:mod:`values`), the string literals
+        of code that could evaluate to one (`getenv("KEY", "<default>")`)."""
+        literals = values.code_literals(window, start)
+        if literals is None:
+            return [] if values.is_description(window, start, value) else None
+        password = secret_type is patterns.KEYWORD_PASSWORD
+        return [_Hit(secret_type, offset + at, offset + at + len(text), text)
+                for at, text in literals if values.judged_literal(text, password=password)]
 
     # -- high-entropy strings -----------------------------------------------------------
     def entropy_hits(self, plugin, window: str, offset: int) -> list[_Hit]:
@@ -478,10 +507,15 @@ class _Scan:
         return detections
 
     def public_by_design(self, hit: _Hit) -> bool:
-        """A Stripe publishable key, or (for a random-looking string or a value under a secret-like
-        name, not a password) base64 that decodes to plain text holding no secret."""
+        """A publishable key, a wallet's public address (a random-looking string only), or (for a random-looking
+        string or a value under a secret-like name, not a password) base64 that decodes to plain text holding no
+        secret."""
         if patterns.is_publishable_key(word_around(self.text, hit.start, hit.end)):
             return True
+        if hit.type is patterns.HIGH_ENTROPY:
+            line, _ = self.line_col(hit.start)
+            if patterns.is_public_address(hit.value, "\n".join(map(self.line_text, range(max(1, line - 3), line + 1)))):
+                return True
         if hit.type not in (patterns.HIGH_ENTROPY, patterns.KEYWORD_SECRET):
             return False
         sentence = patterns.base64_text(hit.value)
