@@ -177,6 +177,19 @@ def test_fast_path_reads_generated_yaml_as_the_round_trip_does(text):
     assert_same(text)
 
 
+@pytest.mark.parametrize("text", [
+    # An empty value, then a '? ' key left of it: the inner mapping ends there, and its end has no width
+    # (found by the generated test on a fresh clone: the fast path put the value one column right).
+    "a:\n  b:\n? c\n",
+    "a:\n  a: |\n  b:\n? complex\n    - 1\n",
+    "a:\r\n  b:\r\n? c\r\n",
+    "x:\n  a:\n  ? b\n",  # the same mapping goes on: '? ' has its width
+    "a:\n? b\n",
+])
+def test_an_empty_value_before_an_explicit_key_is_placed_alike(text):
+    assert_same(text)
+
+
 @SETTINGS
 @given(yaml_documents(), st.integers(0, 5), st.integers(0, 200))
 def test_fast_path_keeps_front_matter_offsets(text, line_offset, char_offset):

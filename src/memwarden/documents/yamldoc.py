@@ -226,8 +226,12 @@ class YamlTree:
                 return
             where = _GAP.match(text, at).end()
             gap = text[at:where]
-            if text[where : where + 1] in ("?", ":") and text[where + 1 : where + 2] in ("", " ", "\r", "\n"):
-                where += 1  # ruamel.yaml takes the end of the next token, and '? ' or ': ' has a width
+            column = where - (max(text.rfind("\n", 0, where), text.rfind("\r", 0, where)) + 1)
+            if (text[where : where + 1] in ("?", ":") and text[where + 1 : where + 2] in ("", " ", "\r", "\n")
+                    and column >= key_node.start_mark.column):
+                # ruamel.yaml takes the end of the next token, and '? ' or ': ' has a width; left of the key, the
+                # mapping ends first, and its end is a token of no width
+                where += 1
         if "#" in gap:
             raise _NotExact()  # ruamel.yaml moves the mark with the comment, in ways of its own
         if self._breaks is None:
