@@ -37,6 +37,8 @@ STILL_SECRET = [
     # a secret-like parameter name says what the value is, whatever file the URL names
     (f"- avatar: https://cdn.example.com/u/me.png?token={RANDOM}\n", "markdown"),
     (f'{{"url": "https://cdn.example.com/report.html?api_key={RANDOM}"}}\n', "jsonl"),
+    (f"report: https://bucket.s3.amazonaws.com/q3.pdf?X-Amz-Expires=900&X-Amz-Security-Token={RANDOM}\n", "yaml"),
+    (f"<video src=\"https://media.example.org/clip.mp4?access_token={RANDOM}\"></video>\n", "markdown"),
     # a token known by its format, in the path of a page's address
     ("see https://example.com/ghp_" + "Qm7Rt2Xw9Lp4Zk8Vn3Hb6Jc1Fd5Gs0AyTq4Wx" + "/index.html\n", "markdown"),
     # a password in the user part of a page's address
