@@ -43,6 +43,8 @@ STILL_SECRET = [
     ("see https://example.com/ghp_" + "Qm7Rt2Xw9Lp4Zk8Vn3Hb6Jc1Fd5Gs0AyTq4Wx" + "/index.html\n", "markdown"),
     # a password in the user part of a page's address
     (f"admin page: https://admin:{RANDOM}@intranet.example.com/status.html\n", "markdown"),
+    # a dynamic page's query may carry a session or a reset token under a short name: not exempted
+    (f"reset link: https://shop.example.com/reset.php?t={RANDOM}\n", "markdown"),
     # a random-looking string in the path of an API's address (no file named)
     (f"endpoint: https://api.example.com/v1/{RANDOM}/send\n", "yaml"),
     # a page's address on the line does not cover the key written after it

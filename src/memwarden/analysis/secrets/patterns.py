@@ -504,7 +504,7 @@ def in_service_url(line: str, start: int, end: int) -> bool:
 
 # The end of a URL's path that names a page or a media file: '/news/ARTI<id>.shtml', '/<object>~tplv-cover.jpeg'.
 _FILE_URL_END = LazyPattern(
-    r"(?i)\.(?:s?html?|php|aspx?|jpe?g|png|gif|webp|avif|svg|bmp|ico|heic|mp4|webm|mov|m4v|mp3|m4a|ogg|wav|pdf)\Z"
+    r"(?i)\.(?:s?html?|jpe?g|png|gif|webp|avif|svg|bmp|ico|heic|mp4|webm|mov|m4v|mp3|m4a|ogg|wav|pdf)\Z"
 )
 _URL_PATH_REST = LazyPattern(r"[^\s\"'<>`()\[\]?#]{0,2000}")
 
