@@ -65,8 +65,12 @@ def secret_in_memory(doc, ctx):
     It leaves alone what memory files are full of: episode `fingerprint`s and
     other hex digests, git SHAs, UUIDs, ids, and placeholders such as
     `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`, `xxxx`, `changeme`,
-    stand-ins that say so (`mock`, `sk-test`, `test-vault-password`) and
-    `user:pass@` in a connection string; nor what is public by design: a
+    stand-ins that say so (`mock`, `sk-test`, `test-vault-password`), a
+    secret's name where its value goes (`ghp_TOKEN`, `你的NVIDIA_API_KEY`) and
+    `user:pass@` in a connection string; nor the random-looking parts of
+    the address of a page or a media file (`.../ARTI<id>.shtml`, an image's
+    object name and its CDN's signature), unless a parameter's name says
+    it is a key or a token; nor what is public by design: a
     publishable key (Stripe `pk_live_...`, Supabase `sb_publishable_...`)
     and a wallet's public address (a 32-byte key in base58 on a line that
     calls it a wallet or an address and names no private key, secret or

@@ -230,6 +230,11 @@ _SNAKE_NAME = LazyPattern(r"\A[a-z][a-z]*(?:_[a-z]+)+\Z")  # a variable's name: 
 # in that alphabet (TI5F11_5WCOV35, a generated URL password) mixes letters and digits inside its parts.
 _ENV_PART = r"(?:[A-Z]+[0-9]*|[0-9]+|[A-Z][0-9][A-Z])"
 _ENV_NAME = LazyPattern(rf"\A(?=[A-Z]){_ENV_PART}(?:_{_ENV_PART})+\Z")
+# A secret's name in capitals, no digit, after a vendor's prefix or a "your" of another language; its last word
+# names the secret or the spot (`KEYSTONE` or a random run of capitals does not).
+_NAMED_IN_CAPITALS = LazyPattern(
+    r"\A(?:[a-z]{2,8}[-_]|你的|您的|あなたの)(?:[A-Z]{2,16}_){0,5}(?:TOKEN|KEY|SECRET|PASSWORD|PASS|PAT|HERE)\Z"
+)
 _SAME_CHAR = LazyPattern(r"\A(.)\1{3,}\Z", re.DOTALL)
 _REFERENCE = LazyPattern(
     r"\A(?:\$|%|env[.:]|process\.env|os\.environ|secrets\.|vault:|op://|keychain:|ENV\[|getenv)", re.IGNORECASE
@@ -371,6 +376,8 @@ def is_placeholder(value: str) -> bool:
         return True
     if len(text) <= 64 and _WORDY.match(text) and _WORDY_NOUN.search(text):
         return True  # dev-secret, test-jwt-secret-123, my-super-secret: words about a secret, not one
+    if _NAMED_IN_CAPITALS.match(text):
+        return True  # ghp_TOKEN, xoxb-SLACK_BOT_TOKEN, 你的NVIDIA_API_KEY: the secret's name, where it goes
     return is_stand_in(text)
 
 
@@ -475,6 +482,7 @@ SERVICE_HOSTS = (
     "stackblitz.com", "huggingface.co", "arxiv.org", "medium.com", "substack.com", "x.com", "twitter.com",
     "reddit.com", "stackoverflow.com", "coda.io", "clickup.com", "asana.com", "monday.com", "quip.com",
     "wikipedia.org", "archive.org", "zenodo.org", "doi.org", "npmjs.com", "pypi.org", "kaggle.com",
+    "tiktok.com", "tiktokcdn.com", "tiktokcdn-us.com", "tiktokcdn-eu.com", "tiktokv.com", "googleusercontent.com",
 )
 _URL_BEFORE = LazyPattern(r"(?i)\bhttps?://(?P<host>[A-Za-z0-9.-]{1,253})(?::\d{1,5})?[/?#][^\s\"'<>`()\[\]]{0,2000}\Z")
 # A Google Drive id (a doc, sheet, slide deck, folder or file): '1' and 25 to 60 url-safe characters.
@@ -492,6 +500,25 @@ def in_service_url(line: str, start: int, end: int) -> bool:
         return False
     host = match.group("host").lower().rstrip(".")
     return any(host == known or host.endswith("." + known) for known in SERVICE_HOSTS)
+
+
+# The end of a URL's path that names a page or a media file: '/news/ARTI<id>.shtml', '/<object>~tplv-cover.jpeg'.
+_FILE_URL_END = LazyPattern(
+    r"(?i)\.(?:s?html?|jpe?g|png|gif|webp|avif|svg|bmp|ico|heic|mp4|webm|mov|m4v|mp3|m4a|ogg|wav|pdf)\Z"
+)
+_URL_PATH_REST = LazyPattern(r"[^\s\"'<>`()\[\]?#]{0,2000}")
+
+
+def in_file_url(line: str, start: int, end: int) -> bool:
+    """``line[start:end]`` sits in the path or query of a URL whose path names a page or a media file: the
+    file's name, an article's or a listing's id, a CDN's parameters for a public file, not a key."""
+    window_start = max(0, start - 2100)
+    match = _URL_BEFORE.search(line[window_start:end])
+    if match is None:
+        return False
+    url_start = window_start + match.start()
+    path_end = _URL_PATH_REST.match(line, url_start + len("http://")).end()
+    return bool(_FILE_URL_END.search(line[url_start:path_end]))
 
 
 def is_drive_id(value: str, line: str) -> bool:

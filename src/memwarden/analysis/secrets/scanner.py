@@ -428,8 +428,9 @@ class _Scan:
                 return None
             if not patterns.is_secret_name(key) and (
                 patterns.in_service_url(window, start, start + len(piece)) or patterns.is_drive_id(piece, window)
+                or patterns.in_file_url(window, start, start + len(piece))
             ):
-                return None  # a Google Doc, Drive folder, Figma file or video: an address, not a key
+                return None  # a Google Doc, Drive folder, Figma file, video, page or image: an address, not a key
             if patterns.PUBLIC_KEY_PREFIX.search(window[max(0, start - 40) : start]):
                 return None  # an SSH public key: meant to be shared
         if patterns.is_uuid_like(piece) or is_sequential_string(piece) or patterns.is_placeholder(piece):
