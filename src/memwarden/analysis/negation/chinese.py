@@ -65,6 +65,12 @@ _ZH_STORAGE = LazyPattern(
 )
 # A judgement: 「不太好做」「不夠優雅」「不是件輕鬆的事」「沒想像中麻煩」.
 _ZH_JUDGEMENT = LazyPattern(r"^(?:太|夠|够|容易|簡單|简单|好做|好搞|輕鬆|轻松|算|是一件|是件|想像|想象|有想像|有想象|是不)")
+# A review of one's own work: how deeply it was done (「没有深入研究」「没有真正解决」「几乎无实质工作」), not what a
+# tool can do (「Cursor 沒有真正支援 sampling」 stays a claim).
+_ZH_SELF_REVIEW = LazyPattern(
+    r"有?\s*(?:真正|深入|真實|真实|實質性?|实质性?|認真|认真)(?:地|的)?\s*(?:解決|解决|處理|处理|研究|執行|执行|探索|"
+    r"完成|測試|测试|工作|進展|进展|產出|产出|推進|推进|落地)"
+)
 _ZH_SECOND_CLAUSE_IS = LazyPattern(r"[，,；;]\s*(?:而是|就是|其實是|其实是|是|都在|統一|统一|改放|放在)")
 
 
@@ -91,6 +97,8 @@ def _zh_real_prose(text: str, cue: str, start: int, end: int, narrative: bool, p
         return NONE  # a post-mortem: what was not done, and what followed
     if _ZH_STORAGE.match(after) or _ZH_JUDGEMENT.match(after):
         return NONE
+    if cue in ("沒", "没", "無", "无", "並沒", "并没") and _ZH_SELF_REVIEW.match(after):
+        return NONE  # 「没有深入研究 X」: how far one's own work went
     if cue in ("不用", "不必", "不需要") and after.startswith("再"):
         return DIRECTIVE  # 「小改動不用再問我」: a standing permission
     if cue == "不" and after.startswith("是") and _ZH_SECOND_CLAUSE_IS.search(text, end, end + LOOKBACK):
