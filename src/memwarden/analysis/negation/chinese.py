@@ -33,7 +33,9 @@ _ZH_FILLERS = ("請", "请", "千萬", "千万", "切記", "切记", "記得", "
                "另外", "並且", "并且", "而且", "然後", "然后", "平時", "平时", "直接", "再", "可", "都", "一律", "絕", "绝")
 _ZH_CONDITIONS = ("如果", "若", "要是", "假如", "假設", "假设", "萬一", "万一", "一旦", "即使", "就算", "即便", "只要",
                   "除非", "倘若", "如若")
-_ZH_CONDITION_ENDS = ("時", "时", "的話", "的话", "時候", "时候", "之前", "的情況", "的情况")
+_ZH_CONDITION_ENDS = ("時", "时", "的話", "的话", "時候", "时候", "之前", "的情況下", "的情况下", "的情況", "的情况")
+# A fallback step: 「实在解决不了再找胡总」「查不到再問我」: what to do if this fails, not what cannot be done.
+_ZH_FALLBACK = LazyPattern(r"(?:了|到|出來|出来)\s*再")
 _ZH_HEDGES = ("可能", "也許", "也许", "或許", "或许", "大概", "恐怕", "似乎", "好像", "應該", "应该", "不確定", "不确定",
               "不知道", "不清楚")
 _ZH_MODAL_AFTER_DE = "會会被將将都也就需必應应要可能是"
@@ -162,8 +164,10 @@ def _zh_verdict(text, sentence, cue, start, end):
         return NONE  # 拿不定的時候, 找不到的話: a condition
     for ending in _ZH_CONDITION_ENDS:
         at = rest.find(ending)
-        if at != -1 and (at + len(ending) >= len(rest) or rest[at + len(ending)] in "，,、 才可就再則则"):
-            return NONE  # 查無結果時, 不存在的話, 不可用時才退回, 尚無編號時可用: a condition
+        if at != -1 and (at + len(ending) >= len(rest) or rest[at + len(ending)] in "，,、 才可就再則则" or ending[-1] == "下"):
+            return NONE  # 查無結果時, 不存在的話, 不可用時才退回, 在沒有金鑰的情況下: a condition
+    if cue in ("不", "沒", "没") and _ZH_FALLBACK.match(text, end):
+        return NONE  # 「解决不了再找我」: a fallback step
     # "沒有標籤的紀錄會被略過": the negation describes a noun; the sentence is about something else.
     if cue in ("沒", "没", "無", "无", "不"):
         de = rest.find("的", 0, 12)
