@@ -164,7 +164,8 @@ def _zh_verdict(text, sentence, cue, start, end):
         return NONE  # 拿不定的時候, 找不到的話: a condition
     for ending in _ZH_CONDITION_ENDS:
         at = rest.find(ending)
-        if at != -1 and (at + len(ending) >= len(rest) or rest[at + len(ending)] in "，,、 才可就再則则" or ending[-1] == "下"):
+        in_case = ending[-1] == "下" and "在" in text[max(0, start - 2) : start]  # 在沒有金鑰的情況下: the negation opens it
+        if at != -1 and (at + len(ending) >= len(rest) or rest[at + len(ending)] in "，,、 才可就再則则" or in_case):
             return NONE  # 查無結果時, 不存在的話, 不可用時才退回, 在沒有金鑰的情況下: a condition
     if cue in ("不", "沒", "没") and _ZH_FALLBACK.match(text, end):
         return NONE  # 「解决不了再找我」: a fallback step
