@@ -304,6 +304,9 @@ def test_real_prose_that_is_not_a_claim(text):
         "`jq` isn't available on the Alpine runner image.",
         "I couldn't find any documentation for the flag.",
         "gh does not support merge queues; it's a known gap.",
+        # a condition inside what is not supported, not one the negation opens (issue 29 round 8)
+        "Vercel 的 Hobby 方案不支持在没有绑定信用卡的情况下运行 Cron。",
+        "Stripe 的測試模式不支援在沒有 webhook 簽章的情況下重送事件。",
     ],
 )
 def test_real_prose_claims_stay_claims(text):

@@ -87,10 +87,13 @@ _HEDGE_OPENER = LazyPattern(
     re.I,
 )
 # Issue 29: an entry stamped with its date and time ("[2024-03-26 21:34] API Integration: Issue: … → Fix: …",
-# the lessons log of Cline's Memory Bank) tells what happened then.
+# the lessons log of Cline's Memory Bank) tells what happened then; so does one stamped with the time of day
+# alone in a day's log ("- 12:21: 暂无机会", "[12:45] 確認…目前無掛起的配對請求"). A time inside the sentence, or
+# a range that opens it ("09:00–18:00 以外は … 接続できない"), is no stamp.
 _LOG_OPENER = LazyPattern(
     r"[\s*_>-]*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\s*[^\s:：]{0,12}(?:紀錄|记录|記錄|日誌|日志|ログ|メモ|日報|log|notes?)\s*[:：]"
-    r"|[\s*_>-]*\[\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[ T]\d{1,2}:\d{2}(?::\d{2})?\]",
+    r"|[\s*_>-]*\[(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[ T])?\d{1,2}:\d{2}(?::\d{2})?\]"
+    r"|[\s*_>-]*\d{1,2}:\d{2}(?::\d{2})?\s*[:：](?!\d)",
     re.I,
 )
 

@@ -20,6 +20,7 @@ _ZH_LOOKALIKES = (
     "无疑", "毫無疑問", "毫无疑问", "未來", "未来", "未必", "未免", "未曾想", "無非", "无非", "莫非", "別人", "别人",
     "別的", "别的", "特別", "特别", "區別", "区别", "分別", "分别", "類別", "类别", "個別", "个别", "識別", "识别",
     "告別", "告别", "差別", "差别", "級別", "级别", "性別", "性别", "缺點", "缺点", "不管",
+    "無頭", "无头",  # headless: 「无头浏览器」 is a browser mode, nothing missing
 )
 _ZH_LOOKALIKE_PREFIXES = ("了不", "對不", "对不", "差不", "怪不", "恨不", "巴不", "捨不", "舍不", "忍不", "顧不", "顾不")
 _ZH_DIRECTIVES = ("不要", "請勿", "请勿", "切勿", "勿", "禁止", "嚴禁", "严禁", "不准", "不許", "不许", "不應該", "不应该",
@@ -32,7 +33,9 @@ _ZH_FILLERS = ("請", "请", "千萬", "千万", "切記", "切记", "記得", "
                "另外", "並且", "并且", "而且", "然後", "然后", "平時", "平时", "直接", "再", "可", "都", "一律", "絕", "绝")
 _ZH_CONDITIONS = ("如果", "若", "要是", "假如", "假設", "假设", "萬一", "万一", "一旦", "即使", "就算", "即便", "只要",
                   "除非", "倘若", "如若")
-_ZH_CONDITION_ENDS = ("時", "时", "的話", "的话", "時候", "时候", "之前", "的情況", "的情况")
+_ZH_CONDITION_ENDS = ("時", "时", "的話", "的话", "時候", "时候", "之前", "的情況下", "的情况下", "的情況", "的情况")
+# A fallback step: 「实在解决不了再找胡总」「查不到再問我」: what to do if this fails, not what cannot be done.
+_ZH_FALLBACK = LazyPattern(r"(?:了|到|出來|出来)\s*再")
 _ZH_HEDGES = ("可能", "也許", "也许", "或許", "或许", "大概", "恐怕", "似乎", "好像", "應該", "应该", "不確定", "不确定",
               "不知道", "不清楚")
 _ZH_MODAL_AFTER_DE = "會会被將将都也就需必應应要可能是"
@@ -64,6 +67,12 @@ _ZH_STORAGE = LazyPattern(
 )
 # A judgement: 「不太好做」「不夠優雅」「不是件輕鬆的事」「沒想像中麻煩」.
 _ZH_JUDGEMENT = LazyPattern(r"^(?:太|夠|够|容易|簡單|简单|好做|好搞|輕鬆|轻松|算|是一件|是件|想像|想象|有想像|有想象|是不)")
+# A review of one's own work: how deeply it was done (「没有深入研究」「没有真正解决」「几乎无实质工作」), not what a
+# tool can do (「Cursor 沒有真正支援 sampling」 stays a claim).
+_ZH_SELF_REVIEW = LazyPattern(
+    r"有?\s*(?:真正|深入|真實|真实|實質性?|实质性?|認真|认真)(?:地|的)?\s*(?:解決|解决|處理|处理|研究|執行|执行|探索|"
+    r"完成|測試|测试|工作|進展|进展|產出|产出|推進|推进|落地)"
+)
 _ZH_SECOND_CLAUSE_IS = LazyPattern(r"[，,；;]\s*(?:而是|就是|其實是|其实是|是|都在|統一|统一|改放|放在)")
 
 
@@ -90,6 +99,8 @@ def _zh_real_prose(text: str, cue: str, start: int, end: int, narrative: bool, p
         return NONE  # a post-mortem: what was not done, and what followed
     if _ZH_STORAGE.match(after) or _ZH_JUDGEMENT.match(after):
         return NONE
+    if cue in ("沒", "没", "無", "无", "並沒", "并没") and _ZH_SELF_REVIEW.match(after):
+        return NONE  # 「没有深入研究 X」: how far one's own work went
     if cue in ("不用", "不必", "不需要") and after.startswith("再"):
         return DIRECTIVE  # 「小改動不用再問我」: a standing permission
     if cue == "不" and after.startswith("是") and _ZH_SECOND_CLAUSE_IS.search(text, end, end + LOOKBACK):
@@ -153,8 +164,11 @@ def _zh_verdict(text, sentence, cue, start, end):
         return NONE  # 拿不定的時候, 找不到的話: a condition
     for ending in _ZH_CONDITION_ENDS:
         at = rest.find(ending)
-        if at != -1 and (at + len(ending) >= len(rest) or rest[at + len(ending)] in "，,、 才可就再則则"):
-            return NONE  # 查無結果時, 不存在的話, 不可用時才退回, 尚無編號時可用: a condition
+        in_case = ending[-1] == "下" and "在" in text[max(0, start - 2) : start]  # 在沒有金鑰的情況下: the negation opens it
+        if at != -1 and (at + len(ending) >= len(rest) or rest[at + len(ending)] in "，,、 才可就再則则" or in_case):
+            return NONE  # 查無結果時, 不存在的話, 不可用時才退回, 在沒有金鑰的情況下: a condition
+    if cue in ("不", "沒", "没") and _ZH_FALLBACK.match(text, end):
+        return NONE  # 「解决不了再找我」: a fallback step
     # "沒有標籤的紀錄會被略過": the negation describes a noun; the sentence is about something else.
     if cue in ("沒", "没", "無", "无", "不"):
         de = rest.find("的", 0, 12)
