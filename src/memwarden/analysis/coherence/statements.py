@@ -61,6 +61,7 @@ MAX_VERSIONED = 4
 _VERSIONED = LazyPattern(r"(?<![\w.-])([a-z][a-z.+-]*[a-z]) v?(\d+(?:\.\d+){0,2})(?![\w:-]|\.\d)")
 _CLAUSE_ENDS = ",;:，；、。：!?！？()（）"
 _DAY = LazyPattern(r"\b(\d{4}-\d{2}-\d{2})\b")
+_HEADING = LazyPattern(r"#{1,6}(?:\s|$)")  # a Markdown heading line (sentences come stripped)
 EN_STOP = frozenset(
     "a an the to of for in on at by with and or is are was were be been being do does did has have had it its "
     "this that these those we our us i you they them can could will would should may might must yet still any "
@@ -176,6 +177,11 @@ class Statement:
         """The first ISO date the text carries, "" when none."""
         found = _DAY.search(self.normal)
         return found.group(0) if found else ""
+
+    @property
+    def heading(self) -> bool:
+        """A Markdown heading ("## Phase 1: setup", "# 2026-03-04"): it names a section, it claims nothing."""
+        return _HEADING.match(self.sentence) is not None
 
     @cached_property
     def verdict(self) -> str:
