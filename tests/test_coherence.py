@@ -315,8 +315,11 @@ def test_episodes_of_two_days_are_history_of_one_day_conflict(cli, workspace):
     ("## Phase 1: migrate the billing tables in 3 days", "## Phase 1: migrate the billing tables in 9 days"),
     ("## Redis does not support streams", "## Redis supports streams"),
     ("### 第一阶段：迁移账单表需要 3 天", "### 第一阶段：迁移账单表需要 9 天"),
+    ("**Billing migration takes 3 days:**", "**Billing migration takes 9 days:**"),
+    ("- 账单迁移需要 3 天：", "- 账单迁移需要 9 天："),
+    ("- 請求テーブルの移行は 3 日かかる：", "- 請求テーブルの移行は 9 日かかる："),
 ])
-def test_a_heading_is_no_statement(cli, workspace, heading_a, heading_b):
+def test_a_heading_or_a_label_line_is_no_statement(cli, workspace, heading_a, heading_b):
     def notes(a, b):
         return gish(workspace, {
             "memory/knowledge/references/plan-a.md": note("plan-a", f"{a}\n\nOwner: Dana.", "2026-02-01"),
@@ -325,6 +328,6 @@ def test_a_heading_is_no_statement(cli, workspace, heading_a, heading_b):
     assert only(cli, notes(heading_a, heading_b), "conflicting-records") == []
     assert relate(heading_a, heading_b) is None
     # the same words as sentences still contradict
-    bare_a, bare_b = heading_a.lstrip("# "), heading_b.lstrip("# ")
+    bare_a, bare_b = (label.strip("#-* ").rstrip(":：* ") for label in (heading_a, heading_b))
     assert len(only(cli, notes(bare_a, bare_b), "conflicting-records")) == 1
     assert relate(bare_a, bare_b) == "conflict"

@@ -180,8 +180,9 @@ class Statement:
 
     @property
     def heading(self) -> bool:
-        """A Markdown heading ("## Phase 1: setup", "# 2026-03-04"): it names a section, it claims nothing."""
-        return _HEADING.match(self.sentence) is not None
+        """A label: a Markdown heading ("## Phase 1: setup") or a line that ends in a colon ("- ACP / Codex：",
+        "**Executive 1 — Completed:**"). It names what follows; it claims nothing."""
+        return self.sentence.rstrip(" *_").endswith((":", "：")) or _HEADING.match(self.sentence) is not None
 
     @cached_property
     def verdict(self) -> str:
