@@ -49,7 +49,10 @@ _REMOVAL = LazyPattern(
     # action ("2026-06-18 Sunset /v1/export"), or after who did it ("security banned X"): "the
     # deprecated overload" and "pulled in via" are not.
     rf"\b(?:was|were|is|are|been|got|gets|now|since|has|have|had|we|they|team|security|ops)\s+(?:\w+\s+)?(?:{_EN_GONE})\b"
-    rf"|^(?:\d{{4}}-\d{{2}}-\d{{2}}\s+)?(?:{_EN_GONE})\b|\bno longer\b"
+    # "no longer" removes a thing only when the thing itself is out of use ("Redshift is no longer
+    # used"); "no longer blocked on Simon", "no longer wired into DI" end a relation, which the plain
+    # statement of that same relation contradicts (the negation pass), not every mention of its names.
+    rf"|^(?:\d{{4}}-\d{{2}}-\d{{2}}\s+)?(?:{_EN_GONE})\b|\bno longer (?:used|in use|needed|required|available|maintained)\b"
     # CJK removal words say what is gone; "switched to" words (改成, 移行) name what came instead.
     r"|下架|停用|下线|移除|弃用|废弃|结束服务|撤去|廃止|提供终了|外し|解约|解約|削除|回收|关掉|关了|去掉|拿掉|停掉|砍掉|缩容|"
     r"下掉|关闭|退租|やめ|停止"
