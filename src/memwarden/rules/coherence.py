@@ -93,7 +93,11 @@ def conflicting_records(ctx):
       contradict another.
 
     A claim about another object, plan, version, platform or environment has
-    other words or another version, and is not a conflict. Also reports one
+    other words or another version, and is not a conflict. Two log entries
+    written on two days (episodes by their date, daily notes by the date in
+    their file name: `memory/2026-03-04.md`) record what changed between the
+    days, not a contradiction; a heading or a line that ends in a colon names
+    what follows and is no statement. Also reports one
     fact key set to two different values in two facts files (`fact.yml` and
     `fact_infra.yml`). The finding is at the newer record (its own date, else
     the later in the log) and names the other one's file and line. Statements
