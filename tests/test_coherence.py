@@ -292,12 +292,20 @@ def test_a_removals_capped_names_do_not_depend_on_the_hash_seed(workspace):
 ])
 def test_daily_notes_of_two_days_record_a_change_not_a_conflict(cli, workspace, older, newer):
     folder = "memory/knowledge/log"
-    root = gish(workspace, {f"{folder}/2026-03-04.md": note("day-1", older, "2026-03-04"),
-                            f"{folder}/2026-03-05-heartbeat.md": note("day-2", newer, "2026-03-05")})
+
+    def notes(name, files):
+        return workspace({"MEMORY.md": "# Memory\n", "memory/fact.yml": "identity:\n  name: A\n", **files}, name)
+
+    root = notes("days", {f"{folder}/2026-03-04.md": note("day-1", older, "2026-03-04"),
+                          f"{folder}/2026-03-05-heartbeat.md": note("day-2", newer, "2026-03-05")})
     assert only(cli, root, "conflicting-records") == []
+    # two daily notes of one day are two entries too: a morning session's and an evening's
+    same_day = notes("sessions", {f"{folder}/2026-03-05-0517.md": note("morning", older, "2026-03-05"),
+                                  f"{folder}/2026-03-05-summary.md": note("evening", newer, "2026-03-05")})
+    assert only(cli, same_day, "conflicting-records") == []
     # the same two sentences in a standing note (no day in its name) still contradict the log
-    standing = gish(workspace, {f"{folder}/heartbeat.md": note("heartbeat", older, "2026-03-04"),
-                                f"{folder}/2026-03-05.md": note("day-2", newer, "2026-03-05")})
+    standing = notes("standing", {f"{folder}/heartbeat.md": note("heartbeat", older, "2026-03-04"),
+                                  f"{folder}/2026-03-05.md": note("day-2", newer, "2026-03-05")})
     assert [(f[1], f[2]) for f in only(cli, standing, "conflicting-records")] == [(f"{folder}/2026-03-05.md", 11)]
 
 

@@ -94,10 +94,10 @@ def conflicting_records(ctx):
 
     A claim about another object, plan, version, platform or environment has
     other words or another version, and is not a conflict. Two log entries
-    written on two days (episodes by their date, daily notes by the date in
-    their file name: `memory/2026-03-04.md`) record what changed between the
-    days, not a contradiction; a heading or a line that ends in a colon names
-    what follows and is no statement. Also reports one
+    written at two times (episodes of two days; two daily notes, named by
+    their date: `memory/2026-03-04.md`, `memory/2026-03-04-summary.md`)
+    record what changed between them, not a contradiction; a heading or a
+    line that ends in a colon names what follows and is no statement. Also reports one
     fact key set to two different values in two facts files (`fact.yml` and
     `fact_infra.yml`). The finding is at the newer record (its own date, else
     the later in the log) and names the other one's file and line. Statements

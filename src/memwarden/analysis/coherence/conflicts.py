@@ -83,6 +83,15 @@ def logged_day(record: MemoryRecord) -> str | None:
     return None
 
 
+def _apart_in_time(a: MemoryRecord, b: MemoryRecord) -> bool:
+    """Two log entries written at two times: of two days, or two daily notes (a day's session summary
+    and its heartbeat log are two entries of that day). What changed between them is history."""
+    day_a, day_b = logged_day(a), logged_day(b)
+    if day_a is None or day_b is None:
+        return False
+    return day_a != day_b or (a.layer == "note" and b.layer == "note")
+
+
 def _comparable(a: Statement, b: Statement) -> bool:
     return a.cued != b.cued or (not a.cued and not b.cued and bool(a.values) and bool(b.values))
 
@@ -226,13 +235,12 @@ def statement_pairs(distinct: list[Statement], similarity: float) -> list[tuple[
 
 def conflict_between(first: Occurrence, second: Occurrence, how: str, when=lambda found: found.record.when) -> Conflict | None:
     """The pair's conflict, the newer record (by ``when``) first; None for a record that corrects itself in
-    its own text ("not X; since v2, X"): that is one record; None for two log entries written on two
-    days (`logged_day`): a daily log says what happened each day, and a value that changed is history."""
+    its own text ("not X; since v2, X"): that is one record; None for two log entries written at two
+    times (`_apart_in_time`): a log says what happened when, and a value that changed is history."""
     if first.record is second.record:
         return None
-    days = logged_day(first.record), logged_day(second.record)
-    if None not in days and days[0] != days[1]:
-        return None  # two log entries of two days: what changed between them, not a contradiction
+    if _apart_in_time(first.record, second.record):
+        return None
     newer, older = (first, second) if when(first) > when(second) else (second, first)
     return Conflict(newer, older, how)
 
