@@ -86,7 +86,8 @@ def conflicting_records(ctx):
       against "Loki retention is set to 7 days"), or the same subject using
       another version of a tool ("every deploy job builds with Go 1.21"
       against "all deploy jobs build with Go 1.22"; "Go 1.21 needs X" against
-      "Go 1.22 ships Y" is two facts about two versions);
+      "Go 1.22 ships Y" is two facts about two versions; "Phase 2", "Step 3",
+      "Fix 5" number parts of a series and are no versions);
     - or one says a thing was removed, retired or replaced ("BigQuery was
       phased out", 「停用了企业微信扫码登录」) and the other that it is in use;
       a removal said of one environment ("removed from staging") does not

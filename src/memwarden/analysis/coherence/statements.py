@@ -63,6 +63,11 @@ _NAME = LazyPattern(r"(?<![\w/.-])(?:[A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*|[A-Z][\w.+
 MAX_VERSIONED = 4
 _VERSIONED = LazyPattern(r"(?<![\w.-])([a-z][a-z.+-]*[a-z]) v?(\d+(?:\.\d+){0,2})(?![\w:-]|\.\d)")
 _CLAUSE_ENDS = ",;:，；、。：!?！？()（）"
+# Words a number after which names one of a series, not a version: "Phase 1" and "Phase 2" are two phases.
+_NUMBERED_PARTS = frozenset(
+    "phase step stage part fix item round sprint milestone week batch task issue pr chapter section lesson "
+    "module wave iteration option case test scenario".split()
+)
 _DAY = LazyPattern(r"\b(\d{4}-\d{2}-\d{2})\b")
 _HEADING = LazyPattern(r"#{1,6}(?:\s|$)")  # a Markdown heading line (sentences come stripped)
 EN_STOP = frozenset(
@@ -154,8 +159,8 @@ class Statement:
         for match in _VERSIONED.finditer(self.normal):
             if len(found) == MAX_VERSIONED:
                 break  # a sentence naming more is a list, not a setting; and each costs a pass over the text
-            if match.group(1) not in self.names or match.group(1) in EN_STOP:
-                continue  # "at 2", "runs 3": a number after a plain word is no version of a thing
+            if match.group(1) not in self.names or match.group(1) in EN_STOP or match.group(1) in _NUMBERED_PARTS:
+                continue  # "at 2", "runs 3": no version of a thing; "Phase 2", "Fix 5": a numbered part, another one
             before = frozenset(map(stem, _LATIN.findall(self.normal, 0, match.start()))) - EN_STOP - EN_CUES
             found.append((match.group(1), match.group(2), before))
         return tuple(found)
