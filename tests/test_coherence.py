@@ -268,12 +268,13 @@ def test_a_setting_given_two_values_is_found_past_a_crowded_bucket(cli, workspac
 
 def test_a_removals_capped_names_do_not_depend_on_the_hash_seed(workspace):
     """A removal meets at most 200 plain users of its names, the rarest names first; two names used
-    equally often were taken in set order, which the hash seed decides (so no answer could be kept)."""
+    equally often were taken in set order, which the hash seed decides (so no answer could be kept).
+    All are logged on one day: entries of two days are history, not conflicts."""
     from conftest import run_memwarden
 
     users = [episode(i, f"The billing service calls {name} from job {i} daily.") for name in ("Kafka", "Redis") for i in range(150)]
     root = gish(workspace, {"memory/episodic.jsonl": "\n".join(
-        [*users, episode(999, "We retired Kafka and Redis.", ts="2026-03-03T00:00:00Z")]) + "\n"})
+        [*users, episode(999, "We retired Kafka and Redis.", ts="2026-01-01T18:00:00Z")]) + "\n"})
     seen = set()
     for seed in ("0", "1", "2", "3"):
         done = run_memwarden("check", "--no-cache", "--exit-zero", "--format", "json", "--select", "conflicting-records",
@@ -282,3 +283,59 @@ def test_a_removals_capped_names_do_not_depend_on_the_hash_seed(workspace):
         assert len(found) == 200  # all of one name's users, then the other's first 50
         seen.add(json.dumps(found, sort_keys=True))
     assert len(seen) == 1
+
+
+@pytest.mark.parametrize("older, newer", [
+    ("Heartbeat checks run every 30 minutes.", "Heartbeat checks run every 60 minutes."),
+    ("心跳检查每 30 分钟运行一次。", "心跳检查每 60 分钟运行一次。"),
+    ("ハートビートは 30 分ごとに実行する。", "ハートビートは 60 分ごとに実行する。"),
+])
+def test_daily_notes_of_two_days_record_a_change_not_a_conflict(cli, workspace, older, newer):
+    folder = "memory/knowledge/log"
+
+    def notes(name, files):
+        return workspace({"MEMORY.md": "# Memory\n", "memory/fact.yml": "identity:\n  name: A\n", **files}, name)
+
+    root = notes("days", {f"{folder}/2026-03-04.md": note("day-1", older, "2026-03-04"),
+                          f"{folder}/2026-03-05-heartbeat.md": note("day-2", newer, "2026-03-05")})
+    assert only(cli, root, "conflicting-records") == []
+    # two daily notes of one day are two entries too: a morning session's and an evening's
+    same_day = notes("sessions", {f"{folder}/2026-03-05-0517.md": note("morning", older, "2026-03-05"),
+                                  f"{folder}/2026-03-05-summary.md": note("evening", newer, "2026-03-05")})
+    assert only(cli, same_day, "conflicting-records") == []
+    # the same two sentences in a standing note (no day in its name) still contradict the log
+    standing = notes("standing", {f"{folder}/heartbeat.md": note("heartbeat", older, "2026-03-04"),
+                                  f"{folder}/2026-03-05.md": note("day-2", newer, "2026-03-05")})
+    assert [(f[1], f[2]) for f in only(cli, standing, "conflicting-records")] == [(f"{folder}/2026-03-05.md", 11)]
+
+
+def test_episodes_of_two_days_are_history_of_one_day_conflict(cli, workspace):
+    def log(second_ts):
+        return gish(workspace, {"memory/episodic.jsonl": "\n".join([
+            episode(1, "Access tokens expire after 15 minutes.", "2026-03-01T09:00:00Z"),
+            episode(2, "Access tokens expire after 60 minutes.", second_ts),
+        ]) + "\n"})
+    assert only(cli, log("2026-03-08T09:00:00Z"), "conflicting-records") == []
+    assert [(f[1], f[2]) for f in only(cli, log("2026-03-01T17:00:00Z"), "conflicting-records")] == [("memory/episodic.jsonl", 2)]
+
+
+@pytest.mark.parametrize("heading_a, heading_b", [
+    ("## Phase 1: migrate the billing tables in 3 days", "## Phase 1: migrate the billing tables in 9 days"),
+    ("## Redis does not support streams", "## Redis supports streams"),
+    ("### 第一阶段：迁移账单表需要 3 天", "### 第一阶段：迁移账单表需要 9 天"),
+    ("**Billing migration takes 3 days:**", "**Billing migration takes 9 days:**"),
+    ("- 账单迁移需要 3 天：", "- 账单迁移需要 9 天："),
+    ("- 請求テーブルの移行は 3 日かかる：", "- 請求テーブルの移行は 9 日かかる："),
+])
+def test_a_heading_or_a_label_line_is_no_statement(cli, workspace, heading_a, heading_b):
+    def notes(a, b):
+        return gish(workspace, {
+            "memory/knowledge/references/plan-a.md": note("plan-a", f"{a}\n\nOwner: Dana.", "2026-02-01"),
+            "memory/knowledge/references/plan-b.md": note("plan-b", f"{b}\n\nOwner: Lee.", "2026-03-01"),
+        })
+    assert only(cli, notes(heading_a, heading_b), "conflicting-records") == []
+    assert relate(heading_a, heading_b) is None
+    # the same words as sentences still contradict
+    bare_a, bare_b = (label.strip("#-* ").rstrip(":：* ") for label in (heading_a, heading_b))
+    assert len(only(cli, notes(bare_a, bare_b), "conflicting-records")) == 1
+    assert relate(bare_a, bare_b) == "conflict"

@@ -86,14 +86,19 @@ def conflicting_records(ctx):
       against "Loki retention is set to 7 days"), or the same subject using
       another version of a tool ("every deploy job builds with Go 1.21"
       against "all deploy jobs build with Go 1.22"; "Go 1.21 needs X" against
-      "Go 1.22 ships Y" is two facts about two versions);
+      "Go 1.22 ships Y" is two facts about two versions; "Phase 2", "Step 3",
+      "Fix 5" number parts of a series and are no versions);
     - or one says a thing was removed, retired or replaced ("BigQuery was
       phased out", 「停用了企业微信扫码登录」) and the other that it is in use;
       a removal said of one environment ("removed from staging") does not
       contradict another.
 
     A claim about another object, plan, version, platform or environment has
-    other words or another version, and is not a conflict. Also reports one
+    other words or another version, and is not a conflict. Two log entries
+    written at two times (episodes of two days; two daily notes, named by
+    their date: `memory/2026-03-04.md`, `memory/2026-03-04-summary.md`)
+    record what changed between them, not a contradiction; a heading or a
+    line that ends in a colon names what follows and is no statement. Also reports one
     fact key set to two different values in two facts files (`fact.yml` and
     `fact_infra.yml`). The finding is at the newer record (its own date, else
     the later in the log) and names the other one's file and line. Statements

@@ -18,6 +18,7 @@ questions from indexed tables, owner by owner, and must agree with this whole co
 from __future__ import annotations
 
 import itertools
+import posixpath
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -35,6 +36,7 @@ from memwarden.analysis.coherence.relations import (
 )
 from memwarden.analysis.coherence.sketch import band_keys, signature
 from memwarden.analysis.coherence.statements import Statement, sentences, statement
+from memwarden.patterns import LazyPattern
 
 KEEP = 4  # statements kept per band bucket and polarity class: enough to find one counterpart
 NAME_KEEP = 200  # plain statements a removal is compared with, through its rarest name
@@ -59,6 +61,35 @@ class Conflict:
     newer: Occurrence
     older: Occurrence
     how: str  # relations.NEGATION or relations.VALUE
+
+
+def compared(said: Statement) -> bool:
+    """Whether a statement takes part in the passes: enough content, and no heading (a section's name
+    claims nothing; "## Phase 1" and "## Phase 2" are two sections, not two values)."""
+    return len(said.content) >= MIN_CONTENT and not said.heading
+
+
+_DAY_IN_NAME = LazyPattern(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
+
+
+def logged_day(record: MemoryRecord) -> str | None:
+    """The day a log entry was written: an episode's date, a daily note's (the date its file name
+    carries: memory/2026-03-04.md); None for a fact or any other note, which holds until changed."""
+    if record.layer == "episode":
+        return record.date.isoformat() if record.date is not None else None
+    if record.layer == "note":
+        found = _DAY_IN_NAME.search(posixpath.basename(record.place.path))
+        return found.group() if found else None
+    return None
+
+
+def _apart_in_time(a: MemoryRecord, b: MemoryRecord) -> bool:
+    """Two log entries written at two times: of two days, or two daily notes (a day's session summary
+    and its heartbeat log are two entries of that day). What changed between them is history."""
+    day_a, day_b = logged_day(a), logged_day(b)
+    if day_a is None or day_b is None:
+        return False
+    return day_a != day_b or (a.layer == "note" and b.layer == "note")
 
 
 def _comparable(a: Statement, b: Statement) -> bool:
@@ -204,8 +235,11 @@ def statement_pairs(distinct: list[Statement], similarity: float) -> list[tuple[
 
 def conflict_between(first: Occurrence, second: Occurrence, how: str, when=lambda found: found.record.when) -> Conflict | None:
     """The pair's conflict, the newer record (by ``when``) first; None for a record that corrects itself in
-    its own text ("not X; since v2, X"): that is one record."""
+    its own text ("not X; since v2, X"): that is one record; None for two log entries written at two
+    times (`_apart_in_time`): a log says what happened when, and a value that changed is history."""
     if first.record is second.record:
+        return None
+    if _apart_in_time(first.record, second.record):
         return None
     newer, older = (first, second) if when(first) > when(second) else (second, first)
     return Conflict(newer, older, how)
@@ -240,7 +274,7 @@ def _find_conflicts(records: list[MemoryRecord], similarity: float) -> list[Conf
     del latest_piece
     distinct: dict[str, Statement] = {}
     for found in statements.values():
-        if len(found.content) >= MIN_CONTENT and found.normal not in distinct:
+        if compared(found) and found.normal not in distinct:
             distinct[found.normal] = found
     result = []
     for a, b, how in statement_pairs(list(distinct.values()), similarity):

@@ -179,8 +179,8 @@ def relate(text_a: str, text_b: str, threshold: float = REPEAT, similarity: floa
     The rules reach the same verdicts through buckets; this compares one pair directly (tests and
     bench/coherence_accuracy.py).
     """
-    said_a = [statement(sentence) for sentence, _ in sentences(text_a)]
-    said_b = [statement(sentence) for sentence, _ in sentences(text_b)]
+    said_a = [said for said in map(statement, (sentence for sentence, _ in sentences(text_a))) if not said.heading]
+    said_b = [said for said in map(statement, (sentence for sentence, _ in sentences(text_b))) if not said.heading]
     if any(conflict(a, b, similarity) for a in said_a for b in said_b):
         return "conflict"
     if repeats(statement(text_a), statement(text_b), threshold):

@@ -49,7 +49,10 @@ _REMOVAL = LazyPattern(
     # action ("2026-06-18 Sunset /v1/export"), or after who did it ("security banned X"): "the
     # deprecated overload" and "pulled in via" are not.
     rf"\b(?:was|were|is|are|been|got|gets|now|since|has|have|had|we|they|team|security|ops)\s+(?:\w+\s+)?(?:{_EN_GONE})\b"
-    rf"|^(?:\d{{4}}-\d{{2}}-\d{{2}}\s+)?(?:{_EN_GONE})\b|\bno longer\b"
+    # "no longer" removes a thing only when the thing itself is out of use ("Redshift is no longer
+    # used"); "no longer blocked on Simon", "no longer wired into DI" end a relation, which the plain
+    # statement of that same relation contradicts (the negation pass), not every mention of its names.
+    rf"|^(?:\d{{4}}-\d{{2}}-\d{{2}}\s+)?(?:{_EN_GONE})\b|\bno longer (?:used|in use|needed|required|available|maintained)\b"
     # CJK removal words say what is gone; "switched to" words (改成, 移行) name what came instead.
     r"|下架|停用|下线|移除|弃用|废弃|结束服务|撤去|廃止|提供终了|外し|解约|解約|削除|回收|关掉|关了|去掉|拿掉|停掉|砍掉|缩容|"
     r"下掉|关闭|退租|やめ|停止"
@@ -60,7 +63,13 @@ _NAME = LazyPattern(r"(?<![\w/.-])(?:[A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*|[A-Z][\w.+
 MAX_VERSIONED = 4
 _VERSIONED = LazyPattern(r"(?<![\w.-])([a-z][a-z.+-]*[a-z]) v?(\d+(?:\.\d+){0,2})(?![\w:-]|\.\d)")
 _CLAUSE_ENDS = ",;:，；、。：!?！？()（）"
+# Words a number after which names one of a series, not a version: "Phase 1" and "Phase 2" are two phases.
+_NUMBERED_PARTS = frozenset(
+    "phase step stage part fix item round sprint milestone week batch task issue pr chapter section lesson "
+    "module wave iteration option case test scenario".split()
+)
 _DAY = LazyPattern(r"\b(\d{4}-\d{2}-\d{2})\b")
+_HEADING = LazyPattern(r"#{1,6}(?:\s|$)")  # a Markdown heading line (sentences come stripped)
 EN_STOP = frozenset(
     "a an the to of for in on at by with and or is are was were be been being do does did has have had it its "
     "this that these those we our us i you they them can could will would should may might must yet still any "
@@ -150,8 +159,8 @@ class Statement:
         for match in _VERSIONED.finditer(self.normal):
             if len(found) == MAX_VERSIONED:
                 break  # a sentence naming more is a list, not a setting; and each costs a pass over the text
-            if match.group(1) not in self.names or match.group(1) in EN_STOP:
-                continue  # "at 2", "runs 3": a number after a plain word is no version of a thing
+            if match.group(1) not in self.names or match.group(1) in EN_STOP or match.group(1) in _NUMBERED_PARTS:
+                continue  # "at 2", "runs 3": no version of a thing; "Phase 2", "Fix 5": a numbered part, another one
             before = frozenset(map(stem, _LATIN.findall(self.normal, 0, match.start()))) - EN_STOP - EN_CUES
             found.append((match.group(1), match.group(2), before))
         return tuple(found)
@@ -176,6 +185,12 @@ class Statement:
         """The first ISO date the text carries, "" when none."""
         found = _DAY.search(self.normal)
         return found.group(0) if found else ""
+
+    @property
+    def heading(self) -> bool:
+        """A label: a Markdown heading ("## Phase 1: setup") or a line that ends in a colon ("- ACP / Codex：",
+        "**Executive 1 — Completed:**"). It names what follows; it claims nothing."""
+        return self.sentence.rstrip(" *_").endswith((":", "：")) or _HEADING.match(self.sentence) is not None
 
     @cached_property
     def verdict(self) -> str:

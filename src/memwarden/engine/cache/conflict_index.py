@@ -43,7 +43,7 @@ import zlib
 
 from memwarden.analysis.coherence import conflicts
 from memwarden.analysis.coherence.conflicts import (
-    BANDS, MIN_CONTENT, NAME_KEEP, SETTINGS, Conflict, Occurrence, conflict_between, gone_keys, removal_partners,
+    BANDS, NAME_KEEP, SETTINGS, Conflict, Occurrence, compared, conflict_between, gone_keys, removal_partners,
     user_keys,
 )
 from memwarden.analysis.coherence.records import bulk, memory_records
@@ -190,7 +190,7 @@ class _Index:
             for index, piece in enumerate(record.pieces):
                 for at, (sentence, _) in enumerate(sentences(piece.text)):
                     said = self._statement(sentence)
-                    if len(said.content) >= MIN_CONTENT:
+                    if compared(said):
                         rows.append(_said_row(_digest(said.normal), relpath, pos, index, at, day, _digest(sentence)))
                         if firsts is not None and rows[-1][0] not in firsts:
                             firsts[rows[-1][0]] = (said, rows[-1])
