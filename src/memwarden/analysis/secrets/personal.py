@@ -61,6 +61,13 @@ _NOT_A_PERSON = frozenset(
     john.doe jane.doe
     """.split()
 )
+# A name with a source or document file's extension is a file lying in the homes folder (`C:/Users/test.rs` in a
+# unit test's input), not anyone's home folder: logins carry no such suffix (`maria.k`, `alice.chen` do not match).
+_A_FILE_NOT_A_HOME = LazyPattern(
+    r"\.(?:rs|py|pyi|js|mjs|cjs|ts|tsx|jsx|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|sh|bash|ps1|bat|md|txt|"
+    r"json|jsonl|ya?ml|toml|ini|cfg|conf|log|csv|xml|html?|lock|exe|dll)\Z",
+    re.IGNORECASE,
+)
 _NOT_A_PERSON_AFFIXES = LazyPattern(
     r"\A(?:your|example|svc[-_]|service[-_]|x+\Z)|(?:user|[-_](?:svc|service|bot|runner|agent|ci))\d*\Z"
 )
@@ -109,6 +116,8 @@ def find_home_paths(text: str) -> list[HomePath]:
 def names_a_person(home: str) -> bool:
     """Whether a home folder's name may be a person's: not a runner's, a sandbox's, a service's or a placeholder."""
     name = home.lower()
+    if _A_FILE_NOT_A_HOME.search(name):
+        return False
     return name not in _NOT_A_PERSON and not _NOT_A_PERSON_AFFIXES.search(name)
 
 
