@@ -291,3 +291,23 @@ def test_a_history_that_never_removed_a_path_leaves_the_text_unread(git_repo, cl
     git(root, "rm", "-q", "src/app.py")
     commit_all(root, "Drop the app")
     assert [line for _, line, _ in found(cli, root)] == [1] and len(scanned) == 1
+
+
+def test_a_line_that_says_the_path_lives_outside_the_repository_agrees_with_its_deletion(git_repo, cli):
+    # "(gitignored)", "out-of-repo", "no tracked `X`", "本地文件，不提交": the note itself says the file is not in
+    # the repository, so the commit that removed it confirms the note. A path on a line that only mentions git, a
+    # tracked file or an ignore rule for something else, stays a claim.
+    gone = ["NOTES_DRAFT.md", "tools/render.py", "RUN_STATE.md", "config/local.yaml", "src/api.ts", "src/db.ts",
+            "src/cli.ts"]
+    root = git_repo({path: "x\n" for path in gone})
+    git(root, "rm", "-q", *gone)
+    commit_all(root, "Drop them")
+    write_files(root, {"AGENTS.md": (
+        "- `NOTES_DRAFT.md` is scratch, rewritten every session (gitignored)\n"
+        "- the renderer `tools/render.py` is out-of-repo, in the owner's own folder\n"
+        "- state is committed as git objects, no tracked `RUN_STATE.md` in worktrees\n"
+        "- `config/local.yaml`：本地配置，不提交\n"
+        "- `src/api.ts` is tracked in git and holds the routes\n"
+        "- commit `src/db.ts` with the schema\n"
+        "- `src/cli.ts`：命令行入口，已提交，本地开发只需要它\n")})
+    assert [message.split("'")[1] for _, _, message in found(cli, root)] == ["src/api.ts", "src/db.ts", "src/cli.ts"]

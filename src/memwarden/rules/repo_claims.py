@@ -131,7 +131,8 @@ def deleted_repo_path(doc, ctx):
         if mention.value.endswith(".md") and ws.kind_of(posixpath.relpath(mention.value, repo.relative(ws.root, "."))):
             continue  # a memory file of this workspace: broken-note-link's question
         found = repo.removal(mention.value)
-        if found is None or repo.untracked_on_purpose(mention.value) or scan.denies(mention.offset):
+        if (found is None or repo.untracked_on_purpose(mention.value) or scan.denies(mention.offset)
+                or scan.kept_out_of_repo(mention.offset)):
             continue
         removal, moved_to = found
         violation = DeletedPath(mention.value, removal, moved_to)

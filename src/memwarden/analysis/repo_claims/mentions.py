@@ -23,6 +23,11 @@ _SEGMENT = LazyPattern(r"^[\w.+-]+$")
 _HISTORY_WORDS = LazyPattern(
     r"\b(?:delet|remov|renam|mov|replac|migrat|deprecat|legacy|former|old|used to|no longer|was |were |gone|drop"
     r"|archiv|obsolete|instead of|not exist|doesn't exist|does not exist|never)", re.IGNORECASE)
+# A line that says a path lives outside the repository: its absence from HEAD is what the note says.
+_OUT_OF_REPO_WORDS = LazyPattern(
+    r"(?:\bgit-?ignored\b|\bignored by git\b|\.gitignore\b|\bout-of-repo\b|\boutside (?:the |this )?repo"
+    r"|\b(?:un|not |no |never )tracked\b|\bnot (?:checked in|committed)\b|\bnot in (?:git|the repo)|\blocal[- ]only\b"
+    r"|不提交|未提交|未追踪|未跟踪|不追踪|不跟踪|不在仓库|不在倉庫|不納入版本|不纳入版本|被忽略)", re.IGNORECASE)
 # A specific symbol: a call written as one (`validateSession()`, `auth.check_token()`), or a CamelCase name.
 _CALL = LazyPattern(r"^(?:[A-Za-z_]\w*\.)*(?P<name>[A-Za-z_]\w*)\(\)$")
 _CAMEL = LazyPattern(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}$")
@@ -84,8 +89,17 @@ class Scan:
                 offset += len(line) + 1
 
     def history_context(self, offset: int) -> bool:
-        """Whether the prose of offset's line tells of a removal or move. The names written on it (code spans,
-        paths) are left out: `src/legacy/` or `old_util.py` is a name, not a word about the past."""
+        """Whether the prose of offset's line tells of a removal or move."""
+        return bool(_HISTORY_WORDS.search(self._line_prose(offset)))
+
+    def kept_out_of_repo(self, offset: int) -> bool:
+        """Whether the prose of offset's line says what it names lives outside the repository ("`PLAN.md`
+        (gitignored)", "`cover.py` (out-of-repo)"): its deletion from the history agrees with the note."""
+        return bool(_OUT_OF_REPO_WORDS.search(self._line_prose(offset)))
+
+    def _line_prose(self, offset: int) -> str:
+        """Offset's line with the names written on it (code spans, paths) blanked: `src/legacy/` or
+        `old_util.py` is a name, not a word about the past."""
         start = self.text.rfind("\n", 0, offset) + 1
         end = self.text.find("\n", offset)
         end = end if end >= 0 else len(self.text)
@@ -95,8 +109,7 @@ class Scan:
             if span_start >= end:
                 break
             spans.append((span_start - start, min(span_end, end) - start))
-        prose = _PROSE_PATH.sub(lambda match: " " * len(match.group()), _blank(self.text[start:end], spans))
-        return bool(_HISTORY_WORDS.search(prose))
+        return _PROSE_PATH.sub(lambda match: " " * len(match.group()), _blank(self.text[start:end], spans))
 
     def denies(self, offset: int) -> bool:
         """Whether the clause that names something at offset says it is not there or forbids it ("There is no
