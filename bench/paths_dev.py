@@ -21,7 +21,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from realmem import quote_of, run_memwarden  # noqa: E402
+from judging import quote_of  # noqa: E402
+from realmem import run_memwarden  # noqa: E402
 
 RULES = ("missing-machine-path", "personal-path", "personal-data")
 
