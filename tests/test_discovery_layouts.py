@@ -156,3 +156,25 @@ def test_which_links_of_an_index_name_notes_in_subfolders(link, linked):
     from memwarden.discover.profiles import index_linked_notes
 
     assert index_linked_notes(f"# Memory\n\n- {link}: a hook\n") == linked
+
+
+def test_an_index_written_in_utf16_names_its_subfolder_notes_too(cli, git_repo):
+    index = "# Memory\n\n- [Acme CLI](tools/acme.md): what it can do\n"
+    root = git_repo({
+        ".claude/memory/MEMORY.md": b"\xff\xfe" + index.encode("utf-16-le"),
+        ".claude/memory/tools/acme.md": NOTE.format(name="acme", body=TOOL_CLAIM),
+    })
+    result, report = check(cli, root, "--preview")
+    assert ".claude/memory/tools/acme.md" in {f["path"] for f in report["findings"]
+                                               if f["name"] == "negative-claim-without-expiry"}
+
+
+def test_an_index_linked_from_outside_the_workspace_names_no_notes(cli, git_repo, tmp_path):
+    # The index is a symlink to a file elsewhere: it is not read (its document says so), and its links make
+    # no file of the workspace a note.
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("# Memory\n\n- [Acme CLI](tools/acme.md): what it can do\n", encoding="utf-8")
+    root = git_repo({".claude/memory/tools/acme.md": NOTE.format(name="acme", body=TOOL_CLAIM)})
+    (root / ".claude/memory/MEMORY.md").symlink_to(outside)
+    result, report = check(cli, root, "--preview")
+    assert not any(f["name"] == "negative-claim-without-expiry" for f in report["findings"]), report["findings"]

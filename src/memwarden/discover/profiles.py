@@ -239,6 +239,12 @@ def _head(path: Path, size: int = 4096) -> str:
         raw = read_regular(path, limit=size)
     except OSError:
         return ""
+    return head_text(raw)
+
+
+def head_text(raw: bytes) -> str:
+    """The text of a file's first bytes, in whatever encoding it is written (a UTF-16 head cut mid-character is
+    cut back to whole characters); undecodable bytes replaced."""
     text = decode(raw[: len(raw) - len(raw) % 4] if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else raw)[0]
     return text if text is not None else raw.decode("utf-8", "replace")
 

@@ -54,8 +54,10 @@ def owns_only_its_root(directory: Path) -> bool:
 def memory_folders_within(root: Path) -> list[Path]:
     """The memory folders inside a Claude Code memory folder (a subagent's, with its own MEMORY.md), which its walk
     leaves to them."""
-    if detect(root)[0] != CLAUDE_CODE.name:
-        return []
+    return _subagent_folders(root) if detect(root)[0] == CLAUDE_CODE.name else []
+
+
+def _subagent_folders(root: Path) -> list[Path]:
     try:
         children = sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink())
     except OSError:
@@ -78,12 +80,13 @@ def find_nested_roots(
             continue
         if agent_dirs_only and child.name not in AGENT_DOT_DIRS:
             continue
-        if is_workspace_root(child):
+        profile = detect(child)[0]  # once a folder: is_workspace_root and owns_only_its_root ask the same
+        if profile is not None or _has_config(child):
             found.append(child)
-            if depth > 1 and owns_only_its_root(child):
+            if depth > 1 and profile in (AGENT_INSTRUCTIONS.name, None):
                 found.extend(find_nested_roots(child, depth - 1))
-            elif depth > 1:
-                found.extend(memory_folders_within(child))
+            elif depth > 1 and profile == CLAUDE_CODE.name:
+                found.extend(_subagent_folders(child))
         elif depth > 1:
             found.extend(find_nested_roots(child, depth - 1))
     return found

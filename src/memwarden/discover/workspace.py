@@ -42,6 +42,7 @@ from memwarden.discover.profiles import (
     Kind,
     Profile,
     detect,
+    head_text,
     index_linked_notes,
     looks_like_workspace,
     other_text_kind,
@@ -188,12 +189,13 @@ class Workspace:
             self._linked_notes = frozenset()
             if self.profile.name == CLAUDE_CODE.name:
                 raw = self.overlay.get(INDEX_NAME)
-                if raw is None:
+                index = self.root / INDEX_NAME
+                if raw is None and _inside(real_path(index), self.root):  # an index linked from outside is not read
                     try:
-                        raw = read_regular(self.root / INDEX_NAME, limit=INDEX_LINKS_READ)
+                        raw = read_regular(index, limit=INDEX_LINKS_READ)
                     except OSError:
-                        raw = b""
-                self._linked_notes = index_linked_notes(raw[:INDEX_LINKS_READ].decode("utf-8", "replace"))
+                        raw = None
+                self._linked_notes = index_linked_notes(head_text(raw[:INDEX_LINKS_READ])) if raw else frozenset()
         return self._linked_notes
 
     def claims(self, relpath: str) -> Kind | None:

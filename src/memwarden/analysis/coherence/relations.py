@@ -173,14 +173,18 @@ def repeats(a: Statement, b: Statement, threshold: float = REPEAT, containment: 
     return bool(a.numbers - a.dates) and bool(a.names) and a.names == b.names
 
 
+def _statements(text: str) -> list[Statement]:
+    """The statements of a text, its headings and label lines left out (they name what follows, claim nothing)."""
+    return [said for said in (statement(sentence) for sentence, _ in sentences(text)) if not said.heading]
+
+
 def relate(text_a: str, text_b: str, threshold: float = REPEAT, similarity: float = CJK_SAME) -> str | None:
     """How two records' texts relate, as the rules would see them: "conflict", "duplicate" or None.
 
     The rules reach the same verdicts through buckets; this compares one pair directly (tests and
     bench/coherence_accuracy.py).
     """
-    said_a = [said for said in map(statement, (sentence for sentence, _ in sentences(text_a))) if not said.heading]
-    said_b = [said for said in map(statement, (sentence for sentence, _ in sentences(text_b))) if not said.heading]
+    said_a, said_b = _statements(text_a), _statements(text_b)
     if any(conflict(a, b, similarity) for a in said_a for b in said_b):
         return "conflict"
     if repeats(statement(text_a), statement(text_b), threshold):
