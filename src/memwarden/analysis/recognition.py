@@ -173,6 +173,26 @@ def in_bare_note_folder(ctx, relpath: str) -> bool:
     return posixpath.dirname(relpath) in folders
 
 
+def plain_topic_file(ctx, relpath: str) -> bool:
+    """Whether a Claude Code note without front matter is a topic file its index links: Claude Code wrote topic
+    files as plain Markdown before it wrote front matter, and reads one by following the index's link, so an
+    upgraded folder holds both; the link is the note's description. An unlinked one is orphan-note's."""
+    if ctx.workspace.profile.name != "claude-code":
+        return False
+    linked = ctx.memo.get(("recognition", "index-linked"), lambda: _index_linked(ctx))
+    return relpath in linked
+
+
+def _index_linked(ctx) -> frozenset[str]:
+    from memwarden.analysis.index_lines import linked_paths
+    from memwarden.documents import IndexDocument
+
+    return frozenset(
+        path for doc in ctx.documents("startup-index") if isinstance(doc, IndexDocument) and doc.ok
+        for path in linked_paths(doc)
+    )
+
+
 def shadowed_instruction_files(ws) -> list[tuple[str, str]]:
     """AGENTS files Codex never loads because an AGENTS.override.md sits in the same folder: (file, override)."""
     override, *shadowed = CODEX_FILES

@@ -236,7 +236,10 @@ def schema_violation(doc, ctx):
     `errorMessage`, as in "missing 'type' (at the top or under metadata)") or
     else the branch that came closest, and it points at the offending key's
     line. A value that fails several keywords is one finding; a time field
-    whose value invalid-timestamp reports is left to that rule.
+    whose value invalid-timestamp reports is left to that rule. A Claude Code
+    topic file without front matter that MEMORY.md links is fine: Claude Code
+    wrote topic files as plain Markdown before it wrote front matter, and
+    reads one through the index's link.
 
     ## Why
     Memory that does not have the shape the agent's tools expect is skipped or
@@ -275,7 +278,11 @@ def schema_violation(doc, ctx):
         return
     if isinstance(doc, MarkdownDocument):
         if doc.front_matter is None:
-            if doc.kind.name == "note" and not recognition.in_bare_note_folder(ctx, doc.relpath):
+            if (
+                doc.kind.name == "note"
+                and not recognition.in_bare_note_folder(ctx, doc.relpath)
+                and not recognition.plain_topic_file(ctx, doc.relpath)
+            ):
                 yield Problem(1, 1, NoteWithoutFrontMatter().message)
             return
         yield from _schema_problems(validator, doc.front_matter, doc.locate, timestamps=timestamps)
