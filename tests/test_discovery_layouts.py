@@ -178,3 +178,29 @@ def test_an_index_linked_from_outside_the_workspace_names_no_notes(cli, git_repo
     (root / ".claude/memory/MEMORY.md").symlink_to(outside)
     result, report = check(cli, root, "--preview")
     assert not any(f["name"] == "negative-claim-without-expiry" for f in report["findings"]), report["findings"]
+
+
+def test_a_claude_memory_folder_without_an_index_is_read_as_claude_code_memory(cli, git_repo):
+    # A CLAUDE.md that tells the agent to read .claude/memory/, and notes there with no MEMORY.md: the notes are
+    # memory all the same (their claims read), and index-missing says what is not there.
+    root = git_repo({
+        "CLAUDE.md": "# Project\n\nRead the notes in .claude/memory/ before you start.\n",
+        ".claude/memory/tools.md": NOTE.format(name="tools", body=TOOL_CLAIM),
+        ".claude/memory/handoff.md": NOTE.format(name="handoff", body="Next: ship the export.\n"),
+    })
+    for where, named in ((root, ()), (root, (".claude/memory/tools.md",)), (root / ".claude/memory", ())):
+        result, report = check(cli, where, "--preview", *named)
+        assert profiles(report).get(".claude/memory" if where == root else ".") == "claude-code", profiles(report)
+        found = [(Path(f["path"]).name, f["name"]) for f in report["findings"]]
+        assert ("tools.md", "negative-claim-without-expiry") in found
+        assert not any(name == "unrecognized-file" for _, name in found)
+
+
+def test_a_memory_folder_elsewhere_or_without_notes_is_not_taken_for_one(cli, git_repo):
+    root = git_repo({
+        "CLAUDE.md": "# Project\n",
+        ".claude/memory/notes.txt": "not Markdown\n",  # no note: nothing to read as Claude Code memory
+        "docs/memory/design.md": "# Design\n\n" + TOOL_CLAIM + "\n",  # a memory/ folder outside .claude is docs
+    })
+    result, report = check(cli, root, "--preview")
+    assert "claude-code" not in profiles(report).values(), profiles(report)

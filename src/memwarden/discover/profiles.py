@@ -286,6 +286,9 @@ def detect(root: Path) -> tuple[str | None, str]:
         if why:
             return "claude-code", why
         return "agent-instructions", "MEMORY.md indexes nothing (no notes beside it, no links to any): a file loaded whole"
+    why = _claude_memory_folder_without_index(root)
+    if why:
+        return "claude-code", why
     present = [name for name in AGENT_INSTRUCTION_FILES + INSTRUCTION_TEMPLATES if (root / name).is_file()]
     if present:
         return "agent-instructions", f"{present[0]} is here and no memory folder"
@@ -407,6 +410,23 @@ def _claude_code_index(root: Path) -> str | None:
     if _LOCAL_MD_LINK.search(_head(root / "MEMORY.md", 65536)):
         return "MEMORY.md links to notes"
     return None
+
+
+def _claude_memory_folder_without_index(root: Path) -> str | None:
+    """Why root is a Claude Code memory folder that has notes but no MEMORY.md (`.claude/memory/*.md`, which a
+    CLAUDE.md points the agent to): its notes are memory all the same, and index-missing says the index is not
+    there."""
+    if root.name != "memory" or root.parent.name != ".claude":
+        return None
+    try:
+        notes = any(
+            child.suffix == ".md" and child.is_file()
+            and not matches_any(child.name, REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES)
+            for child in root.iterdir()
+        )
+    except OSError:
+        return None
+    return ".claude/memory/ holds memory notes and no MEMORY.md index" if notes else None
 
 
 def looks_like_workspace(root: Path) -> bool:
