@@ -51,9 +51,6 @@ def test_russian_claims_about_the_world_are_claims(text):
         # the project's own code, told with no outside name
         "Кнопка поиска в шапке пока не работает.",
         "Скрипт бэкапа не удаляет старые архивы.",
-        # Claude Code's label for the reason of a decision, as in English notes
-        "**Why:** нужна минимальная задержка, а Zoom SDK не даёт доступа к сырому видео.",
-        "Почему: Firebase не поддерживает нужные нам триггеры.",
         # plain English words in Russian prose are the writer's vocabulary, not names
         "Отдельный сервис, потому что нет shared state между комнатами.",
         "Кнопка search в шапке не работает.",

@@ -114,8 +114,7 @@ _PREDICATE_BEFORE_NO = _AUXILIARIES | {
 _SQL_AFTER_NOT = {"NULL", "EXISTS", "IN", "LIKE", "BETWEEN", "ILIKE", "DEFERRABLE"}
 _SQL_BEFORE_NOT = {"IS", "AND", "OR", "WHERE", "IF"}
 _CONTRAST_AFTER = LazyPattern(r"[,;:—–(]\s*(?:it'?s|it is|they'?re|they are|that'?s|rather|instead|but)\b|\bbut (?:rather|it'?s|it is)\b", re.I)
-# Claude Code's labels, in English whatever the note's language; Russian notes write them in Russian too.
-LABEL = LazyPattern(r"^[*_\s]*(why|how to apply|почему|зачем|как применять)\s*[*_]*\s*:", re.I)
+_LABEL = LazyPattern(r"^[*_\s]*(why|how to apply)\s*[*_]*\s*:", re.I)
 _DESIGN = LazyPattern(r"\b(?:intentional(?:ly)?|deliberate(?:ly)?|by design|on purpose)\b", re.I)
 _PREFERENCE = LazyPattern(r"\b(?:prefers|preferred|likes|dislikes|wants|hates|would rather)\b", re.I)
 _SETTING = LazyPattern(r"(?<![\w.])[A-Za-z_][\w.]{0,40}=[\w.\"'-]")
@@ -130,21 +129,16 @@ _QUOTED_SUBJECT = LazyPattern(r'^\s*(?:"[^"]*"|“[^”]*”)\s*(?:\w+\s*){0,2}$
 
 
 
-def label_verdict(label) -> str:
-    """"How to apply:" is a note to self (a directive); "Why:" is the reason for a decision (no claim)."""
-    return DIRECTIVE if label.group(1).lower().startswith(("how", "как")) else NONE
-
-
 def _negative_token(word: str) -> bool:
     return word in _EN_NEGATIVE or word.endswith(("n't", "n’t"))
 
 
 def _sentence_verdict(text: str, lowered: list[str], tokens) -> str | None:
     """A verdict for every cue of the sentence, when the sentence as a whole is not a claim."""
-    label = LABEL.match(text)
+    label = _LABEL.match(text)
     if label:
         # Claude Code's "**Why:**" (the reason for a decision) and "**How to apply:**" (a note to self).
-        return label_verdict(label)
+        return DIRECTIVE if label.group(1).lower().startswith("how") else NONE
     if _DESIGN.search(text) or _PREFERENCE.search(text):
         return NONE  # "not auto-cleared — intentional", "Prefers answers with no fluff"
     if tokens:

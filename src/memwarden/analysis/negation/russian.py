@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 
 from memwarden.analysis.negation.common import CLAIM, DIRECTIVE, NONE
-from memwarden.analysis.negation.english import LABEL, label_verdict
 from memwarden.analysis.negation.evidence import EN_LOWER_NAMES
 from memwarden.patterns import LazyPattern
 
@@ -84,11 +83,6 @@ WINDOW = 60
 
 def ru_claims(text: str):
     """(start, cue, verdict) for each negative or blocking word of a Russian sentence."""
-    label = LABEL.match(text)
-    if label:  # Claude Code's "**Why:**" (a decision's reason) and "**How to apply:**", as in English
-        for match in RU_CUE.finditer(text):
-            yield match.start(), match.group(), label_verdict(label)
-        return
     directive = _RU_DIRECTIVE.search(text) is not None
     hedged = _RU_HEDGE.search(text) is not None
     named = _named(text)
