@@ -25,8 +25,6 @@ from tests.test_claims import findings
         "- Яндекс Диск заблокирован для скачивания через curl",
         "Grafana Cloud free не позволяет больше трёх пользователей.",
         "Поиск по Hacker News: ничего не найдено.",
-        # a tool the English reading knows in lower case is a name here too
-        "В этой сборке ffmpeg фильтр drawtext недоступен.",
     ],
 )
 def test_russian_claims_about_the_world_are_claims(text):
@@ -51,9 +49,6 @@ def test_russian_claims_about_the_world_are_claims(text):
         # the project's own code, told with no outside name
         "Кнопка поиска в шапке пока не работает.",
         "Скрипт бэкапа не удаляет старые архивы.",
-        # plain English words in Russian prose are the writer's vocabulary, not names
-        "Отдельный сервис, потому что нет shared state между комнатами.",
-        "Кнопка search в шапке не работает.",
     ],
 )
 def test_russian_sentences_that_are_not_claims(text):

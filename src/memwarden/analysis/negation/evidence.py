@@ -97,7 +97,7 @@ _EN_COMMON_CAPS = {
     "important", "warning", "caution", "step", "phase", "default", "rationale", "context", "status",
 }
 # Tools, platforms and formats people write in lower case.
-EN_LOWER_NAMES = {
+_EN_LOWER_NAMES = {
     "gh", "git", "npm", "pnpm", "yarn", "npx", "pip", "pipx", "uv", "poetry", "conda", "cargo", "rustc", "go",
     "docker", "podman", "kubectl", "helm", "terraform", "ansible", "brew", "apt", "dnf", "yum", "wasm", "linux",
     "ffmpeg", "node", "deno", "bun", "python", "python3", "ruby", "java", "jq", "curl", "wget", "make", "cmake",
@@ -183,7 +183,7 @@ def en_names(text: str) -> tuple[tuple[int, int], ...]:
             lower = lower[:-2]  # "Heroku's free dynos": the name, possessive
         if word == "CODE":
             continue
-        if (lower in EN_LOWER_NAMES or lower.split("-")[0] in EN_LOWER_NAMES or lower in _EN_VENDOR_NOUNS
+        if (lower in _EN_LOWER_NAMES or lower.split("-")[0] in _EN_LOWER_NAMES or lower in _EN_VENDOR_NOUNS
                 or _capitalized_name(text, word, match.start())):
             found.append(match.span())
     return tuple(sorted(found))
@@ -275,7 +275,7 @@ def _plainly_named(text: str) -> bool:
         return True
     for word in _EN_WORD.findall(text):
         lower = word.lower()
-        if lower in EN_LOWER_NAMES or (len(word) >= 2 and word.isupper() and word != "CODE"):
+        if lower in _EN_LOWER_NAMES or (len(word) >= 2 and word.isupper() and word != "CODE"):
             return True
         if word[:1].isupper() and any(c.isupper() for c in word[1:]) and not word.isupper():
             return True  # GraphQL, SharePoint

@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 
 from memwarden.analysis.negation.common import CLAIM, DIRECTIVE, NONE
-from memwarden.analysis.negation.evidence import EN_LOWER_NAMES
 from memwarden.patterns import LazyPattern
 
 _WORD_START = r"(?<![а-яёА-ЯЁ\w])"
@@ -52,31 +51,13 @@ _RU_HEDGE = LazyPattern(rf"{_WORD_START}(?:возможно|может\s+быт�
 # A past copula before the predicate tells what held then: «gateway был недоступен».
 _RU_PAST = LazyPattern(rf"{_WORD_START}(?:был|была|было|были){_WORD_END}", re.I)
 _RU_SELF = LazyPattern(rf"{_WORD_START}(?:я|мы|у\s+меня|у\s+нас|мой|моя|мои|моё|наш[а-яё]*){_WORD_END}", re.I)
-# Something outside the project: a word in Latin script written as a name ("Booking.com", "WAF", "ChatGPT",
-# "sonnet-4-6": a capital, a dot or a digit in it) or a tool the English reading knows in lower case
-# ("ffmpeg"), a version, or a Russian-written service name. Plain English words in Russian prose («нет
-# shared state», «lookup через кеш») are the writer's own vocabulary, not names; inline code is replaced by
-# the placeholder CODE and is no name.
-_RU_LATIN_WORD = LazyPattern(r"(?<![\w])[A-Za-z][A-Za-z0-9+#]*(?:[.-][A-Za-z0-9]+)*")
-_RU_NAMED = LazyPattern(
-    r"\d+(?:\.\d+)+"
+# Something outside the project: a word in Latin script ("Booking.com", "WAF", "Tauri 2.x"), a version,
+# or a Russian-written service name. Inline code is replaced by the placeholder CODE and is no name.
+_RU_NAMES = LazyPattern(
+    r"(?<![\w])(?!CODE\b)[A-Za-z][A-Za-z0-9+#]*(?:[.-][A-Za-z0-9]+)*|\d+(?:\.\d+)+"
     rf"|{_WORD_START}(?:яндекс|гугл|телеграм|вконтакте|сбер|2гис|авито|озон)[а-яё]*",
     re.I,
 )
-
-
-def _named(text: str) -> bool:
-    if _RU_NAMED.search(text):
-        return True
-    for match in _RU_LATIN_WORD.finditer(text):
-        word = match.group()
-        if word == "CODE":
-            continue
-        if word[0].isupper() or any(c.isdigit() or c in ".+#" for c in word) or word.lower() in EN_LOWER_NAMES:
-            return True
-    return False
-
-
 _CLAUSE_BREAK = LazyPattern(r"[;:—–(]|,\s|\.\s")
 WINDOW = 60
 
@@ -85,7 +66,7 @@ def ru_claims(text: str):
     """(start, cue, verdict) for each negative or blocking word of a Russian sentence."""
     directive = _RU_DIRECTIVE.search(text) is not None
     hedged = _RU_HEDGE.search(text) is not None
-    named = _named(text)
+    named = _RU_NAMES.search(text) is not None
     for match in RU_CUE.finditer(text):
         start, cue = match.start(), match.group()
         yield start, cue, _ru_verdict(text, start, cue, directive, hedged, named)
