@@ -186,8 +186,11 @@ def negative_claim_without_expiry(doc, ctx):
     「WSL 未启用 systemd」, a credential of theirs missing or expired), nor is
     a limit in money ("raising $75K at a $3.5M cap"). A speaker's turn in a
     transcript ("assistant: ...") is a sentence of its own. English,
-    Traditional and Simplified Chinese and Japanese are understood; a
-    sentence in another language (Korean, Russian, Spanish...) is skipped.
+    Traditional and Simplified Chinese and Japanese are understood, and
+    Russian narrowly: a present-tense predicate under не/нет or a block said
+    of a name in Latin script («Booking.com: WAF блокирует серверные
+    запросы», «Tauri 2.x не даёт overlay-icon API»); a sentence in another
+    language (Korean, Greek, Spanish...) is skipped.
     The finding quotes the sentence and points at its own line.
 
     The expiry goes where each kind keeps it: a gish note's `metadata.expires`;

@@ -31,7 +31,7 @@ the bench that trains and measures it). The rules read one sentence at a time; e
 single pass or looks at a bounded window around a cue word, so a
 100,000-character line costs linear time. It knows English, Chinese
 (Traditional and Simplified share one set of rules, with both spellings
-of each word) and Japanese.
+of each word), Japanese and, narrowly, Russian (``russian.py``).
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ from memwarden.analysis.negation.evidence import EN_GONE, en_names, en_positive_
 from memwarden.analysis.negation.families import families, family_words
 from memwarden.analysis.negation.japanese import JA_CUE, JA_QUESTION_END, ja_claims
 from memwarden.analysis.negation.own_setup import own_setup_near
+from memwarden.analysis.negation.russian import RU_CUE, ru_claims
 from memwarden.patterns import union
 from memwarden.patterns import LazyPattern
 
@@ -72,7 +73,7 @@ class Claim:
     end: int
     sentence: str
     cue: str  # the words that make it negative
-    language: str  # "en", "zh" or "ja"
+    language: str  # "en", "zh", "ja" or "ru"
     why: str = ""  # for a sentence the learned scorer read as a claim: the signals and words that fired
 
 
@@ -148,6 +149,8 @@ def _rule_verdict(sentence: str, families_too: bool) -> tuple[str, str, list[str
     elif language == "ja":
         verdicts = ja_claims(sentence)
         signals += ["name"] if cjk_names(sentence) else []
+    elif language == "ru":
+        verdicts = ru_claims(sentence)  # its blocks are cues of their own: no positive-claim pass below
     else:
         return NONE, "", signals  # a language the detector does not read: skipped, never guessed from stray words
     mentioned = bytearray(len(sentence))
@@ -166,6 +169,8 @@ def _rule_verdict(sentence: str, families_too: bool) -> tuple[str, str, list[str
             directive = cue
     if directive:
         return DIRECTIVE, directive, signals + ["rule:directive"]
+    if language == "ru":
+        return NONE, "", signals + ["rule:none"]
     # No negative word, but a removal, a block, an empty result or a limit said of a named thing.
     cue = en_positive_claim(sentence) if language == "en" else cjk_positive_claim(sentence, language)
     if cue and own_setup_near(sentence, max(0, sentence.find(cue))):
@@ -243,6 +248,7 @@ CLAIM_CUES = {
     "en": union(NEGATIVE_WORDS, EN_GONE),
     "zh": union(ZH_CUE, ZH_GONE),
     "ja": union(JA_CUE, JA_GONE),
+    "ru": RU_CUE,
 }
 
 

@@ -86,12 +86,14 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
-# Scripts the detector does not read: a Korean or Russian sentence is skipped, never matched on
+# Scripts the detector does not read: a Korean or Greek sentence is skipped, never matched on
 # the stray English words (a tool name, `not found` in a log line) it happens to carry.
 _OTHER_SCRIPT = LazyPattern(
     r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"  # Hangul
-    r"\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f]"  # Greek ... Thai
+    r"\u0370-\u03ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f]"  # Greek ... Thai
 )
+# Cyrillic is read as Russian (issue 29): three Cyrillic letters in a row make the sentence Russian.
+_CYRILLIC = LazyPattern(r"[\u0400-\u04ff]{3}")
 _LATIN_WORD = LazyPattern(r"[^\W\d_]+", re.UNICODE)
 # Function words of the Latin-script languages nearest to English in memory files; "no" and "non"
 # are negations there too, and reading "no funciona" as English would be a guess.
@@ -118,9 +120,11 @@ def _mostly_english(sentence: str) -> bool:
 
 
 def language_of(sentence: str) -> str:
-    """"ja", "zh", "en", or "other" for a language the detector does not read (Korean, Russian, Spanish...)."""
+    """"ja", "zh", "ru", "en", or "other" for a language the detector does not read (Korean, Greek, Spanish...)."""
     if _OTHER_SCRIPT.search(sentence):
         return "other"
+    if _CYRILLIC.search(sentence):
+        return "ru"
     if KANA.search(sentence):
         return "ja"
     if CJK.search(sentence):

@@ -2,7 +2,7 @@
 
 "`gh` CLI not installed", "OpenClaw isn't installed as a systemd service on this machine", "the root cause is
 missing MinMax auth on the gateway, so MinMax can't be used", 「WSL 未启用 systemd」, 「配置缺少默认账号绑定」,
-「授权码已失效」, 「APIキーが設定されていない」, "the workspace has zero commits yet": the owner changes these
+「授权码已失效」, 「APIキーが設定されていない」, «openpyxl не установлен», "the workspace has zero commits yet": the owner changes these
 with one command or one setting, and the note tells where they stood. Nothing outside the project decides them,
 so no `expires` date is owed (issue 29: the agent's and the user's own situation is no claim). A claim about
 what an outside thing lacks, cannot do or refuses ("the sandbox cannot read outside the workspace", "Telegram
@@ -49,7 +49,11 @@ _JA_OWN_SETUP = (
     r"コミットされていない|未コミット|"
     r"(?:APIキー|API キー|トークン|パスワード|認証コード|認証情報|Cookie|クッキー)[^。]{0,24}?(?:失効|期限切れ)"
 )
-_OWN_SETUP = LazyPattern("|".join((_EN_OWN_SETUP, _ZH_OWN_SETUP, _JA_OWN_SETUP)), re.I)
+_RU_OWN_SETUP = (
+    r"(?<![\w])не\s+(?:установлен|настроен|подключ[её]н|включ[её]н|авторизован|залогинен)[аоы]?(?![\w])"
+    r"|(?<![\w])(?:токен|ключ|пароль|api[\s-]?ключ)[а-яё]*\s+(?:истёк|истек|просрочен)"
+)
+_OWN_SETUP = LazyPattern("|".join((_EN_OWN_SETUP, _ZH_OWN_SETUP, _JA_OWN_SETUP, _RU_OWN_SETUP)), re.I)
 
 
 # What a vendor decides: "not enabled on the free plan", 「免费方案未启用」, 「無料プランでは有効になっていない」 is the
