@@ -392,14 +392,21 @@ def personal_path(doc, ctx):
     containers (`/home/workspace/`, `vscode`, `codespace`, `jovyan`,
     `daytona`...), cloud and device images' default users (`ubuntu`,
     `ec2-user`, `azureuser`, `opc`, `pi`...), service accounts (`postgres`,
-    `www-data`, `appuser`, `svc-...`, `...-bot`), the system's own
+    `www-data`, `appuser`, `svc-...`, `...-bot`), accounts made for the
+    agent (`...-ai`), logins named after the machine (`/Users/mac`,
+    `macbook`, `laptop`, `server`), the system's own
     (`/root`, `/Users/Shared`, `C:\\Users\\Public`, `Default`) and
     placeholders (`~/`, `$HOME`, `/home/user/`, `/Users/you/`,
     `/home/<name>/`, `%USERNAME%`, `xxx`). Not reported either: a path
     quoted to be forbidden, the words just before it saying so ("never write
     /Users/alice/...", "absolute paths (`/home/alice/...`)", 「而非」), a
     test, fixture or example file (`tests/`, `test_*.py`, `*.test.ts`,
-    `examples/`), and a symlink to a file the run also reads at its own
+    `examples/`), the author's home left in an installed skill (a
+    `skills/<name>/` folder with ClawHub's `_meta.json` or
+    `.clawhub/origin.json`, or a licence, whose manifest, README or licence
+    names that login: `@rkowalski/...`, `github.com/dwhit/...`,
+    "Copyright (c) Dana Whitfield" for `danawhitfield`; any other home in it is
+    reported), and a symlink to a file the run also reads at its own
     path (`CLAUDE.md` linked to `AGENTS.md` is reported once, at `AGENTS.md`).
 
     ## Why
@@ -419,17 +426,34 @@ def personal_path(doc, ctx):
     on who reads the path.
     """
     from memwarden.analysis.secrets import document_text
-    from memwarden.analysis.secrets.personal import find_home_paths, is_test_file
+    from memwarden.analysis.secrets.personal import find_home_paths, is_test_file, names_skill_author
 
     if is_test_file(doc.relpath) or read_at_its_own_path(ctx.workspace, doc):
         return
+    skill_manifests = _installed_skill_manifests(ctx.workspace, doc.relpath)
     for home in find_home_paths(document_text(doc)):
+        if skill_manifests and names_skill_author(home.name, skill_manifests):
+            continue  # the author's home left in an installed skill: not the owner's, fixable only upstream
         yield Problem(
             home.line,
             home.column,
             "home path names a user: write '~/' or '$HOME' instead, so shared memory carries no "
             "personal name and works on other machines",
         )
+
+
+def _installed_skill_manifests(workspace, relpath: str) -> list[str]:
+    """The manifest files' texts of the installed skill a file lies in; none for a file outside a skill or in a
+    skill folder nothing installed (the owner's own)."""
+    from memwarden.analysis.secrets.personal import SKILL_AUTHOR_FILES, SKILL_INSTALL_MARKERS, skill_folder
+
+    folder = skill_folder(relpath)
+    if folder is None:
+        return []
+    texts = {name: workspace.current_bytes(f"{folder}/{name}") for name in SKILL_AUTHOR_FILES}
+    if not any(texts[name] is not None for name in SKILL_INSTALL_MARKERS):
+        return []
+    return [raw[:100_000].decode("utf-8", "replace") for raw in texts.values() if raw is not None]
 
 
 # -- personal-data -------------------------------------------------------------------

@@ -43,7 +43,8 @@ _HOME_PATH = LazyPattern(
     r")(?P<name>[A-Za-z0-9][A-Za-z0-9._-]{0,63})(?=[/\\\"'`\s),;:\]}>|]|\Z)"
 )
 # Home folders that belong to no person: CI runners, sandboxes and dev containers, cloud and device images'
-# default users, service accounts, the OS's own, and the names docs put in a path as a placeholder.
+# default users, service accounts, the OS's own, a login named after the machine (`/Users/mac`), and the names
+# docs put in a path as a placeholder.
 _NOT_A_PERSON = frozenset(
     """
     runner runneradmin circleci travis jenkins buildkite-agent gitlab-runner semaphore vsts azdevops build builder
@@ -56,6 +57,7 @@ _NOT_A_PERSON = frozenset(
     root nobody daemon www www-data nginx apache httpd postgres postgresql mysql mariadb redis mongodb elasticsearch
     git gitea forgejo gitlab deploy deployer ansible ops bot bots minecraft frappe odoo node shared guest public
     default defaultuser0 all wdagutilityaccount
+    mac macbook imac macmini mbp pc laptop desktop workstation server
     user users username user_name user-name you your yourname your-name your_name yourusername your-username
     me myself name myname my-name someone somebody anyone example sample demo foo bar baz xxx johndoe jdoe janedoe
     john.doe jane.doe
@@ -69,7 +71,7 @@ _A_FILE_NOT_A_HOME = LazyPattern(
     re.IGNORECASE,
 )
 _NOT_A_PERSON_AFFIXES = LazyPattern(
-    r"\A(?:your|example|svc[-_]|service[-_]|x+\Z)|(?:user|[-_](?:svc|service|bot|runner|agent|ci))\d*\Z"
+    r"\A(?:your|example|svc[-_]|service[-_]|x+\Z)|(?:user|[-_](?:svc|service|bot|runner|agent|ci|ai))\d*\Z"
 )
 
 
@@ -119,6 +121,34 @@ def names_a_person(home: str) -> bool:
     if _A_FILE_NOT_A_HOME.search(name):
         return False
     return name not in _NOT_A_PERSON and not _NOT_A_PERSON_AFFIXES.search(name)
+
+
+# An installed third-party skill: a folder under `skills/` that carries what an installer or a publisher leaves
+# (ClawHub's `_meta.json` and `.clawhub/origin.json`, a licence). Only its author's home, named in its own
+# manifest, is exempt: an owner's file in a folder named `skills/` keeps every finding.
+_SKILL_FOLDER = LazyPattern(r"(?:^|/)skills/[^/]+/")
+SKILL_INSTALL_MARKERS = ("_meta.json", ".clawhub/origin.json", "LICENSE", "LICENSE.md", "LICENSE.txt")
+SKILL_AUTHOR_FILES = (*SKILL_INSTALL_MARKERS, "SKILL.md", "README.md", "package.json")
+
+
+def skill_folder(relpath: str) -> str | None:
+    """The skill folder a file lies in (`.openclaw/workspace/skills/gstack`), or None."""
+    match = _SKILL_FOLDER.search(relpath)
+    return relpath[: match.end() - 1] if match else None
+
+
+def names_skill_author(home: str, manifests: list[str]) -> bool:
+    """Whether a skill's own manifest files name a home folder's login as someone (`@rkowalski/pdf-helper`,
+    `github.com/dwhit/...`, `Copyright (c) 2026 Dana Whitfield` for `danawhitfield`), not counting the home paths in
+    them: a path alone proves nothing about who wrote the skill."""
+    login = re.sub(r"[^a-z0-9]", "", home.lower())
+    if len(login) < 3:
+        return False
+    for text in manifests:
+        words = re.findall(r"[a-z0-9]+", _HOME_PATH.sub(" ", text).lower())
+        if login in words or login in {a + b for a, b in zip(words, words[1:])}:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
