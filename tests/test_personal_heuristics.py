@@ -236,3 +236,19 @@ def test_an_installed_skill_keeps_its_authors_home_out_of_the_owners_findings(cl
     })
     assert _findings(cli, root, "personal-path") == [
         ("AGENTS.md", 3), ("skills/my-notes/SKILL.md", 3), ("skills/pdf-helper/SKILL.md", 4), ("skills/sync/SKILL.md", 3)]
+
+
+@pytest.mark.parametrize("identity, login, reported", [
+    ("# IDENTITY.md\n\n- **Name:** Nova\n- **Emoji:** 🦉\n", "nova", False),
+    ("# IDENTITY\n\nName: Nova (诺娃)\n", "nova", False),
+    ("# 身份\n\n- **名字：** 小诺 (Nova)\n", "nova", False),
+    ("# IDENTITY.md\n\n- **Name:** Nova\n\n## My human\n\n- Name: Priya\n", "priya", True),
+    ("# IDENTITY.md\n\n- **Name:** Nova\n", "priya", True),
+    ("# IDENTITY.md\n\nI answer to [Name] when called.\n", "name-less", True),
+])
+def test_a_home_named_after_the_agent_is_the_account_made_for_it(cli, workspace, identity, login, reported):
+    """An OpenClaw agent running under its own account (`/Users/nova` for an agent called Nova) leaves no
+    person's name; a home named after the human, or any other, is still reported."""
+    root = workspace({"SOUL.md": "# Soul\n\nCalm.\n", "IDENTITY.md": identity,
+                      "memory/2026-11-30.md": f"# 2026-11-30\n\nBacked up to /Users/{login}/backups\n"})
+    assert _findings(cli, root, "personal-path") == ([("memory/2026-11-30.md", 3)] if reported else [])

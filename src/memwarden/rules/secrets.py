@@ -393,7 +393,8 @@ def personal_path(doc, ctx):
     `daytona`...), cloud and device images' default users (`ubuntu`,
     `ec2-user`, `azureuser`, `opc`, `pi`...), service accounts (`postgres`,
     `www-data`, `appuser`, `svc-...`, `...-bot`), accounts made for the
-    agent (`...-ai`), logins named after the machine (`/Users/mac`,
+    agent (`...-ai`, or the agent's own name from `IDENTITY.md`: `/Users/nova`
+    for an agent called Nova), logins named after the machine (`/Users/mac`,
     `macbook`, `laptop`, `server`), the system's own
     (`/root`, `/Users/Shared`, `C:\\Users\\Public`, `Default`) and
     placeholders (`~/`, `$HOME`, `/home/user/`, `/Users/you/`,
@@ -426,14 +427,21 @@ def personal_path(doc, ctx):
     on who reads the path.
     """
     from memwarden.analysis.secrets import document_text
-    from memwarden.analysis.secrets.personal import find_home_paths, is_test_file, names_skill_author
+    from memwarden.analysis.secrets.personal import (
+        agent_names, find_home_paths, is_test_file, names_skill_author)
 
     if is_test_file(doc.relpath) or read_at_its_own_path(ctx.workspace, doc):
         return
     skill_manifests = _installed_skill_manifests(ctx.workspace, doc.relpath)
+    agent = None
     for home in find_home_paths(document_text(doc)):
         if skill_manifests and names_skill_author(home.name, skill_manifests):
             continue  # the author's home left in an installed skill: not the owner's, fixable only upstream
+        if agent is None:
+            identity = ctx.workspace.current_bytes("IDENTITY.md")
+            agent = agent_names(identity.decode("utf-8", "replace")) if identity else frozenset()
+        if home.name.lower() in agent:
+            continue  # the account made for the agent, named after it
         yield Problem(
             home.line,
             home.column,

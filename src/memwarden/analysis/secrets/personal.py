@@ -123,6 +123,23 @@ def names_a_person(home: str) -> bool:
     return name not in _NOT_A_PERSON and not _NOT_A_PERSON_AFFIXES.search(name)
 
 
+# The agent's own name in its identity file (OpenClaw's IDENTITY.md: `- **Name:** Nova`, `Name: Nova (诺娃)`).
+_AGENT_NAME_FIELD = LazyPattern(
+    r"(?im)^[ \t]{0,8}(?:[-*+][ \t]{1,4})?(?:\*\*|__)?(?:name|名字|名前|名称|名稱)(?:\*\*|__)?[ \t]{0,2}[:：]"
+    r"[ \t]{0,2}(?:\*\*|__)?(?P<value>[^\n]{1,80})"
+)
+
+
+def agent_names(identity: str) -> frozenset[str]:
+    """The words of the agent's name in its identity file (its first name field: a later one may be about
+    the human), lowercased: a home folder named after the agent (`/Users/nova` for an agent called Nova) is
+    the account made for it, not a person's."""
+    match = _AGENT_NAME_FIELD.search(identity[:20_000])
+    if match is None:
+        return frozenset()
+    return frozenset(word.lower() for word in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]{1,63}", match["value"]))
+
+
 # An installed third-party skill: a folder under `skills/` that carries what an installer or a publisher leaves
 # (ClawHub's `_meta.json` and `.clawhub/origin.json`, a licence). Only its author's home, named in its own
 # manifest, is exempt: an owner's file in a folder named `skills/` keeps every finding.
