@@ -432,14 +432,15 @@ def personal_path(doc, ctx):
 
     if is_test_file(doc.relpath) or read_at_its_own_path(ctx.workspace, doc):
         return
+    homes = find_home_paths(document_text(doc))
+    if not homes:
+        return  # the skill's manifests and the identity file are read only for a file with a home path
     skill_manifests = _installed_skill_manifests(ctx.workspace, doc.relpath)
-    agent = None
-    for home in find_home_paths(document_text(doc)):
+    identity = ctx.workspace.current_bytes("IDENTITY.md")
+    agent = agent_names(identity.decode("utf-8", "replace")) if identity else frozenset()
+    for home in homes:
         if skill_manifests and names_skill_author(home.name, skill_manifests):
             continue  # the author's home left in an installed skill: not the owner's, fixable only upstream
-        if agent is None:
-            identity = ctx.workspace.current_bytes("IDENTITY.md")
-            agent = agent_names(identity.decode("utf-8", "replace")) if identity else frozenset()
         if home.name.lower() in agent:
             continue  # the account made for the agent, named after it
         yield Problem(
