@@ -428,14 +428,14 @@ def personal_path(doc, ctx):
     """
     from memwarden.analysis.secrets import document_text
     from memwarden.analysis.secrets.personal import (
-        agent_names, find_home_paths, is_test_file, names_skill_author)
+        agent_names, find_home_paths, installed_skill_manifests, is_test_file, names_skill_author)
 
     if is_test_file(doc.relpath) or read_at_its_own_path(ctx.workspace, doc):
         return
     homes = find_home_paths(document_text(doc))
     if not homes:
         return  # the skill's manifests and the identity file are read only for a file with a home path
-    skill_manifests = _installed_skill_manifests(ctx.workspace, doc.relpath)
+    skill_manifests = installed_skill_manifests(ctx.workspace, doc.relpath)
     identity = ctx.workspace.current_bytes("IDENTITY.md")
     agent = agent_names(identity.decode("utf-8", "replace")) if identity else frozenset()
     for home in homes:
@@ -449,20 +449,6 @@ def personal_path(doc, ctx):
             "home path names a user: write '~/' or '$HOME' instead, so shared memory carries no "
             "personal name and works on other machines",
         )
-
-
-def _installed_skill_manifests(workspace, relpath: str) -> list[str]:
-    """The manifest files' texts of the installed skill a file lies in; none for a file outside a skill or in a
-    skill folder nothing installed (the owner's own)."""
-    from memwarden.analysis.secrets.personal import SKILL_AUTHOR_FILES, SKILL_INSTALL_MARKERS, skill_folder
-
-    folder = skill_folder(relpath)
-    if folder is None:
-        return []
-    texts = {name: workspace.current_bytes(f"{folder}/{name}") for name in SKILL_AUTHOR_FILES}
-    if not any(texts[name] is not None for name in SKILL_INSTALL_MARKERS):
-        return []
-    return [raw[:100_000].decode("utf-8", "replace") for raw in texts.values() if raw is not None]
 
 
 # -- personal-data -------------------------------------------------------------------

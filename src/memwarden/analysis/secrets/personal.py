@@ -144,14 +144,26 @@ def agent_names(identity: str) -> frozenset[str]:
 # (ClawHub's `_meta.json` and `.clawhub/origin.json`, a licence). Only its author's home, named in its own
 # manifest, is exempt: an owner's file in a folder named `skills/` keeps every finding.
 _SKILL_FOLDER = LazyPattern(r"(?:^|/)skills/[^/]+/")
-SKILL_INSTALL_MARKERS = ("_meta.json", ".clawhub/origin.json", "LICENSE", "LICENSE.md", "LICENSE.txt")
-SKILL_AUTHOR_FILES = (*SKILL_INSTALL_MARKERS, "SKILL.md", "README.md", "package.json")
+_SKILL_INSTALL_MARKERS = ("_meta.json", ".clawhub/origin.json", "LICENSE", "LICENSE.md", "LICENSE.txt")
+_SKILL_AUTHOR_FILES = (*_SKILL_INSTALL_MARKERS, "SKILL.md", "README.md", "package.json")
 
 
-def skill_folder(relpath: str) -> str | None:
+def _skill_folder(relpath: str) -> str | None:
     """The skill folder a file lies in (`.openclaw/workspace/skills/gstack`), or None."""
     match = _SKILL_FOLDER.search(relpath)
     return relpath[: match.end() - 1] if match else None
+
+
+def installed_skill_manifests(workspace, relpath: str) -> list[str]:
+    """The manifest files' texts of the installed skill a file lies in; none for a file outside a skill or in a
+    skill folder nothing installed (the owner's own)."""
+    folder = _skill_folder(relpath)
+    if folder is None:
+        return []
+    texts = {name: workspace.current_bytes(f"{folder}/{name}") for name in _SKILL_AUTHOR_FILES}
+    if not any(texts[name] is not None for name in _SKILL_INSTALL_MARKERS):
+        return []
+    return [raw[:100_000].decode("utf-8", "replace") for raw in texts.values() if raw is not None]
 
 
 def names_skill_author(home: str, manifests: list[str]) -> bool:
