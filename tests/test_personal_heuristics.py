@@ -80,6 +80,17 @@ HOME_PATHS = [
     ("路徑用相對（`.claude/...`）而非絕對（`/home/mei/...`）", False, "'rather than' before it, in Chinese"),
     ("下一個 Bash 先 `cd /home/mei/workspace/docker` 收回來", True, "an instruction that uses the path"),
     ("The absolute path /Users/mo/app is the checkout", True, "an absolute path named as a fact, not shown as an example"),
+    # a login named after the machine, or a dedicated account for the agent: nobody's name
+    ("launchd plist in /Users/mac/Library/LaunchAgents", False, "a login named after the machine"),
+    ("備份到 /Users/macbook/backups", False, "a login named after the machine, in Chinese"),
+    ("C:\\Users\\laptop\\AppData\\Local", False, "a Windows login named after the machine"),
+    ("/home/server/apps/bot", False, "a Linux login named after the machine"),
+    ("workspace at /Users/nova-ai/.openclaw/workspace", False, "an account made for the agent"),
+    ("/home/helper_ai/jobs", False, "an account made for the agent"),
+    ("/Users/maciej/code", True, "a name that starts like a device word"),
+    ("/home/kai/code", True, "a name that ends in 'ai'"),
+    ("/Users/mai/Documents", True, "a name that ends in 'ai'"),
+    ("/home/serverin/app", True, "a name that starts like a device word"),
 ]
 
 CONTACTS = [
@@ -199,3 +210,45 @@ def test_other_rules_read_a_symlinked_file_once(cli, workspace):
     assert reported == [("AGENTS.md", "secret-in-memory")]
     cli("check", ".", "--select", "secret-in-memory", "--fix", "--unsafe-fixes", cwd=root)
     assert (root / "CLAUDE.md").is_symlink() and token not in (root / "AGENTS.md").read_text("utf-8")
+
+
+def test_an_installed_skill_keeps_its_authors_home_out_of_the_owners_findings(cli, workspace):
+    """A skill installed from a registry or a publisher's repository carries its author's home path: reported
+    only when the skill's own manifest does not name that login; an owner's path in it, and every path in a skill
+    folder nothing installed, is still reported."""
+    root = workspace({
+        "SOUL.md": "# Soul\n\nCalm and brief.\n",
+        "AGENTS.md": "# Agents\n\nScripts run from /Users/lena/tools.\n",
+        # installed from ClawHub: the author's login is the npm scope of its package
+        "skills/pdf-helper/_meta.json": '{"ownerId": "k1", "slug": "pdf-helper", "version": "1.0.0"}\n',
+        "skills/pdf-helper/package.json": '{"name": "@rkowalski/pdf-helper", "version": "1.0.0"}\n',
+        "skills/pdf-helper/SKILL.md": "# PDF helper\n\nRun `node /Users/rkowalski/dev/pdf-helper/index.js`.\n"
+                                      "Write to /Users/lena/out/\n",
+        # cloned from its publisher: the licence names the author, the design doc carries his home
+        "skills/shipkit/LICENSE": "MIT License\n\nCopyright (c) 2026 Dana Whitfield\n",
+        "skills/shipkit/docs/design.md": '# Design\n\n{"cwd": "/Users/danawhitfield/src/shipkit"}\n',
+        # the owner's own skill: nothing installed it, a README naming someone does not make it third-party
+        "skills/my-notes/SKILL.md": "# Notes\n\nKeep drafts in /home/rkowalski/drafts\n",
+        "skills/my-notes/README.md": "Made with help from rkowalski.\n",
+        # a manifest, but only the home path itself names the login: no proof of who wrote the skill
+        "skills/sync/_meta.json": '{"slug": "sync"}\n',
+        "skills/sync/SKILL.md": "# Sync\n\nrsync -a /home/tomasz/vault/ backup:/vault/\n",
+    })
+    assert _findings(cli, root, "personal-path") == [
+        ("AGENTS.md", 3), ("skills/my-notes/SKILL.md", 3), ("skills/pdf-helper/SKILL.md", 4), ("skills/sync/SKILL.md", 3)]
+
+
+@pytest.mark.parametrize("identity, login, reported", [
+    ("# IDENTITY.md\n\n- **Name:** Nova\n- **Emoji:** 🦉\n", "nova", False),
+    ("# IDENTITY\n\nName: Nova (诺娃)\n", "nova", False),
+    ("# 身份\n\n- **名字：** 小诺 (Nova)\n", "nova", False),
+    ("# IDENTITY.md\n\n- **Name:** Nova\n\n## My human\n\n- Name: Priya\n", "priya", True),
+    ("# IDENTITY.md\n\n- **Name:** Nova\n", "priya", True),
+    ("# IDENTITY.md\n\nI answer to [Name] when called.\n", "name-less", True),
+])
+def test_a_home_named_after_the_agent_is_the_account_made_for_it(cli, workspace, identity, login, reported):
+    """An OpenClaw agent running under its own account (`/Users/nova` for an agent called Nova) leaves no
+    person's name; a home named after the human, or any other, is still reported."""
+    root = workspace({"SOUL.md": "# Soul\n\nCalm.\n", "IDENTITY.md": identity,
+                      "memory/2026-11-30.md": f"# 2026-11-30\n\nBacked up to /Users/{login}/backups\n"})
+    assert _findings(cli, root, "personal-path") == ([("memory/2026-11-30.md", 3)] if reported else [])

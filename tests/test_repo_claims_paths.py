@@ -311,3 +311,21 @@ def test_a_line_that_says_the_path_lives_outside_the_repository_agrees_with_its_
         "- commit `src/db.ts` with the schema\n"
         "- `src/cli.ts`：命令行入口，已提交，本地开发只需要它\n")})
     assert [message.split("'")[1] for _, _, message in found(cli, root)] == ["src/api.ts", "src/db.ts", "src/cli.ts"]
+
+
+def test_a_note_that_tells_history_makes_no_claim_about_a_file_removed_since(git_repo, cli):
+    """A dated log entry or daily note said what was true on its day: the script it names, removed later on
+    purpose, is no stale claim there. A note about the project now, or one with only a year in its name, is."""
+    root = git_repo({"tools/publish.js": "run()\n", "README.md": "r\n"})
+    git(root, "rm", "-q", "tools/publish.js")
+    sha = commit_all(root, "Publish through the pipeline")
+    write_files(root, {
+        "memory/2026-03-28.md": "# 2026-03-28\n\n- Files modified: `tools/publish.js` (retry on 502)\n",
+        "memory/2026-04-02-release.md": "Shipped after fixing tools/publish.js.\n",
+        "memory/session-log.md": "Ran `tools/publish.js` twice before it worked.\n",
+        "memory/tweaks.md": "2026-04-03 — patched `tools/publish.js` for the new API\n",
+        "memory/publishing_2026.md": "Posts go out through `tools/publish.js`.\n",
+        "AGENTS.md": "# Project\n\nPublish with `tools/publish.js`.\n",
+    })
+    assert [(path, line) for path, line, _ in found(cli, root)] == [("AGENTS.md", 3), ("memory/publishing_2026.md", 1)]
+    assert all(f"commit {sha}" in message for _, _, message in found(cli, root))

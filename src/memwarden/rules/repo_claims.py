@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from memwarden.analysis.repo_claims import manifests, mentions
 from memwarden.analysis.repo_claims.history import facts, is_code
-from memwarden.analysis.repo_claims.staleness import due_touches, is_record, scope_patterns
+from memwarden.analysis.repo_claims.staleness import due_touches, is_record, scope_patterns, tells_history
 from memwarden.analysis.repo_claims.topics import Statement, disagreements, topics_of
 from memwarden.discover.symlinks import checked_at_another_path
 from memwarden.discover.links import path_read_at_its_own_path, read_at_its_own_path
@@ -94,7 +94,9 @@ def deleted_repo_path(doc, ctx):
     without a folder that exactly one tracked file has (`.env.example` in a monorepo's one app), nor
     one deleted (not renamed) that the repository's ignore rules ignore today (build output, a local
     `.mcp.json`: untracked on purpose; one `git check-ignore` a run), nor a memory file of the
-    workspace. Outside a repository, before the first commit and in a shallow clone it reports
+    workspace, nor any path in a note that tells history (a dated log entry or daily note such as
+    `memory/2026-03-28.md`, a journal, lessons learned, a note that calls itself historical): it said
+    what was true on its day. Outside a repository, before the first commit and in a shallow clone it reports
     nothing: there is no history to compare against.
 
     ## Why
@@ -124,6 +126,8 @@ def deleted_repo_path(doc, ctx):
     note_path = repo.relative(ws.root, doc.relpath)
     reported: set[int] = set()
     scan = _scan(doc)
+    if tells_history(note_path, doc.front_matter, scan.text[doc.body_offset:]):
+        return  # a dated log entry tells what was true on its day: a file removed since is no stale claim
     for mention in mentions.path_mentions(scan, posixpath.dirname(note_path)):
         if (mention.history_context or mention.offset in reported or repo.existing(mention.value, note_path) is not None
                 or repo.names_one_file(mention.value)):

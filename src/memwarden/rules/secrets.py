@@ -392,14 +392,22 @@ def personal_path(doc, ctx):
     containers (`/home/workspace/`, `vscode`, `codespace`, `jovyan`,
     `daytona`...), cloud and device images' default users (`ubuntu`,
     `ec2-user`, `azureuser`, `opc`, `pi`...), service accounts (`postgres`,
-    `www-data`, `appuser`, `svc-...`, `...-bot`), the system's own
+    `www-data`, `appuser`, `svc-...`, `...-bot`), accounts made for the
+    agent (`...-ai`, or the agent's own name from `IDENTITY.md`: `/Users/nova`
+    for an agent called Nova), logins named after the machine (`/Users/mac`,
+    `macbook`, `laptop`, `server`), the system's own
     (`/root`, `/Users/Shared`, `C:\\Users\\Public`, `Default`) and
     placeholders (`~/`, `$HOME`, `/home/user/`, `/Users/you/`,
     `/home/<name>/`, `%USERNAME%`, `xxx`). Not reported either: a path
     quoted to be forbidden, the words just before it saying so ("never write
     /Users/alice/...", "absolute paths (`/home/alice/...`)", 「而非」), a
     test, fixture or example file (`tests/`, `test_*.py`, `*.test.ts`,
-    `examples/`), and a symlink to a file the run also reads at its own
+    `examples/`), the author's home left in an installed skill (a
+    `skills/<name>/` folder with ClawHub's `_meta.json` or
+    `.clawhub/origin.json`, or a licence, whose manifest, README or licence
+    names that login: `@rkowalski/...`, `github.com/dwhit/...`,
+    "Copyright (c) Dana Whitfield" for `danawhitfield`; any other home in it is
+    reported), and a symlink to a file the run also reads at its own
     path (`CLAUDE.md` linked to `AGENTS.md` is reported once, at `AGENTS.md`).
 
     ## Why
@@ -419,11 +427,22 @@ def personal_path(doc, ctx):
     on who reads the path.
     """
     from memwarden.analysis.secrets import document_text
-    from memwarden.analysis.secrets.personal import find_home_paths, is_test_file
+    from memwarden.analysis.secrets.personal import (
+        agent_names, find_home_paths, installed_skill_manifests, is_test_file, names_skill_author)
 
     if is_test_file(doc.relpath) or read_at_its_own_path(ctx.workspace, doc):
         return
-    for home in find_home_paths(document_text(doc)):
+    homes = find_home_paths(document_text(doc))
+    if not homes:
+        return  # the skill's manifests and the identity file are read only for a file with a home path
+    skill_manifests = installed_skill_manifests(ctx.workspace, doc.relpath)
+    identity = ctx.workspace.current_bytes("IDENTITY.md")
+    agent = agent_names(identity.decode("utf-8", "replace")) if identity else frozenset()
+    for home in homes:
+        if skill_manifests and names_skill_author(home.name, skill_manifests):
+            continue  # the author's home left in an installed skill: not the owner's, fixable only upstream
+        if home.name.lower() in agent:
+            continue  # the account made for the agent, named after it
         yield Problem(
             home.line,
             home.column,

@@ -62,13 +62,20 @@ def is_record(note_path: str, front: dict | None, body: str) -> bool:
     """Whether a note records what happened (a dated log entry or daily note, lessons learned, a note that calls
     itself historical or superseded) or how its people like to work: later changes to the paths it names in
     passing do not make it wrong, so the paths it names do not stand in for a scope."""
-    stem = posixpath.splitext(posixpath.basename(note_path))[0]
-    if _FULL_DATE.search(stem) or _RECORD_WORDS.search(stem):
-        return True
     front = front if isinstance(front, dict) else {}
     kind = _front_value(front, "type")
     if isinstance(kind, str) and kind.strip().lower() in _ABOUT_PEOPLE:
         return True
+    return tells_history(note_path, front, body)
+
+
+def tells_history(note_path: str, front: dict | None, body: str) -> bool:
+    """Whether a note records what happened: a dated log entry or daily note, lessons learned, a note that calls
+    itself historical or superseded. What it said was true on its day; a path gone since is no stale claim."""
+    stem = posixpath.splitext(posixpath.basename(note_path))[0]
+    if _FULL_DATE.search(stem) or _RECORD_WORDS.search(stem):
+        return True
+    front = front if isinstance(front, dict) else {}
     name = _front_value(front, "name")
     headings, first_line = _opening(body)
     if any(_RECORD_WORDS.search(text) for text in [*headings, first_line, name if isinstance(name, str) else ""]):

@@ -43,7 +43,8 @@ _HOME_PATH = LazyPattern(
     r")(?P<name>[A-Za-z0-9][A-Za-z0-9._-]{0,63})(?=[/\\\"'`\s),;:\]}>|]|\Z)"
 )
 # Home folders that belong to no person: CI runners, sandboxes and dev containers, cloud and device images'
-# default users, service accounts, the OS's own, and the names docs put in a path as a placeholder.
+# default users, service accounts, the OS's own, a login named after the machine (`/Users/mac`), and the names
+# docs put in a path as a placeholder.
 _NOT_A_PERSON = frozenset(
     """
     runner runneradmin circleci travis jenkins buildkite-agent gitlab-runner semaphore vsts azdevops build builder
@@ -56,6 +57,7 @@ _NOT_A_PERSON = frozenset(
     root nobody daemon www www-data nginx apache httpd postgres postgresql mysql mariadb redis mongodb elasticsearch
     git gitea forgejo gitlab deploy deployer ansible ops bot bots minecraft frappe odoo node shared guest public
     default defaultuser0 all wdagutilityaccount
+    mac macbook imac macmini mbp pc laptop desktop workstation server
     user users username user_name user-name you your yourname your-name your_name yourusername your-username
     me myself name myname my-name someone somebody anyone example sample demo foo bar baz xxx johndoe jdoe janedoe
     john.doe jane.doe
@@ -69,7 +71,7 @@ _A_FILE_NOT_A_HOME = LazyPattern(
     re.IGNORECASE,
 )
 _NOT_A_PERSON_AFFIXES = LazyPattern(
-    r"\A(?:your|example|svc[-_]|service[-_]|x+\Z)|(?:user|[-_](?:svc|service|bot|runner|agent|ci))\d*\Z"
+    r"\A(?:your|example|svc[-_]|service[-_]|x+\Z)|(?:user|[-_](?:svc|service|bot|runner|agent|ci|ai))\d*\Z"
 )
 
 
@@ -119,6 +121,63 @@ def names_a_person(home: str) -> bool:
     if _A_FILE_NOT_A_HOME.search(name):
         return False
     return name not in _NOT_A_PERSON and not _NOT_A_PERSON_AFFIXES.search(name)
+
+
+# The agent's own name in its identity file (OpenClaw's IDENTITY.md: `- **Name:** Nova`, `Name: Nova (诺娃)`).
+_AGENT_NAME_FIELD = LazyPattern(
+    r"(?im)^[ \t]{0,8}(?:[-*+][ \t]{1,4})?(?:\*\*|__)?(?:name|名字|名前|名称|名稱)(?:\*\*|__)?[ \t]{0,2}[:：]"
+    r"[ \t]{0,2}(?:\*\*|__)?(?P<value>[^\n]{1,80})"
+)
+
+
+def agent_names(identity: str) -> frozenset[str]:
+    """The words of the agent's name in its identity file (its first name field: a later one may be about
+    the human), lowercased: a home folder named after the agent (`/Users/nova` for an agent called Nova) is
+    the account made for it, not a person's."""
+    match = _AGENT_NAME_FIELD.search(identity[:20_000])
+    if match is None:
+        return frozenset()
+    return frozenset(word.lower() for word in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]{1,63}", match["value"]))
+
+
+# An installed third-party skill: a folder under `skills/` that carries what an installer or a publisher leaves
+# (ClawHub's `_meta.json` and `.clawhub/origin.json`, a licence). Only its author's home, named in its own
+# manifest, is exempt: an owner's file in a folder named `skills/` keeps every finding.
+_SKILL_FOLDER = LazyPattern(r"(?:^|/)skills/[^/]+/")
+_SKILL_INSTALL_MARKERS = ("_meta.json", ".clawhub/origin.json", "LICENSE", "LICENSE.md", "LICENSE.txt")
+_SKILL_AUTHOR_FILES = (*_SKILL_INSTALL_MARKERS, "SKILL.md", "README.md", "package.json")
+
+
+def _skill_folder(relpath: str) -> str | None:
+    """The skill folder a file lies in (`.openclaw/workspace/skills/gstack`), or None."""
+    match = _SKILL_FOLDER.search(relpath)
+    return relpath[: match.end() - 1] if match else None
+
+
+def installed_skill_manifests(workspace, relpath: str) -> list[str]:
+    """The manifest files' texts of the installed skill a file lies in; none for a file outside a skill or in a
+    skill folder nothing installed (the owner's own)."""
+    folder = _skill_folder(relpath)
+    if folder is None:
+        return []
+    texts = {name: workspace.current_bytes(f"{folder}/{name}") for name in _SKILL_AUTHOR_FILES}
+    if not any(texts[name] is not None for name in _SKILL_INSTALL_MARKERS):
+        return []
+    return [raw[:100_000].decode("utf-8", "replace") for raw in texts.values() if raw is not None]
+
+
+def names_skill_author(home: str, manifests: list[str]) -> bool:
+    """Whether a skill's own manifest files name a home folder's login as someone (`@rkowalski/pdf-helper`,
+    `github.com/dwhit/...`, `Copyright (c) 2026 Dana Whitfield` for `danawhitfield`), not counting the home paths in
+    them: a path alone proves nothing about who wrote the skill."""
+    login = re.sub(r"[^a-z0-9]", "", home.lower())
+    if len(login) < 3:
+        return False
+    for text in manifests:
+        words = re.findall(r"[a-z0-9]+", _HOME_PATH.sub(" ", text).lower())
+        if login in words or login in {a + b for a, b in zip(words, words[1:])}:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
