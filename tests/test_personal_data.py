@@ -217,3 +217,53 @@ def test_a_user_md_that_is_not_the_workspace_profile_is_read_as_any_file(cli, tm
     (root / "memory" / "USER.md").write_text(USER_MD, "utf-8")
     found = {(f["path"], f["line"]) for f in _findings(cli, root)}
     assert ("memory/USER.md", 4) in found and ("memory/USER.md", 6) in found
+
+
+# -- round 9: handles that read like addresses, fiction's numbers run together --------------------
+
+
+@pytest.mark.parametrize("line", [
+    "Her Bluesky handle is oakleafpress@bsky.social (the shop's account).\n",
+    "- Bluesky: studio.notes@bsky.social\n",
+    "Follow-ups on Mastodon: rowan@hachyderm.io, lintfox@fosstodon.org\n",
+    "Boost the fediverse thread by kestrel@social.coop\n",
+    "Mastodon 的账号 harbourlight@mstdn.jp 每周发两条\n",
+])
+def test_a_social_networks_handle_is_no_address(line):
+    from memwarden.analysis.secrets.personal import find_contacts
+
+    assert find_contacts(line) == []
+
+
+@pytest.mark.parametrize(("line", "shown"), [
+    ("Mastodon login e-mail: dana.k@fastmail.com\n", "dana.k@fastmail.com"),  # a mail word on the line
+    ("Found her on Mastodon; write to priya.raman@gmail.com\n", "priya.raman@gmail.com"),  # a mail provider
+    ("Bluesky sign-up mailbox: rowan.lee@posteo.de\n", "rowan.lee@posteo.de"),
+    ("Met rowan.lee@hachyderm-labs.io at the meetup\n", "rowan.lee@hachyderm-labs.io"),  # no network named
+])
+def test_an_address_beside_a_social_network_is_still_found(line, shown):
+    from memwarden.analysis.secrets.personal import find_contacts
+
+    assert [c.value for c in find_contacts(line)] == [shown]
+
+
+@pytest.mark.parametrize("line", [
+    "openclaw message send --target +15555550123 --message \"Hi\"\n",
+    "Test SMS to +13125550188 (a number kept for fiction)\n",
+    "Call +1 555 010 4477 from the demo script\n",  # area code 555
+])
+def test_fictions_numbers_run_together_are_no_phone(line):
+    from memwarden.analysis.secrets.personal import find_contacts
+
+    assert find_contacts(line) == []
+
+
+@pytest.mark.parametrize(("line", "shown"), [
+    ("WhatsApp the landlord on +14155552671\n", "+14155552671"),
+    ("Backup contact: +15125550234\n", "+15125550234"),  # 555-02xx is not fiction's range
+    ("Ring Jonas on +4915255501234\n", "+4915255501234"),  # not North American
+])
+def test_real_numbers_near_fictions_range_are_still_found(line, shown):
+    from memwarden.analysis.secrets.personal import find_contacts
+
+    assert [c.value for c in find_contacts(line)] == [shown]
