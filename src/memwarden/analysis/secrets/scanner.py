@@ -214,6 +214,8 @@ class _Scan:
                     continue
                 if detector.needs_mixed and not (len(value) >= 6 and patterns.has_mixed_classes(value)):
                     continue
+                if detector.type is patterns.KEYWORD_PASSWORD and values.is_cjk_sentence(window, start, value):
+                    continue  # 密码是他常用的6个密码之一，...: a sentence about a password
                 if detector.type.slug == "url-password" and url_user(window, start) == value:
                     continue
                 hits.append(_Hit(detector.type, offset + start, offset + end, value))
