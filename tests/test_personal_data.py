@@ -267,3 +267,34 @@ def test_real_numbers_near_fictions_range_are_still_found(line, shown):
     from memwarden.analysis.secrets.personal import find_contacts
 
     assert [c.value for c in find_contacts(line)] == [shown]
+
+
+# -- round 9: the agent's own mailbox, named after it in OpenClaw's IDENTITY.md ---------------------
+
+IDENTITY_MD = "# IDENTITY.md - Who Am I?\n\n- **Name:** Wren\n- **Vibe:** calm, exact\n"
+OWNER_MD = "# USER.md - About Your Human\n\n- **Name:** Tomas Berg\n- **Timezone:** Europe/Oslo\n"
+
+
+def test_the_agents_own_mailbox_is_nobodys(cli, tmp_path):
+    root = _openclaw(tmp_path, OWNER_MD, daily=(
+        "# 2026-05-04\n\n"
+        "- Outgoing mail is signed by wren@brightforge.no\n"  # the agent's own address
+        "- Proposed: a second inbox, z.B. wren@wren-helper.dev\n"
+        "- Tomas's accountant: ingrid.holm@revisjon.no\n"  # a person: still reported
+        "- Wren's sister account for tests: wren@gmail.com\n"  # a big provider: anyone named Wren has one
+        "- Forward invoices to wrenna@brightforge.no\n"  # not the agent's name
+    ))
+    (root / "IDENTITY.md").write_text(IDENTITY_MD, "utf-8")
+    found = {(f["path"], f["line"]) for f in _findings(cli, root)}
+    assert found == {("memory/2026-05-04.md", 5), ("memory/2026-05-04.md", 6), ("memory/2026-05-04.md", 7)}
+
+
+def test_an_agent_named_like_its_owner_keeps_the_owners_address_reported(cli, tmp_path):
+    root = _openclaw(tmp_path, "# USER.md\n\n- **Name:** Wren Calder\n", daily="# 2026-05-04\n\n- wren@calder.studio\n")
+    (root / "IDENTITY.md").write_text(IDENTITY_MD, "utf-8")
+    assert {(f["path"], f["line"]) for f in _findings(cli, root)} == {("memory/2026-05-04.md", 3)}
+
+
+def test_without_identity_md_an_address_named_like_no_agent_is_reported(cli, tmp_path):
+    root = _openclaw(tmp_path, OWNER_MD, daily="# 2026-05-04\n\n- wren@brightforge.no\n")
+    assert {(f["path"], f["line"]) for f in _findings(cli, root)} == {("memory/2026-05-04.md", 3)}

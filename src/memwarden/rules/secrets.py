@@ -501,7 +501,10 @@ def personal_data(doc, ctx):
     about the user (`type: user`) holds the user's own details and is
     skipped, and so are the contact fields of OpenClaw's `USER.md`, the
     owner's profile (`- **Email:** ...`; a line naming someone else there,
-    `Partner: Lee (lee@...)`, is still reported); list your other own
+    `Partner: Lee (lee@...)`, is still reported), and in an OpenClaw
+    workspace the agent's own mailbox, named after it in `IDENTITY.md`
+    (`arvi@<domain>`; not when the owner bears the name, nor at a big mail
+    provider); list your other own
     addresses, domains or numbers in `allow`.
 
     ## Why
@@ -521,20 +524,36 @@ def personal_data(doc, ctx):
     keep it (and allow it) is the user's call.
     """
     from memwarden.analysis.secrets import document_text
-    from memwarden.analysis.secrets.personal import find_contacts, is_own_field
+    from memwarden.analysis.secrets.personal import find_contacts, is_agents_mailbox, is_own_field
 
     if _about_the_user(doc) or read_at_its_own_path(ctx.workspace, doc):
         return
     allowed = [str(entry).strip().lower() for entry in ctx.options["allow"] if str(entry).strip()]
     text = document_text(doc)
+    openclaw = ctx.workspace.profile.name == "openclaw"
     # OpenClaw's USER.md is the profile of the workspace's owner: its own contact fields are the owner's.
-    lines = text.split("\n") if ctx.workspace.profile.name == "openclaw" and doc.relpath == "USER.md" else None
+    lines = text.split("\n") if openclaw and doc.relpath == "USER.md" else None
+    names = ctx.memo.get("personal-data.agent-and-owner", lambda: _agent_and_owner(ctx.workspace)) if openclaw else None
     for contact in find_contacts(text):
         if _allowed(contact, allowed):
+            continue
+        if names and contact.kind == "email" and is_agents_mailbox(contact.value, *names):
             continue
         if lines is not None and is_own_field(lines[contact.line - 1][: contact.column - 1]):
             continue
         yield Problem(contact.line, contact.column, PersonalContact(contact.kind, contact.value).message)
+
+
+def _agent_and_owner(workspace) -> tuple[str | None, str | None]:
+    """The names OpenClaw's IDENTITY.md and USER.md give the agent and its owner (first words, lower case)."""
+    from memwarden.analysis.secrets import document_text
+    from memwarden.analysis.secrets.personal import profile_name
+
+    def name_in(relpath: str) -> str | None:
+        profile = workspace.document(relpath)
+        return profile_name(document_text(profile)) if profile is not None else None
+
+    return name_in("IDENTITY.md"), name_in("USER.md")
 
 
 def _about_the_user(doc) -> bool:

@@ -270,6 +270,29 @@ def is_own_field(before: str) -> bool:
     return bool(_OWN_FIELD.fullmatch(before))
 
 
+# The name field of an OpenClaw profile: IDENTITY.md's names the agent (`- **Name:** Arvi`), USER.md's its owner.
+_PROFILE_NAME = LazyPattern(
+    r"(?im)^\s{0,8}(?:[-*+]\s{1,4})?(?:\*\*|__)?name(?:\*\*|__)?\s{0,2}[:：]\s{0,2}(?:\*\*|__)?\s{0,4}"
+    r"(?P<name>[^\W\d_][\w.-]{1,39})"
+)
+
+
+def profile_name(text: str) -> str | None:
+    """The first word of a profile's name field, in lower case."""
+    match = _PROFILE_NAME.search(text)
+    return match.group("name").lower() if match else None
+
+
+def is_agents_mailbox(address: str, agent: str | None, owner: str | None) -> bool:
+    """An address whose local part is the agent's own name (`arvi@<its domain>`): the agent's mailbox, not a
+    person's. Never when the owner bears the same name, nor at a big mail provider, where anyone of that name has
+    one."""
+    local, _, domain = address.lower().rpartition("@")
+    if not agent or local != agent or agent == owner:
+        return False
+    return domain not in _MAIL_PROVIDERS and not domain.startswith(("yahoo.", "hotmail.", "outlook."))
+
+
 def _placeholder_local(local: str) -> bool:
     """xxx@, ***@, <user>@-like locals: a template, not a person."""
     return bool(re.fullmatch(r"x+|\*+|_+|\.+", local)) or local.startswith(("your", "my.", "my_", "my-"))
