@@ -298,3 +298,12 @@ def test_an_agent_named_like_its_owner_keeps_the_owners_address_reported(cli, tm
 def test_without_identity_md_an_address_named_like_no_agent_is_reported(cli, tmp_path):
     root = _openclaw(tmp_path, OWNER_MD, daily="# 2026-05-04\n\n- wren@brightforge.no\n")
     assert {(f["path"], f["line"]) for f in _findings(cli, root)} == {("memory/2026-05-04.md", 3)}
+
+
+def test_a_changed_identity_md_changes_the_findings_a_cached_run_gives(cli, tmp_path):
+    root = _openclaw(tmp_path, OWNER_MD, daily="# 2026-05-04\n\n- wren@brightforge.no\n")
+    (root / "IDENTITY.md").write_text(IDENTITY_MD, "utf-8")
+    assert _findings(cli, root) == []  # the run stores its answers
+    (root / "IDENTITY.md").write_text(IDENTITY_MD.replace("Wren", "Pike"), "utf-8")
+    assert {(f["path"], f["line"]) for f in _findings(cli, root)} == {("memory/2026-05-04.md", 3)}
+    assert (root / ".memwarden_cache").is_dir()  # the second answer came through the cache
