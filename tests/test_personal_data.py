@@ -217,3 +217,93 @@ def test_a_user_md_that_is_not_the_workspace_profile_is_read_as_any_file(cli, tm
     (root / "memory" / "USER.md").write_text(USER_MD, "utf-8")
     found = {(f["path"], f["line"]) for f in _findings(cli, root)}
     assert ("memory/USER.md", 4) in found and ("memory/USER.md", 6) in found
+
+
+# -- round 9: handles that read like addresses, fiction's numbers run together --------------------
+
+
+@pytest.mark.parametrize("line", [
+    "Her Bluesky handle is oakleafpress@bsky.social (the shop's account).\n",
+    "- Bluesky: studio.notes@bsky.social\n",
+    "Follow-ups on Mastodon: rowan@hachyderm.io, lintfox@fosstodon.org\n",
+    "Boost the fediverse thread by kestrel@social.coop\n",
+    "Mastodon 的账号 harbourlight@mstdn.jp 每周发两条\n",
+])
+def test_a_social_networks_handle_is_no_address(line):
+    from memwarden.analysis.secrets.personal import find_contacts
+
+    assert find_contacts(line) == []
+
+
+@pytest.mark.parametrize(("line", "shown"), [
+    ("Mastodon login e-mail: dana.k@fastmail.com\n", "dana.k@fastmail.com"),  # a mail word on the line
+    ("Found her on Mastodon; write to priya.raman@gmail.com\n", "priya.raman@gmail.com"),  # a mail provider
+    ("Bluesky sign-up mailbox: rowan.lee@posteo.de\n", "rowan.lee@posteo.de"),
+    ("Met rowan.lee@hachyderm-labs.io at the meetup\n", "rowan.lee@hachyderm-labs.io"),  # no network named
+])
+def test_an_address_beside_a_social_network_is_still_found(line, shown):
+    from memwarden.analysis.secrets.personal import find_contacts
+
+    assert [c.value for c in find_contacts(line)] == [shown]
+
+
+@pytest.mark.parametrize("line", [
+    "openclaw message send --target +15555550123 --message \"Hi\"\n",
+    "Test SMS to +13125550188 (a number kept for fiction)\n",
+    "Call +1 555 010 4477 from the demo script\n",  # area code 555
+])
+def test_fictions_numbers_run_together_are_no_phone(line):
+    from memwarden.analysis.secrets.personal import find_contacts
+
+    assert find_contacts(line) == []
+
+
+@pytest.mark.parametrize(("line", "shown"), [
+    ("WhatsApp the landlord on +14155552671\n", "+14155552671"),
+    ("Backup contact: +15125550234\n", "+15125550234"),  # 555-02xx is not fiction's range
+    ("Ring Jonas on +4915255501234\n", "+4915255501234"),  # not North American
+])
+def test_real_numbers_near_fictions_range_are_still_found(line, shown):
+    from memwarden.analysis.secrets.personal import find_contacts
+
+    assert [c.value for c in find_contacts(line)] == [shown]
+
+
+# -- round 9: the agent's own mailbox, named after it in OpenClaw's IDENTITY.md ---------------------
+
+IDENTITY_MD = "# IDENTITY.md - Who Am I?\n\n- **Name:** Wren\n- **Vibe:** calm, exact\n"
+OWNER_MD = "# USER.md - About Your Human\n\n- **Name:** Tomas Berg\n- **Timezone:** Europe/Oslo\n"
+
+
+def test_the_agents_own_mailbox_is_nobodys(cli, tmp_path):
+    root = _openclaw(tmp_path, OWNER_MD, daily=(
+        "# 2026-05-04\n\n"
+        "- Outgoing mail is signed by wren@brightforge.no\n"  # the agent's own address
+        "- Proposed: a second inbox, z.B. wren@wren-helper.dev\n"
+        "- Tomas's accountant: ingrid.holm@revisjon.no\n"  # a person: still reported
+        "- Wren's sister account for tests: wren@gmail.com\n"  # a big provider: anyone named Wren has one
+        "- Forward invoices to wrenna@brightforge.no\n"  # not the agent's name
+    ))
+    (root / "IDENTITY.md").write_text(IDENTITY_MD, "utf-8")
+    found = {(f["path"], f["line"]) for f in _findings(cli, root)}
+    assert found == {("memory/2026-05-04.md", 5), ("memory/2026-05-04.md", 6), ("memory/2026-05-04.md", 7)}
+
+
+def test_an_agent_named_like_its_owner_keeps_the_owners_address_reported(cli, tmp_path):
+    root = _openclaw(tmp_path, "# USER.md\n\n- **Name:** Wren Calder\n", daily="# 2026-05-04\n\n- wren@calder.studio\n")
+    (root / "IDENTITY.md").write_text(IDENTITY_MD, "utf-8")
+    assert {(f["path"], f["line"]) for f in _findings(cli, root)} == {("memory/2026-05-04.md", 3)}
+
+
+def test_without_identity_md_an_address_named_like_no_agent_is_reported(cli, tmp_path):
+    root = _openclaw(tmp_path, OWNER_MD, daily="# 2026-05-04\n\n- wren@brightforge.no\n")
+    assert {(f["path"], f["line"]) for f in _findings(cli, root)} == {("memory/2026-05-04.md", 3)}
+
+
+def test_a_changed_identity_md_changes_the_findings_a_cached_run_gives(cli, tmp_path):
+    root = _openclaw(tmp_path, OWNER_MD, daily="# 2026-05-04\n\n- wren@brightforge.no\n")
+    (root / "IDENTITY.md").write_text(IDENTITY_MD, "utf-8")
+    assert _findings(cli, root) == []  # the run stores its answers
+    (root / "IDENTITY.md").write_text(IDENTITY_MD.replace("Wren", "Pike"), "utf-8")
+    assert {(f["path"], f["line"]) for f in _findings(cli, root)} == {("memory/2026-05-04.md", 3)}
+    assert (root / ".memwarden_cache").is_dir()  # the second answer came through the cache

@@ -65,7 +65,8 @@ def secret_in_memory(doc, ctx):
     It leaves alone what memory files are full of: episode `fingerprint`s and
     other hex digests, git SHAs, UUIDs, ids, and placeholders such as
     `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`, `xxxx`, `changeme`,
-    stand-ins that say so (`mock`, `sk-test`, `test-vault-password`), a
+    stand-ins that say so (`mock`, `sk-test`, `test-vault-password`, a
+    "your key" in another language: `din-nøkkel-her`, `你的key`), a
     secret's name where its value goes (`ghp_TOKEN`, `你的NVIDIA_API_KEY`) and
     `user:pass@` in a connection string; nor the random-looking parts of
     the address of a page or a media file (`.../ARTI<id>.shtml`, an image's
@@ -74,9 +75,11 @@ def secret_in_memory(doc, ctx):
     publishable key (Stripe `pk_live_...`, Supabase `sb_publishable_...`)
     and a wallet's public address (a 32-byte key in base58 on a line that
     calls it a wallet or an address and names no private key, secret or
-    seed near it). A secret's name with code after it
+    seed near it), a Bitcoin address whose checksum holds and an IPFS
+    content id where IPFS or a CID is named. A secret's name with code after it
     (`api_key=os.getenv("KEY")`, `api_key=api_key`, `api_key=None`) or
-    words describing it (`api_key: Weather service API key`) holds no value;
+    words describing it (`api_key: Weather service API key`, a sentence in
+    Chinese or Japanese about the secret: `密码是他常用的6个密码之一，...`) holds no value;
     a string literal that code could evaluate to (`getenv("KEY",
     "<default>")`, `load() or "<fallback>"`) is read as the value.
 
@@ -504,17 +507,23 @@ def personal_data(doc, ctx):
     `rsync` and `sftp` commands, shell prompts (`ubuntu@ip-10-0-0-1:~$`),
     systemd units (`redis-server@6380.service`), file names
     (`icon@2x.png`), package versions and scopes (`react@18.2.0`,
-    `@scope/pkg`) and decorators. A symlink to a file the run also reads
+    `@scope/pkg`) and decorators, and handles on Bluesky or the fediverse
+    (`name@bsky.social`, `user@instance` on a line naming Mastodon and no
+    mail; never at a big mail provider). A symlink to a file the run also reads
     is reported once, at the file's own path. A number counts as a phone number only in a
     shape no id has: an international `+33 6 12 34 56 78`, a `tel:` link, a
     North American `(415) 867-5309`, or a national number right after a
     phone word ("phone:", "mobile", "call", "WhatsApp", "tél.", "電話").
     Versions, dates, times, IP addresses, ids, issue numbers and the
-    fictional 555-01xx numbers are not phone numbers. A Claude Code note
+    fictional 555-01xx numbers (also run together, `+15555550123`) are not
+    phone numbers. A Claude Code note
     about the user (`type: user`) holds the user's own details and is
     skipped, and so are the contact fields of OpenClaw's `USER.md`, the
     owner's profile (`- **Email:** ...`; a line naming someone else there,
-    `Partner: Lee (lee@...)`, is still reported); list your other own
+    `Partner: Lee (lee@...)`, is still reported), and in an OpenClaw
+    workspace the agent's own mailbox, named after it in `IDENTITY.md`
+    (`arvi@<domain>`; not when the owner bears the name, nor at a big mail
+    provider); list your other own
     addresses, domains or numbers in `allow`.
 
     ## Why
@@ -534,20 +543,36 @@ def personal_data(doc, ctx):
     keep it (and allow it) is the user's call.
     """
     from memwarden.analysis.secrets import document_text
-    from memwarden.analysis.secrets.personal import find_contacts, is_own_field
+    from memwarden.analysis.secrets.personal import find_contacts, is_agents_mailbox, is_own_field
 
     if _about_the_user(doc) or read_at_its_own_path(ctx.workspace, doc):
         return
     allowed = [str(entry).strip().lower() for entry in ctx.options["allow"] if str(entry).strip()]
     text = document_text(doc)
+    openclaw = ctx.workspace.profile.name == "openclaw"
     # OpenClaw's USER.md is the profile of the workspace's owner: its own contact fields are the owner's.
-    lines = text.split("\n") if ctx.workspace.profile.name == "openclaw" and doc.relpath == "USER.md" else None
+    lines = text.split("\n") if openclaw and doc.relpath == "USER.md" else None
+    names = ctx.memo.get("personal-data.agent-and-owner", lambda: _agent_and_owner(ctx.workspace)) if openclaw else None
     for contact in find_contacts(text):
         if _allowed(contact, allowed):
+            continue
+        if names and contact.kind == "email" and is_agents_mailbox(contact.value, *names):
             continue
         if lines is not None and is_own_field(lines[contact.line - 1][: contact.column - 1]):
             continue
         yield Problem(contact.line, contact.column, PersonalContact(contact.kind, contact.value).message)
+
+
+def _agent_and_owner(workspace) -> tuple[str | None, str | None]:
+    """The names OpenClaw's IDENTITY.md and USER.md give the agent and its owner (first words, lower case)."""
+    from memwarden.analysis.secrets import document_text
+    from memwarden.analysis.secrets.personal import profile_name
+
+    def name_in(relpath: str) -> str | None:
+        profile = workspace.document(relpath)
+        return profile_name(document_text(profile)) if profile is not None else None
+
+    return name_in("IDENTITY.md"), name_in("USER.md")
 
 
 def _about_the_user(doc) -> bool:

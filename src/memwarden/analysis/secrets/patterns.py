@@ -381,18 +381,32 @@ def is_placeholder(value: str) -> bool:
     return is_stand_in(text)
 
 
-# Words that say a value stands in for a real one (a test's, a mock's, a template's).
-_STAND_IN_WORDS = frozenset("test tests testing mock mocked fake dummy stub fixture example sample placeholder your".split())
-_LETTER_PARTS = LazyPattern(r"\A[a-z]{1,16}(?:[-_.][a-z]{1,16}){0,5}\Z")
+# Words that say a value stands in for a real one (a test's, a mock's, a template's), and "your" in the languages
+# memory is written in: `din-nøkkel-her`, `gk_live_你的key`, `votre-cle-api` say where the reader's own key goes.
+_STAND_IN_WORDS = frozenset(
+    """
+    test tests testing mock mocked fake dummy stub fixture example sample placeholder your
+    dein deine deinen votre vos tu tus seu sua tuo tua vostro vostra jouw uw din ditt dine twój twoj wasz
+    ваш ваша твой твоя
+    """.split()
+)
+_STAND_IN_PREFIXES = ("你的", "您的", "あなたの", "당신의")  # written without a space before the noun
+# Words of letters (any script, no digit), at most six, each up to 16 letters, joined by -, _ or .; a run of
+# Chinese, Japanese or Korean letters beside Latin ones is a word of its own (`你的key`).
+_LETTER_PARTS = LazyPattern(r"\A[^\W\d_]{1,16}(?:[-_.][^\W\d_]{1,16}){0,5}\Z")
+_SCRIPT_RUN = LazyPattern(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+|[^\W\d_\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 
 
 def is_stand_in(value: str) -> bool:
     """Words only, one of which says the value stands in for a key: `mock`, `sk-test`, `gsk-fake`,
-    `test-vault-password`, `sk-your-vendor-key`. A value with a digit or a random run (`sk-test-Qm7Rt2...`) is none."""
+    `test-vault-password`, `sk-your-vendor-key`, `din-nøkkel-her`. A value with a digit or a random run
+    (`sk-test-Qm7Rt2...`) is none."""
     text = value.lower()
     if value not in (text, value.upper()) or not _LETTER_PARTS.match(text):
         return False  # in mixed case, letters alone may be random
-    return any(part in _STAND_IN_WORDS for part in re.split(r"[-_.]", text))
+    return any(
+        run in _STAND_IN_WORDS or run.startswith(_STAND_IN_PREFIXES) for run in _SCRIPT_RUN.findall(text)
+    )
 
 
 def is_reference(value: str) -> bool:

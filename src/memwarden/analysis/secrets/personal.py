@@ -264,6 +264,8 @@ def find_contacts(text: str) -> list[Contact]:
                     continue  # scheme://user:password@host: a URL's user info, no address
                 if _is_login(line, match.start(), match.end()):
                     continue
+                if _is_social_handle(line, match.group("domain")):
+                    continue
                 if is_personal_address(match.group("local"), match.group("domain")):
                     found.append(Contact(EMAIL, number, match.start() + 1, match.group(0)))
         if may_call and _has_digit_run(line):
@@ -286,6 +288,33 @@ def is_personal_address(local: str, domain: str) -> bool:
     return not _placeholder_local(local)
 
 
+# A handle on Bluesky or the fediverse is written like an address (`name@bsky.social`, `name@mastodon.social`) but
+# reaches a public profile, not a mailbox: on Bluesky's host, or on a line that names such a network and no mail.
+_SOCIAL_NETWORK = LazyPattern(
+    r"(?i)\b(?:mastodon|fediverse|bluesky|bsky|misskey|pleroma|akkoma|pixelfed|lemmy|activitypub|toots?)\b"
+)
+_MAIL_WORD = LazyPattern(r"(?i)e-?mail|\bmail|inbox|smtp|imap|邮箱|郵箱|邮件|郵件|メール|메일|почт")
+_BLUESKY_HOSTS = ("bsky.social",)
+# The big mail providers: an address there is a mailbox, whatever the line says around it.
+_MAIL_PROVIDERS = frozenset(
+    """
+    gmail.com googlemail.com outlook.com hotmail.com live.com msn.com yahoo.com icloud.com me.com mac.com aol.com
+    proton.me protonmail.com pm.me gmx.de gmx.net gmx.com web.de yandex.ru yandex.com mail.ru bk.ru list.ru
+    inbox.ru qq.com 163.com 126.com sina.com foxmail.com naver.com daum.net hanmail.net fastmail.com hey.com
+    zoho.com tutanota.com tuta.io posteo.de mailbox.org orange.fr free.fr laposte.net libero.it seznam.cz
+    """.split()
+)
+
+
+def _is_social_handle(line: str, domain: str) -> bool:
+    domain = domain.lower()
+    if domain in _MAIL_PROVIDERS or domain.startswith(("yahoo.", "hotmail.", "outlook.")) or _MAIL_WORD.search(line):
+        return False
+    if domain in _BLUESKY_HOSTS or domain.endswith(tuple("." + host for host in _BLUESKY_HOSTS)):
+        return True
+    return bool(_SOCIAL_NETWORK.search(line))
+
+
 # A profile's own contact field: `- Email: ...`, `- **Phone:** ...`, `邮箱：...`; nothing but the label before it.
 _OWN_FIELD = LazyPattern(
     r"\s{0,8}(?:[-*+]\s{1,4})?(?:\*\*|__)?(?:e-?mail(?: address)?|mail|phone(?: number)?|mobile|cell|tel|"
@@ -298,6 +327,29 @@ def is_own_field(before: str) -> bool:
     """The text before a contact on its line is only a contact field's label (`- **Email:** `): in a profile of
     the owner, the owner's own address or number, where a line naming someone else (`Partner: Lee (...)`) is not."""
     return bool(_OWN_FIELD.fullmatch(before))
+
+
+# The name field of an OpenClaw profile: IDENTITY.md's names the agent (`- **Name:** Arvi`), USER.md's its owner.
+_PROFILE_NAME = LazyPattern(
+    r"(?im)^\s{0,8}(?:[-*+]\s{1,4})?(?:\*\*|__)?name(?:\*\*|__)?\s{0,2}[:：]\s{0,2}(?:\*\*|__)?\s{0,4}"
+    r"(?P<name>[^\W\d_][\w.-]{1,39})"
+)
+
+
+def profile_name(text: str) -> str | None:
+    """The first word of a profile's name field, in lower case."""
+    match = _PROFILE_NAME.search(text)
+    return match.group("name").lower() if match else None
+
+
+def is_agents_mailbox(address: str, agent: str | None, owner: str | None) -> bool:
+    """An address whose local part is the agent's own name (`arvi@<its domain>`): the agent's mailbox, not a
+    person's. Never when the owner bears the same name, nor at a big mail provider, where anyone of that name has
+    one."""
+    local, _, domain = address.lower().rpartition("@")
+    if not agent or local != agent or agent == owner:
+        return False
+    return domain not in _MAIL_PROVIDERS and not domain.startswith(("yahoo.", "hotmail.", "outlook."))
 
 
 def _placeholder_local(local: str) -> bool:
@@ -318,6 +370,15 @@ def _is_login(line: str, start: int, end: int) -> bool:
     if after[:1] == ":" and after[1:2] not in ("", " ", "\t"):
         return True
     return bool(_LOGIN_COMMAND.search(line[max(0, start - 200) : start]))
+
+
+def _is_fictional_north_american(digits: str, value: str) -> bool:
+    """555-0100 to 555-0199 (kept for fiction in every area code) and area code 555, written with separators or
+    run together as `+15555550123` (the unspaced form a CLI's help text shows)."""
+    if re.search(r"(?:^|\D)555[ .)-]*01\d\d(?:\D|$)", value) or re.match(r"\+?1?[ .(-]*555\b", value):
+        return True
+    national = digits[1:] if len(digits) == 11 and digits[0] == "1" and value.startswith("+") else digits
+    return len(national) == 10 and (national[:3] == "555" or national[3:8].startswith("55501"))
 
 
 def _has_digit_run(line: str) -> bool:
@@ -366,7 +427,7 @@ def _is_phone(line: str, start: int, value: str, labelled: bool) -> bool:
         return False
     if len(set(digits)) <= 2 or digits in "12345678901234567890" or digits in "98765432109876543210":
         return False  # 0000 0000, 1234 5678: a placeholder
-    if re.search(r"(?:^|\D)555[ .)-]*01\d\d(?:\D|$)", value) or re.match(r"\+?1?[ .(-]*555\b", value):
+    if _is_fictional_north_american(digits, value):
         return False  # North America's numbers for fiction
     if _in_url(line, start) or line[:start].endswith(("v", "V", "#", "x", "ID", "id")):
         return False  # in a URL, a version, an issue or a hex id

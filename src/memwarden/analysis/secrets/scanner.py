@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from memwarden.analysis.secrets import forms, patterns, plugins, values
+from memwarden.analysis.secrets import forms, patterns, plugins, public_ids, values
 from memwarden.analysis.secrets.gate import MAY_HOLD_SECRET, may_hold_secret  # noqa: F401 (tests replace it here)
 from memwarden.analysis.secrets.patterns import SecretType
 from memwarden.patterns import LazyPattern
@@ -214,6 +214,8 @@ class _Scan:
                     continue
                 if detector.needs_mixed and not (len(value) >= 6 and patterns.has_mixed_classes(value)):
                     continue
+                if detector.type is patterns.KEYWORD_PASSWORD and values.is_cjk_sentence(window, start, value):
+                    continue  # 密码是他常用的6个密码之一，...: a sentence about a password
                 if detector.type.slug == "url-password" and url_user(window, start) == value:
                     continue
                 hits.append(_Hit(detector.type, offset + start, offset + end, value))
@@ -515,7 +517,8 @@ class _Scan:
             return True
         if hit.type is patterns.HIGH_ENTROPY:
             line, _ = self.line_col(hit.start)
-            if patterns.is_public_address(hit.value, "\n".join(map(self.line_text, range(max(1, line - 3), line + 1)))):
+            context = "\n".join(map(self.line_text, range(max(1, line - 3), line + 1)))
+            if patterns.is_public_address(hit.value, context) or public_ids.is_public_identifier(hit.value, context):
                 return True
         if hit.type not in (patterns.HIGH_ENTROPY, patterns.KEYWORD_SECRET):
             return False

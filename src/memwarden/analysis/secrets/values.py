@@ -111,7 +111,33 @@ def is_description(window: str, start: int, value: str) -> bool:
     an authorization scheme with its credential after it."""
     if value.lower() in _AUTH_SCHEMES:
         return False
+    if _CJK_START.match(value):
+        return is_cjk_sentence(window, start, value)
     return bool(_DESCRIBING_WORD.fullmatch(value)) and bool(_MORE_WORDS.match(window, start + len(value)))
+
+
+# Chinese, Japanese or Korean text after a secret's name is a sentence when it speaks of the secret itself or runs
+# on with a sentence's punctuation (`密码是他常用的6个密码之一，...`, `Token: 已用3940/4500（87.6%），...`). A run
+# of six Latin letters or digits in it may be a key written inside the sentence: then it is judged as a value.
+_CJK = r"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_CJK_START = LazyPattern(rf"[{_CJK}]{{2}}")
+_CJK_LETTER = LazyPattern(rf"[{_CJK}]")
+_CJK_PUNCTUATION = LazyPattern(r"[，。；：、（）「」《》！？]")
+_SECRET_NOUN = LazyPattern(r"密码|密碼|口令|令牌|密钥|密鑰|秘钥|パスワード|비밀번호|(?i:password|token|secret)")
+_LATIN_RUN = LazyPattern(r"[A-Za-z0-9]{6}")
+
+
+def is_cjk_sentence(window: str, start: int, value: str) -> bool:
+    """The value at ``window[start]`` begins a sentence in Chinese, Japanese or Korean that speaks of a secret."""
+    if not _CJK_START.match(value):
+        return False
+    sentence = window[start : start + _REACH].split("\n", 1)[0]
+    if _LATIN_RUN.search(sentence):
+        return False
+    if _SECRET_NOUN.search(value):
+        return True
+    # six letters of these scripts at least: a name and a year (`张三2024，...`) may be a password
+    return bool(_CJK_PUNCTUATION.search(sentence[: len(value) + 1])) and len(_CJK_LETTER.findall(value)) >= 6
 
 
 def judged_literal(text: str, *, password: bool) -> bool:
