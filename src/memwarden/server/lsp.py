@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -513,4 +514,10 @@ def start() -> None:
     # inherit a lock another thread held and hang; a check here is one file, or a whole workspace after a save.
     os.environ.setdefault("MEMWARDEN_JOBS", "1")
     server.start_io()
+    # The client said exit, or its pipe closed: end now. Leaving through the interpreter's exit joins the
+    # checking process's threads, and after the process was killed mid-check one of them can wait forever
+    # (a server that never exited was seen once, in a loaded test run); nothing is left to write.
+    server.background.stop()
+    sys.stdout.flush()
+    os._exit(0)
 
