@@ -185,3 +185,24 @@ def test_the_forms_change_nothing_found_in_the_planted_set(monkeypatch):
     monkeypatch.setattr(forms, "joined_lines", lambda text, fmt: iter(()))
     assert with_forms == found()
     assert sum(map(len, with_forms)) >= 80
+
+
+@pytest.mark.parametrize("line", [
+    "    /" + "*" * 31,  # a CSS/JS banner comment in an HTML page kept beside the memory
+    "a" + "`" * 40 + "!",
+    "a" + "<!---->" * 40 + "!",
+])
+def test_runs_of_markup_with_no_word_after_them_are_read_in_one_pass(tmp_path, line):
+    # The markup test once tried every way to split such a run (2^31 for the banner): a whole check of a real
+    # workspace never ended. In a child process with a generous limit, so a return of the hang fails, not hangs.
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from memwarden.analysis.secrets import forms; "
+        "line = sys.stdin.read(); print(forms.may_join_secret(line * 50, 'markdown'), "
+        "list(forms.rendered_markdown_lines(line)))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], input=line, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False []"

@@ -96,8 +96,8 @@ _MAY_RENDER = LazyPattern(r"[*~`<\\&\]\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufe
 # Markup that renders to nothing (or to a character of its own) followed by a token character, where a token
 # character stands before it: the only place a rendering can join two runs. A quick test, markup character by
 # markup character, before any rendering of a text the gate turned away.
-_JOINING_MARKUP = LazyPattern(
-    r"(?:\*+|~~|`+|<!--.{0,200}?-->|</?[A-Za-z][A-Za-z0-9-]{0,40}(?:\s[^<>\n]{0,200})?/?>"
+_JOINING_MARKUP = LazyPattern(  # one character or one whole construct a repetition: a run of '*' split no two ways
+    r"(?:\*|~~|`|<!--(?:(?!-->).){0,200}-->|</?[A-Za-z][A-Za-z0-9-]{0,40}(?:\s[^<>\n]{0,200})?/?>"
     r"|\\(?=[!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|\]\([^()\s]{0,500}\)|\["
     r"|[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff])+[A-Za-z0-9+/=_&\\-]"
 )
