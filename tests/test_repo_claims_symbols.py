@@ -102,3 +102,20 @@ def test_which_removed_lines_define_a_name():
     assert not defines(b"-    getComputedStyle(el)", "getComputedStyle")
     assert not defines(b"-import { getComputedStyle } from './dom'", "getComputedStyle")
     assert not defines(b"-def other():", "not-an-identifier")
+
+
+def test_a_note_that_is_not_utf8_is_reported_and_breaks_no_rule_that_reads_every_note(git_repo, cli):
+    # An OpenClaw daily note saved in Latin-1 beside UTF-8 ones: the rules that summarise every note of a kind
+    # (removed-symbol asks each for the names it mentions) once read it and stopped the whole run with a traceback.
+    root = git_repo({"src/auth.ts": "export function validateSession(t) { return t }\n"})
+    write_files(root, {"src/auth.ts": "export function verifyToken(t) { return t }\n"})
+    commit_all(root, "Replace sessions with tokens")
+    write_files(root, {"SOUL.md": "# Soul\n\nBe useful.\n",
+                       "memory/2026-03-13.md": "# 13\n\nAuth goes through `validateSession()`.\n"})
+    (root / "memory/2026-03-14.md").write_bytes("# 14\n\nCaf\u00e9 opened at 9.\n".encode("latin-1"))
+    commit_all(root, "Memory")
+    result = cli("check", str(root), "--preview", "--format", "json", "--no-cache", cwd=root)
+    assert result.exit_code == 1, result
+    found = {(f["path"], f["name"]) for f in result.json()["findings"]}
+    assert ("memory/2026-03-14.md", "unparsable-file") in found
+    assert ("memory/2026-03-13.md", "removed-symbol") in found

@@ -53,7 +53,14 @@ class ProseSpan:
 class MarkdownDocument(Document):
     format = "markdown"
 
-    front_matter_failed = False  # (a document that never parsed: a decoding error is not the front matter's)
+    # A document that never parsed (its bytes did not decode) has no front matter and its body is all of its
+    # (empty) text: a rule that reads every document of a kind reads these, not an attribute that is missing.
+    front_matter_failed = False  # (a decoding error is not the front matter's)
+    front_matter: dict | None = None
+    front_matter_tree = None
+    front_matter_lines: tuple[int, int] | None = None
+    body_line = 1
+    body_offset = 0
 
     def parse(self) -> None:
         self.front_matter: dict | None = None
