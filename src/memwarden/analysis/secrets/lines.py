@@ -155,19 +155,25 @@ def url_password(found: str) -> str:
 
 # A long path segment made of words: 'anythingllm-chat-with-your-docs', 'AuthProviderContextWrapper',
 # 'relay-conductor-20250923T204918Z' (a slug may end in an ISO timestamp), 'DONE_0112-eli5-mismatch'
-# (a part all in capitals, or Capitalized, is a word too; a part in mixed case is not).
+# (a part all in capitals, or Capitalized, is a word too; a part in mixed case is not; a CamelCase name may open
+# with an acronym: 'PBRToonBaseFace_Input.hlsl').
 _SLUG_PART = r"(?:[a-z0-9]{1,24}|[A-Z0-9]{1,24}|[A-Z][a-z0-9]{1,23}|\d{8}T\d{2,6}Z?)"
 _WORD_SEGMENT = LazyPattern(
-    rf"{_SLUG_PART}(?:[-_.]{_SLUG_PART})+|(?:[A-Z][a-z0-9]{{1,24}}){{2,}}(?:[-_.][A-Za-z0-9]{{1,24}})*"
+    rf"{_SLUG_PART}(?:[-_.]{_SLUG_PART})*"
+    r"|[A-Z]{0,5}(?:[A-Z][a-z0-9]{1,24}){2,}(?:[-_.][A-Za-z0-9]{1,24})*"
 )
+# A segment longer than this must be made of words to be a path's: a random key's parts between its slashes are
+# longer (40 base64 characters with one '/' leave a part of 20 or more).
+_SHORT_SEGMENT = 12
 
 
 def looks_like_path(piece: str) -> bool:
-    """Segments between slashes that are short, or long and made of words (a slug or a CamelCase name)."""
-    if "/" not in piece:
+    """Segments between slashes that are short, or longer and made of words (a slug or a CamelCase name); never
+    with base64's '+' in it (no file path has one, but `c++`)."""
+    if "/" not in piece or "+" in piece.replace("++", ""):
         return False
     segments = [s for s in piece.split("/") if s]
-    return len(segments) >= 2 and all(len(s) <= 24 or _WORD_SEGMENT.fullmatch(s) for s in segments)
+    return len(segments) >= 2 and all(len(s) <= _SHORT_SEGMENT or _WORD_SEGMENT.fullmatch(s) for s in segments)
 
 
 def secret_span(match: re.Match) -> tuple[int, int]:

@@ -123,8 +123,9 @@ def names_a_person(home: str) -> bool:
     return name not in _NOT_A_PERSON and not _NOT_A_PERSON_AFFIXES.search(name)
 
 
-# The agent's own name in its identity file (OpenClaw's IDENTITY.md: `- **Name:** Nova`, `Name: Nova (诺娃)`).
-_AGENT_NAME_FIELD = LazyPattern(
+# A profile's name field: the agent's own name in its identity file (OpenClaw's IDENTITY.md: `- **Name:** Nova`,
+# `Name: Nova (诺娃)`), its owner's in USER.md.
+_NAME_FIELD = LazyPattern(
     r"(?im)^[ \t]{0,8}(?:[-*+][ \t]{1,4})?(?:\*\*|__)?(?:name|名字|名前|名称|名稱)(?:\*\*|__)?[ \t]{0,2}[:：]"
     r"[ \t]{0,2}(?:\*\*|__)?(?P<value>[^\n]{1,80})"
 )
@@ -134,10 +135,16 @@ def agent_names(identity: str) -> frozenset[str]:
     """The words of the agent's name in its identity file (its first name field: a later one may be about
     the human), lowercased: a home folder named after the agent (`/Users/nova` for an agent called Nova) is
     the account made for it, not a person's."""
-    match = _AGENT_NAME_FIELD.search(identity[:20_000])
-    if match is None:
+    value = _name_field(identity)
+    if value is None:
         return frozenset()
-    return frozenset(word.lower() for word in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]{1,63}", match["value"]))
+    return frozenset(word.lower() for word in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]{1,63}", value))
+
+
+def _name_field(text: str) -> str | None:
+    """What a profile's first name field says (the rest of its line), or None."""
+    match = _NAME_FIELD.search(text[:20_000])
+    return match["value"] if match else None
 
 
 # An installed third-party skill: a folder under `skills/` that carries what an installer or a publisher leaves
@@ -329,17 +336,11 @@ def is_own_field(before: str) -> bool:
     return bool(_OWN_FIELD.fullmatch(before))
 
 
-# The name field of an OpenClaw profile: IDENTITY.md's names the agent (`- **Name:** Arvi`), USER.md's its owner.
-_PROFILE_NAME = LazyPattern(
-    r"(?im)^\s{0,8}(?:[-*+]\s{1,4})?(?:\*\*|__)?name(?:\*\*|__)?\s{0,2}[:：]\s{0,2}(?:\*\*|__)?\s{0,4}"
-    r"(?P<name>[^\W\d_][\w.-]{1,39})"
-)
-
-
 def profile_name(text: str) -> str | None:
     """The first word of a profile's name field, in lower case."""
-    match = _PROFILE_NAME.search(text)
-    return match.group("name").lower() if match else None
+    value = _name_field(text)
+    word = re.match(r"\s{0,4}([^\W\d_][\w.-]{1,39})", value) if value is not None else None
+    return word.group(1).lower() if word else None
 
 
 def is_agents_mailbox(address: str, agent: str | None, owner: str | None) -> bool:
