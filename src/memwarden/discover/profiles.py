@@ -397,15 +397,7 @@ def _claude_code_index(root: Path) -> str | None:
     """Why the MEMORY.md at root is a Claude Code memory index, or None when it indexes nothing."""
     if root.name == "memory" or ".claude" in root.parts:
         return f"MEMORY.md in {'a memory/ folder' if root.name == 'memory' else 'a .claude/ folder'}"
-    try:
-        notes = [
-            child.name for child in root.iterdir()
-            if child.suffix == ".md" and child.is_file() and child.name != "MEMORY.md"
-            and not matches_any(child.name, REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES)
-        ]
-    except OSError:
-        notes = []
-    if notes:
+    if _has_memory_notes(root):
         return "MEMORY.md with memory notes beside it"
     if _LOCAL_MD_LINK.search(_head(root / "MEMORY.md", 65536)):
         return "MEMORY.md links to notes"
@@ -418,15 +410,20 @@ def _claude_memory_folder_without_index(root: Path) -> str | None:
     there."""
     if root.name != "memory" or root.parent.name != ".claude":
         return None
+    return ".claude/memory/ holds memory notes and no MEMORY.md index" if _has_memory_notes(root) else None
+
+
+def _has_memory_notes(root: Path) -> bool:
+    """Whether a folder holds a Markdown file that may be a memory note: not MEMORY.md, nor a repository's or an
+    agent's own file (README, LICENSE, CLAUDE.md ...)."""
     try:
-        notes = any(
-            child.suffix == ".md" and child.is_file()
+        return any(
+            child.suffix == ".md" and child.is_file() and child.name != "MEMORY.md"
             and not matches_any(child.name, REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES)
             for child in root.iterdir()
         )
     except OSError:
-        return None
-    return ".claude/memory/ holds memory notes and no MEMORY.md index" if notes else None
+        return False
 
 
 def looks_like_workspace(root: Path) -> bool:
