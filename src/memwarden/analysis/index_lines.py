@@ -236,6 +236,17 @@ def local_targets(doc, entry) -> list[tuple[object, str]]:
     return found
 
 
+INDEX_KINDS = ("startup-index", "shelf-index")
+
+
+def paths_linked_from_indexes(ctx) -> frozenset[str]:
+    """The workspace path of every local link in the run's indexes that parse (built once a run)."""
+    return ctx.memo.get(("index_lines", "linked"), lambda: frozenset(
+        path for doc in ctx.documents(*INDEX_KINDS) if isinstance(doc, IndexDocument) and doc.ok
+        for path in linked_paths(doc)
+    ))
+
+
 def linked_paths(doc):
     """The workspace path of every local link in an index outside code and comments, list item or not, inline or
     reference-style."""

@@ -179,18 +179,9 @@ def plain_topic_file(ctx, relpath: str) -> bool:
     upgraded folder holds both; the link is the note's description. An unlinked one is orphan-note's."""
     if ctx.workspace.profile.name != "claude-code":
         return False
-    linked = ctx.memo.get(("recognition", "index-linked"), lambda: _index_linked(ctx))
-    return relpath in linked
+    from memwarden.analysis.index_lines import paths_linked_from_indexes
 
-
-def _index_linked(ctx) -> frozenset[str]:
-    from memwarden.analysis.index_lines import linked_paths
-    from memwarden.documents import IndexDocument
-
-    return frozenset(
-        path for doc in ctx.documents("startup-index") if isinstance(doc, IndexDocument) and doc.ok
-        for path in linked_paths(doc)
-    )
+    return relpath in paths_linked_from_indexes(ctx)
 
 
 def shadowed_instruction_files(ws) -> list[tuple[str, str]]:

@@ -27,7 +27,7 @@ from memwarden.model import Option, Problem, Scope, Severity
 from memwarden.registry import rule
 from memwarden.text import excerpt
 
-INDEX_KINDS = ("startup-index", "shelf-index")
+INDEX_KINDS = index_lines.INDEX_KINDS
 # Profiles whose index lines carry no quoted trigger, by design.
 UNTRIGGERED_PROFILES = {"claude-code"}
 

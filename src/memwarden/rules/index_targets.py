@@ -197,7 +197,7 @@ def orphan_note(ctx):
     indexes = [d for d in ctx.documents(*INDEX_KINDS)]
     if not indexes or any(not isinstance(d, IndexDocument) or not d.ok for d in indexes):
         return
-    linked = {path for doc in indexes for path in index_lines.linked_paths(doc)}
+    linked = index_lines.paths_linked_from_indexes(ctx)
     claude = ws.profile.name == "claude-code"
     unlinked = []
     for relpath, kind in sorted(ws.files.items()):
