@@ -91,6 +91,11 @@ HOME_PATHS = [
     ("/home/kai/code", True, "a name that ends in 'ai'"),
     ("/Users/mai/Documents", True, "a name that ends in 'ai'"),
     ("/home/serverin/app", True, "a name that starts like a device word"),
+    ("/Users/clawdrex/.openclaw/workspace", False, "an account made for OpenClaw (once Clawdbot)"),
+    ("/home/openclaw/.openclaw/workspace", False, "an account made for OpenClaw"),
+    ("/home/moltbot/state", False, "an account made for OpenClaw (once Moltbot)"),
+    ("/Users/clara/notes", True, "a name that starts like 'cla'"),
+    ("/home/moltke/src", True, "a person's name that starts like Moltbot"),
 ]
 
 CONTACTS = [
@@ -245,6 +250,14 @@ def test_an_installed_skill_keeps_its_authors_home_out_of_the_owners_findings(cl
     ("# IDENTITY.md\n\n- **Name:** Nova\n\n## My human\n\n- Name: Priya\n", "priya", True),
     ("# IDENTITY.md\n\n- **Name:** Nova\n", "priya", True),
     ("# IDENTITY.md\n\nI answer to [Name] when called.\n", "name-less", True),
+    # a prefix, a number or another word with the agent's name: still the account made for it
+    ("# IDENTITY.md\n\n- **Name:** Minime\n", "oc-minime", False),
+    ("# IDENTITY.md\n\n- **Name:** Jarvis\n", "jarvis2", False),
+    ("# IDENTITY.md\n\n- **Name:** Jarvis\n", "jarvisbot", False),
+    ("# IDENTITY.md\n\n- **Name:** R. Daneel Olivaw\n", "daneel", False),
+    ("# IDENTITY.md\n\n- **Name:** Jarvis\n", "jarvi", True),
+    ("# IDENTITY.md\n\n- **Name:** Kai\n", "kaito", True),
+    ("# IDENTITY.md\n\n- **Name:** Nova, Priya's assistant\n", "priya", True),
 ])
 def test_a_home_named_after_the_agent_is_the_account_made_for_it(cli, workspace, identity, login, reported):
     """An OpenClaw agent running under its own account (`/Users/nova` for an agent called Nova) leaves no
@@ -252,3 +265,19 @@ def test_a_home_named_after_the_agent_is_the_account_made_for_it(cli, workspace,
     root = workspace({"SOUL.md": "# Soul\n\nCalm.\n", "IDENTITY.md": identity,
                       "memory/2026-11-30.md": f"# 2026-11-30\n\nBacked up to /Users/{login}/backups\n"})
     assert _findings(cli, root, "personal-path") == ([("memory/2026-11-30.md", 3)] if reported else [])
+
+
+def test_each_workspace_of_a_state_folder_names_its_own_agent(cli, workspace):
+    """A backed-up `~/.openclaw` holds several workspaces, each with its own IDENTITY.md: a file is read against
+    the profiles nearest it. The owner's name in USER.md wins over an agent that bears it too."""
+    root = workspace({
+        "SOUL.md": "# Soul\n\nCalm.\n",
+        "workspace-main/IDENTITY.md": "# IDENTITY.md\n\n- **Name:** Cortex\n",
+        "workspace-main/memory/2026-11-30.md": "# 2026-11-30\n\nRan /home/cortex/bin/sync and /home/ines/bin/sync\n",
+        "workspace-ops/IDENTITY.md": "# IDENTITY.md\n\n- **Name:** Sam\n",
+        "workspace-ops/USER.md": "# USER.md\n\n- **Name:** Sam Porter\n",
+        "workspace-ops/memory/2026-11-30.md": "# 2026-11-30\n\nLogs in /home/sam/logs and /home/cortex/logs\n",
+    })
+    assert _findings(cli, root, "personal-path") == [
+        ("workspace-main/memory/2026-11-30.md", 3), ("workspace-ops/memory/2026-11-30.md", 3),
+        ("workspace-ops/memory/2026-11-30.md", 3)]

@@ -396,8 +396,10 @@ def personal_path(doc, ctx):
     `daytona`...), cloud and device images' default users (`ubuntu`,
     `ec2-user`, `azureuser`, `opc`, `pi`...), service accounts (`postgres`,
     `www-data`, `appuser`, `svc-...`, `...-bot`), accounts made for the
-    agent (`...-ai`, or the agent's own name from `IDENTITY.md`: `/Users/nova`
-    for an agent called Nova), logins named after the machine (`/Users/mac`,
+    agent (`...-ai`, `clawd...`, or the agent's own name from the nearest
+    `IDENTITY.md`, alone or with a prefix, a number or another word:
+    `/Users/nova`, `/home/oc-nova` for an agent called Nova, unless USER.md
+    gives the owner that name), logins named after the machine (`/Users/mac`,
     `macbook`, `laptop`, `server`), the system's own
     (`/root`, `/Users/Shared`, `C:\\Users\\Public`, `Default`) and
     placeholders (`~/`, `$HOME`, `/home/user/`, `/Users/you/`,
@@ -431,7 +433,8 @@ def personal_path(doc, ctx):
     """
     from memwarden.analysis.secrets import document_text
     from memwarden.analysis.secrets.personal import (
-        agent_names, find_home_paths, installed_skill_manifests, is_test_file, names_skill_author)
+        agent_and_owner_near, find_home_paths, installed_skill_manifests, is_test_file, names_skill_author,
+        names_the_agent)
 
     if is_test_file(doc.relpath) or read_at_its_own_path(ctx.workspace, doc):
         return
@@ -439,12 +442,12 @@ def personal_path(doc, ctx):
     if not homes:
         return  # the skill's manifests and the identity file are read only for a file with a home path
     skill_manifests = installed_skill_manifests(ctx.workspace, doc.relpath)
-    identity = ctx.workspace.current_bytes("IDENTITY.md")
-    agent = agent_names(identity.decode("utf-8", "replace")) if identity else frozenset()
+    agent, owner = ctx.memo.get(f"personal-path.agent-and-owner:{doc.relpath.rpartition('/')[0]}",
+                                lambda: agent_and_owner_near(ctx.workspace, doc.relpath))
     for home in homes:
         if skill_manifests and names_skill_author(home.name, skill_manifests):
             continue  # the author's home left in an installed skill: not the owner's, fixable only upstream
-        if home.name.lower() in agent:
+        if home.name.lower() != owner and names_the_agent(home.name, agent):
             continue  # the account made for the agent, named after it
         yield Problem(
             home.line,
@@ -543,7 +546,7 @@ def personal_data(doc, ctx):
     keep it (and allow it) is the user's call.
     """
     from memwarden.analysis.secrets import document_text
-    from memwarden.analysis.secrets.personal import find_contacts, is_agents_mailbox, is_own_field
+    from memwarden.analysis.secrets.personal import agent_and_owner, find_contacts, is_agents_mailbox, is_own_field
 
     if _about_the_user(doc) or read_at_its_own_path(ctx.workspace, doc):
         return
@@ -552,7 +555,7 @@ def personal_data(doc, ctx):
     openclaw = ctx.workspace.profile.name == "openclaw"
     # OpenClaw's USER.md is the profile of the workspace's owner: its own contact fields are the owner's.
     lines = text.split("\n") if openclaw and doc.relpath == "USER.md" else None
-    names = ctx.memo.get("personal-data.agent-and-owner", lambda: _agent_and_owner(ctx.workspace)) if openclaw else None
+    names = ctx.memo.get("personal-data.agent-and-owner", lambda: agent_and_owner(ctx.workspace)) if openclaw else None
     for contact in find_contacts(text):
         if _allowed(contact, allowed):
             continue
@@ -561,18 +564,6 @@ def personal_data(doc, ctx):
         if lines is not None and is_own_field(lines[contact.line - 1][: contact.column - 1]):
             continue
         yield Problem(contact.line, contact.column, PersonalContact(contact.kind, contact.value).message)
-
-
-def _agent_and_owner(workspace) -> tuple[str | None, str | None]:
-    """The names OpenClaw's IDENTITY.md and USER.md give the agent and its owner (first words, lower case)."""
-    from memwarden.analysis.secrets import document_text
-    from memwarden.analysis.secrets.personal import profile_name
-
-    def name_in(relpath: str) -> str | None:
-        profile = workspace.document(relpath)
-        return profile_name(document_text(profile)) if profile is not None else None
-
-    return name_in("IDENTITY.md"), name_in("USER.md")
 
 
 def _about_the_user(doc) -> bool:

@@ -70,8 +70,10 @@ _A_FILE_NOT_A_HOME = LazyPattern(
     r"json|jsonl|ya?ml|toml|ini|cfg|conf|log|csv|xml|html?|lock|exe|dll)\Z",
     re.IGNORECASE,
 )
+# `(open)claw...`, `molt...`: an account made for OpenClaw (once Clawdbot, then Moltbot): `/Users/clawdrex`.
 _NOT_A_PERSON_AFFIXES = LazyPattern(
-    r"\A(?:your|example|svc[-_]|service[-_]|x+\Z)|(?:user|[-_](?:svc|service|bot|runner|agent|ci|ai))\d*\Z"
+    r"\A(?:your|example|svc[-_]|service[-_]|x+\Z|(?:open)?clawd?|molt(?:bot|y)\d*\Z)|"
+    r"(?:user|[-_](?:svc|service|bot|runner|agent|ci|ai))\d*\Z"
 )
 
 
@@ -134,11 +136,25 @@ _NAME_FIELD = LazyPattern(
 def agent_names(identity: str) -> frozenset[str]:
     """The words of the agent's name in its identity file (its first name field: a later one may be about
     the human), lowercased: a home folder named after the agent (`/Users/nova` for an agent called Nova) is
-    the account made for it, not a person's."""
+    the account made for it, not a person's. A possessive ("Alice's assistant") names the owner: left out."""
     value = _name_field(identity)
     if value is None:
         return frozenset()
-    return frozenset(word.lower() for word in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]{1,63}", value))
+    return frozenset(
+        word.lower() for word in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]{1,63}(?![A-Za-z0-9._-]|['’]s\b)", value)
+    )
+
+
+def names_the_agent(login: str, agent: frozenset[str]) -> bool:
+    """Whether a home folder's name is an account made for the agent: its name (`/home/nova`), a part of it with
+    a prefix or a number (`/home/oc-nova`, `/Users/nova2`), or its name run into another word (`novabot`)."""
+    name = login.lower()
+    if name in agent:
+        return True
+    words = {word for word in agent if len(word) >= 3}
+    if any(part in words for part in re.split(r"[-_.\d]+", name)):
+        return True
+    return any(len(word) >= 4 and (name.startswith(word) or name.endswith(word)) for word in words)
 
 
 def _name_field(text: str) -> str | None:
@@ -334,6 +350,37 @@ def is_own_field(before: str) -> bool:
     """The text before a contact on its line is only a contact field's label (`- **Email:** `): in a profile of
     the owner, the owner's own address or number, where a line naming someone else (`Partner: Lee (...)`) is not."""
     return bool(_OWN_FIELD.fullmatch(before))
+
+
+def _profiles_in(workspace, folder: str) -> tuple[str, str] | None:
+    """The texts of a folder's OpenClaw profiles, IDENTITY.md (the agent's) and USER.md (its owner's), '' for
+    one missing; None when the folder has neither."""
+    from memwarden.analysis.secrets import document_text
+
+    texts = []
+    for name in ("IDENTITY.md", "USER.md"):
+        relpath = f"{folder}/{name}" if folder else name
+        profile = workspace.document(relpath) if workspace.current_bytes(relpath) is not None else None
+        texts.append(document_text(profile)[:100_000] if profile is not None else None)
+    if all(text is None for text in texts):
+        return None
+    return texts[0] or "", texts[1] or ""
+
+
+def agent_and_owner(workspace) -> tuple[str | None, str | None]:
+    """The first words of the names the workspace's IDENTITY.md and USER.md give the agent and its owner."""
+    identity, user = _profiles_in(workspace, "") or ("", "")
+    return profile_name(identity), profile_name(user)
+
+
+def agent_and_owner_near(workspace, relpath: str) -> tuple[frozenset[str], str | None]:
+    """The words of the agent's name and the owner's first name, from the profiles nearest a file: a repository
+    may hold several OpenClaw workspaces (`workspace/`, `workspace-main/`), each with its own agent."""
+    folder = relpath.rpartition("/")[0]
+    while (found := _profiles_in(workspace, folder)) is None and folder:
+        folder = folder.rpartition("/")[0]
+    identity, user = found or ("", "")
+    return agent_names(identity), profile_name(user)
 
 
 def profile_name(text: str) -> str | None:
