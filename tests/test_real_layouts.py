@@ -9,13 +9,14 @@ and index links to the repository's own files. Real files in temp dirs, through 
 from __future__ import annotations
 
 import json
+import os
 import random
 import string
 from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, write_files
+from conftest import FIXTURES, git, write_files
 
 REALMEM = FIXTURES / "realmem"
 _random = random.Random(1919)
@@ -399,3 +400,23 @@ def test_a_paragraph_opening_with_inline_code_after_a_code_block_is_on_its_own_l
     root = workspace({"MEMORY.md": "- [SPM](spm.md) — SPM notes\n", "spm.md": note})
     _, report = check(cli, root, "--select", "negative-claim-without-expiry")
     assert [(f["line"], f["column"]) for f in report["findings"]] == [(13, 1)]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_an_instruction_file_linked_to_a_committed_file_of_the_repository_is_read(cli, git_repo):
+    """`.claude/CLAUDE.md` -> `../AGENTS.md` (one instruction file for every agent): the target lies outside the
+    `.claude/` workspace but is a file git tracks in the same repository, so it is read, not refused. A link to a
+    file git ignores there (`.env`) or to one outside the repository is still not followed."""
+    root = git_repo({".gitignore": "private.md\n", "AGENTS.md": "# Rules\n\nRun the tests before a commit.\n",
+                     "private.md": "password: hunter2\n", **under(".claude/memory", claude_memory("style"))})
+    (root / ".claude" / "CLAUDE.md").symlink_to("../AGENTS.md")
+    (root / ".claude" / "AGENTS.md").symlink_to("../private.md")
+    outside = root.parent / "outside.md"
+    outside.write_text("# Outside\n")
+    (root / ".claude" / "GEMINI.md").symlink_to(outside)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "links")
+    _, report = check(cli, root / ".claude", "--select", "unparsable-file")
+    refused = sorted(f["path"] for f in report["findings"] if "not followed" in f["message"])
+    assert refused == ["AGENTS.md", "GEMINI.md"]
+    assert "hunter2" not in json.dumps(report)

@@ -256,13 +256,29 @@ class Workspace:
             doc: Document = UnreadableDocument(
                 self.root, relpath, kind, f"cannot read this folder ({unlisted}): the memory files in it are not checked"
             )
-        elif not _inside(real_path(full), self.root):
+        elif not _inside(real := real_path(full), self.root) and not self._committed_beside(real):
             what = "a symlink to a file" if full.is_symlink() else "reached through a symlinked folder that leads"
             doc = UnreadableDocument(self.root, relpath, kind, f"is {what} outside the workspace; not followed")
         else:
             doc = load(self.root, relpath, kind, self.overlay.get(relpath))
         self._docs[relpath] = doc
         return doc
+
+    def _committed_beside(self, target: Path) -> bool:
+        """Whether a symlink's target outside the workspace is a file git tracks in the work tree the workspace is
+        committed in (`.claude/CLAUDE.md` -> `../AGENTS.md`): the repository's own file, read as the agent reads it.
+        An untracked or ignored file there (`.env`), or one in no repository, is still not followed."""
+        tree = self.work_tree
+        if tree is None or not _inside(target, real_path(tree)):
+            return False
+        from memwarden.git import GitError, run_git
+
+        try:
+            done = run_git(["ls-files", "--error-unmatch", "-z", "--", str(target.relative_to(real_path(tree)))],
+                           real_path(tree), check=False)
+        except GitError:  # no git here: whether the file is tracked cannot be read, so it is not followed
+            return False
+        return done.returncode == 0
 
     def documents(self, *kinds: str) -> list[Document]:
         """Every document of the given kinds (all kinds when none are named)."""

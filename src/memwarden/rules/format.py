@@ -35,7 +35,9 @@ def unparsable_file(doc, ctx):
     JSON, a file too large or too deeply nested to be memory, a directory named
     like a memory file, a file or folder that cannot be read (permission
     denied: the links into it are not reported as broken), a symlink loop, and
-    a symlink (or symlinked folder) that leads outside the workspace. In a JSONL log each bad line is
+    a symlink (or symlinked folder) that leads outside the workspace, unless to
+    a file git tracks in the same repository (`.claude/CLAUDE.md` ->
+    `../AGENTS.md` is read). In a JSONL log each bad line is
     reported on its own, and the good lines are still checked. A text file no
     kind claims is parsed by its extension (`.yml`/`.yaml`, `.jsonl`, `.md`)
     and reported the same way; no other rule of its family reads it.
