@@ -264,9 +264,10 @@ def test_one_file_two_symlinks_name_in_an_agents_folder_is_checked_once(git_repo
     assert [(f["path"], f["code"]) for f in alone.json()["findings"]] == [("AGENTS.md", "MW412")]
 
 
-def test_a_file_name_without_a_folder_names_the_one_tracked_file_of_that_name(git_repo, cli):
-    # The root's .env.example moved into the one app: "add it to `.env.example`" names that file. A name two
-    # files share, or none, is still a path from the top level.
+def test_a_file_name_without_a_folder_names_the_tracked_files_of_that_name(git_repo, cli):
+    # The root's .env.example moved into the one app: "add it to `.env.example`" names that file; `setup.cfg`,
+    # which two apps have now, names theirs (a design folder's `README.md` beside others). A name no tracked file
+    # bears is still a path from the top level.
     root = git_repo({".env.example": "A=1\n", "setup.cfg": "[x]\n", "tox.ini": "[tox]\n", "app.py": "a\n"})
     (root / "apps/web").mkdir(parents=True)
     (root / "apps/api").mkdir(parents=True)
@@ -276,7 +277,7 @@ def test_a_file_name_without_a_folder_names_the_one_tracked_file_of_that_name(gi
     git(root, "rm", "-q", "tox.ini")
     commit_all(root, "Move to a monorepo")
     write_files(root, {"AGENTS.md": "Env vars: add to `.env.example`.\nSettings: `setup.cfg`.\nTests: `tox.ini`.\n"})
-    assert [message.split("'")[1] for _, _, message in found(cli, root)] == ["setup.cfg", "tox.ini"]
+    assert [message.split("'")[1] for _, _, message in found(cli, root)] == ["tox.ini"]
 
 
 def test_a_history_that_never_removed_a_path_leaves_the_text_unread(git_repo, cli, monkeypatch):
@@ -329,3 +330,24 @@ def test_a_note_that_tells_history_makes_no_claim_about_a_file_removed_since(git
     })
     assert [(path, line) for path, line, _ in found(cli, root)] == [("AGENTS.md", 3), ("memory/publishing_2026.md", 1)]
     assert all(f"commit {sha}" in message for _, _, message in found(cli, root))
+
+
+def test_an_archived_file_a_renames_old_name_and_a_file_the_note_calls_ephemeral_make_no_claim(git_repo, cli):
+    """A file kept in an `archive/` folder describes the layout of its day; the old name before an arrow is the
+    record of a rename; a name the note says anywhere is ephemeral or gitignored is gone on every line naming it.
+    The same paths in a current note, or after the arrow, are claims."""
+    root = git_repo({"frontend/src/app.ts": "a\n", "launcher/Old/Main.cs": "m\n", "SESSION_PLAN.md": "p\n",
+                     "README.md": "r\n"})
+    git(root, "rm", "-q", "-r", "frontend", "SESSION_PLAN.md")
+    git(root, "mv", "launcher/Old", "launcher/New")
+    commit_all(root, "Drop the old frontend, rename the launcher")
+    write_files(root, {
+        "archive/frontend-v1/CLAUDE.md": "Code lives in `frontend/src/app.ts`.\n",
+        "docs/archived/notes.md": "See `frontend/src/app.ts`.\n",
+        "AGENTS.md": ("1. Planning writes `SESSION_PLAN.md`\n"
+                      "- `SESSION_PLAN.md` — ephemeral, written each session\n"
+                      "- folder `launcher/Old/` → `launcher/New/` (git mv)\n"
+                      "- the UI is in `frontend/src/app.ts`\n"
+                      "- edit `launcher/Old/Main.cs` -> then build\n"),
+    })
+    assert [(path, line) for path, line, _ in found(cli, root)] == [("AGENTS.md", 4), ("AGENTS.md", 5)]

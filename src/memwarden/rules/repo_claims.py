@@ -90,13 +90,15 @@ def deleted_repo_path(doc, ctx):
     finding names that commit. A path the history never had is not reported (it may live elsewhere),
     nor one on a line that tells of a removal or move ("`old/x.py` was removed"), nor one its clause
     says is not there or forbids ("There is no `src/db.rs`", "do NOT recreate `.agent/appdata`", in
-    English, Chinese and Japanese, as the negative-claim detector reads them), nor a file name written
-    without a folder that exactly one tracked file has (`.env.example` in a monorepo's one app), nor
-    one deleted (not renamed) that the repository's ignore rules ignore today (build output, a local
-    `.mcp.json`: untracked on purpose; one `git check-ignore` a run), nor a memory file of the
-    workspace, nor any path in a note that tells history (a dated log entry or daily note such as
-    `memory/2026-03-28.md`, a journal, lessons learned, a note that calls itself historical): it said
-    what was true on its day. Outside a repository, before the first commit and in a shallow clone it reports
+    English, Chinese and Japanese, as the negative-claim detector reads them), nor the old name before an
+    arrow to a new one (`launcher/Old/` → `launcher/New/`: the record of a rename), nor a file name written
+    without a folder that a tracked file has somewhere (`.env.example` in a monorepo's one app, a design
+    folder's `README.md`), nor a name the note says anywhere lives outside the repository ("`PLAN.md` —
+    ephemeral (gitignored)"), nor one deleted (not renamed) that the repository's ignore rules ignore today
+    (build output, a local `.mcp.json`: untracked on purpose; one `git check-ignore` a run), nor a memory
+    file of the workspace, nor any path in a note that tells history (a dated log entry or daily note such
+    as `memory/2026-03-28.md`, a journal, lessons learned, a note that calls itself historical, a file kept
+    in an `archive/` folder): it said what was true on its day. Outside a repository, before the first commit and in a shallow clone it reports
     nothing: there is no history to compare against.
 
     ## Why
@@ -128,15 +130,20 @@ def deleted_repo_path(doc, ctx):
     scan = _scan(doc)
     if tells_history(note_path, doc.front_matter, scan.text[doc.body_offset:]):
         return  # a dated log entry tells what was true on its day: a file removed since is no stale claim
-    for mention in mentions.path_mentions(scan, posixpath.dirname(note_path)):
-        if (mention.history_context or mention.offset in reported or repo.existing(mention.value, note_path) is not None
-                or repo.names_one_file(mention.value)):
+    found_mentions = list(mentions.path_mentions(scan, posixpath.dirname(note_path)))
+    # A name the note says anywhere lives outside the repository ("`PLAN.md` — ephemeral (gitignored)") is gone
+    # from HEAD on every line that names it.
+    kept_out = {mention.value for mention in found_mentions if scan.kept_out_of_repo(mention.offset)}
+    for mention in found_mentions:
+        if (mention.history_context or mention.offset in reported or mention.value in kept_out
+                or repo.existing(mention.value, note_path) is not None
+                or repo.names_tracked_files(mention.value)):
             continue
         if mention.value.endswith(".md") and ws.kind_of(posixpath.relpath(mention.value, repo.relative(ws.root, "."))):
             continue  # a memory file of this workspace: broken-note-link's question
         found = repo.removal(mention.value)
         if (found is None or repo.untracked_on_purpose(mention.value) or scan.denies(mention.offset)
-                or scan.kept_out_of_repo(mention.offset)):
+                or scan.renamed_from(mention.offset)):
             continue
         removal, moved_to = found
         violation = DeletedPath(mention.value, removal, moved_to)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections import Counter
 from functools import cached_property
 from pathlib import Path
 
@@ -117,13 +116,14 @@ class RepoFacts:
                 folder = posixpath.dirname(folder)
         return frozenset(folders)
 
-    def names_one_file(self, path: str) -> bool:
-        """Whether a file name written without a folder (`.env.example`) is the name of exactly one tracked file:
-        it names that file wherever it lives (a monorepo's one app), not a path from the top level."""
+    def names_tracked_files(self, path: str) -> bool:
+        """Whether a file name written without a folder (`.env.example`, `README.md`) is the name of a tracked file
+        somewhere: it names that file wherever it lives (a monorepo's one app, a design folder's README), not a
+        path from the top level."""
         if "/" in path.rstrip("/"):
             return False
-        counts = self._once("tracked_name_counts", lambda: Counter(posixpath.basename(p) for p in self.tracked))
-        return counts.get(path, 0) == 1
+        names = self._once("tracked_names", lambda: frozenset(posixpath.basename(p) for p in self.tracked))
+        return path in names
 
     def exists(self, path: str) -> bool:
         """Tracked (as a file or a folder of tracked files), or present in the working tree."""

@@ -25,9 +25,11 @@ _HISTORY_WORDS = LazyPattern(
     r"|archiv|obsolete|instead of|not exist|doesn't exist|does not exist|never)", re.IGNORECASE)
 # A line that says a path lives outside the repository: its absence from HEAD is what the note says.
 _OUT_OF_REPO_WORDS = LazyPattern(
-    r"(?:\bgit-?ignored\b|\bignored by git\b|\.gitignore\b|\bout-of-repo\b|\boutside (?:the |this )?repo"
+    r"(?:\bgit-?ignored\b|\bignored by git\b|\bephemeral\b|\.gitignore\b|\bout-of-repo\b|\boutside (?:the |this )?repo"
     r"|\b(?:un|not |no |never )tracked\b|\bnot (?:checked in|committed)\b|\bnot in (?:git|the repo)|\blocal[- ]only\b"
     r"|不提交|未提交|未追踪|未跟踪|不追踪|不跟踪|不在仓库|不在倉庫|不納入版本|不纳入版本|被忽略)", re.IGNORECASE)
+# A name followed by an arrow to another (`launcher/Old/` → `launcher/New/`): the line records a rename.
+_RENAMED_TO = LazyPattern(r"[^\s`'\"]+[`'\"]?[ \t]{0,3}(?:→|⟶|⇒|->|=>)[ \t]{0,3}[`'\"]?[\w~-]*[./]")
 # A specific symbol: a call written as one (`validateSession()`, `auth.check_token()`), or a CamelCase name.
 _CALL = LazyPattern(r"^(?:[A-Za-z_]\w*\.)*(?P<name>[A-Za-z_]\w*)\(\)$")
 _CAMEL = LazyPattern(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}$")
@@ -91,6 +93,10 @@ class Scan:
     def history_context(self, offset: int) -> bool:
         """Whether the prose of offset's line tells of a removal or move."""
         return bool(_HISTORY_WORDS.search(self._line_prose(offset)))
+
+    def renamed_from(self, offset: int) -> bool:
+        """Whether the name written at offset is followed by an arrow to another name: the old name of a rename."""
+        return _RENAMED_TO.match(self.text, offset) is not None
 
     def kept_out_of_repo(self, offset: int) -> bool:
         """Whether the prose of offset's line says what it names lives outside the repository ("`PLAN.md`
