@@ -35,13 +35,18 @@ def reached_through_symlink(root: Path, relpath: str) -> bool:
 
 def read_at_its_own_path(workspace, doc) -> bool:
     """Whether a document is a symlink's view of a file this run also reads at its own path, where the rules
-    that read every line report it (once). Asks the workspace (a dependency under the cache) only for a symlink."""
+    that read every line report it (once), or of a file of the repository outside the workspace, which is read
+    for what the agent loads but reported where it lives. Asks the workspace (a dependency under the cache) only
+    for a symlink."""
     return path_read_at_its_own_path(workspace, doc.relpath, doc.root)
 
 
 def path_read_at_its_own_path(workspace, relpath: str, root: Path | None = None) -> bool:
     """:func:`read_at_its_own_path` by a workspace path alone (a rule reading summaries has no document)."""
-    if not reached_through_symlink(root if root is not None else workspace.root, relpath):
+    root = root if root is not None else workspace.root
+    if not reached_through_symlink(root, relpath):
         return False
+    if not real_path(root / relpath).is_relative_to(real_path(root)):
+        return True  # `.claude/CLAUDE.md` -> `../AGENTS.md`: the repository's file, reported where it lives
     own = workspace.same_file_as(relpath)
     return own is not None and workspace.is_target(own)
