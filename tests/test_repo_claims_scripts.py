@@ -45,6 +45,17 @@ def test_a_script_a_commit_removed_is_reported_with_the_manifest_and_the_commit(
     ({"package.json": package(), "packages/web/package.json": package(dev="vite")}, "`npm run dev`", []),
     ({"README.md": "no manifest\n"}, "`npm run dev` and `make lint`", []),  # nothing defines scripts here
     ({"package.json": package(build="tsc")}, "`npm run lint` was removed when we moved to biome.", []),
+    # run in another project's folder, out of the repository: its manifest is not this one's
+    ({"package.json": package(build="tsc")}, "Start: `cd ~/Developer/motion && npm run dev`", []),
+    ({"package.json": package(build="tsc")}, "```bash\ncd /Users/kim/apps/toolkit/\nnpm install && npm run setup\n```",
+     []),
+    ({"package.json": package(build="tsc")}, "```bash\ncd web\nnpm run setup\n```", ["npm run setup"]),
+    # planned or asked about, not given as there: "(when implemented)", "add script", "`npm test`?"
+    ({"package.json": package(build="tsc")}, "```bash\n# Run unit tests (when implemented)\nnpm run test\n\n"
+     "# Run the linter\nnpm run lint\n```", ["npm run lint"]),
+    ({"package.json": package(build="tsc")}, "**Run**: `npm run test` (add script to package.json)", []),
+    ({"package.json": package(build="tsc")}, "How are unit tests run (`npm test`? `npx vitest`?)", []),
+    ({"package.json": package(build="tsc")}, "Run `npm test` before a push.", ["npm test"]),
 ])
 def test_manifests_decide_which_scripts_and_targets_exist(git_repo, cli, files, memory, expected):
     root = git_repo(files)

@@ -187,8 +187,10 @@ def undefined_script(doc, ctx):
     a Taskfile with `includes`, a command aimed elsewhere (`--filter`, `-C`, `--prefix`), a package
     manager's own commands (`pnpm install`, `pnpm exec`, `pnpm dlx`), a placeholder (`pnpm run ...`),
     `pnpm x` or `yarn x` when a package.json's dependencies install a binary `x` (they run it when no
-    script has the name: `pnpm tsc` with typescript, `pnpm changeset` with @changesets/cli), and a line
-    that tells of a removal.
+    script has the name: `pnpm tsc` with typescript, `pnpm changeset` with @changesets/cli), a command
+    after a `cd` out of the repository (an absolute or home path: another project's), one said to be
+    planned ("# Run unit tests (when implemented)", "(add script to package.json)") or asked about
+    ("`npm test`?"), and a line that tells of a removal.
 
     ## Why
     An instruction to run a script that is gone fails every session, or worse, the agent "fixes" it
@@ -210,7 +212,7 @@ def undefined_script(doc, ctx):
     scan = _scan(doc)
     for command in mentions.commands(scan):
         call = manifests.script_call(command.words)
-        if call is None or scan.history_context(command.offset):
+        if call is None or command.elsewhere or command.not_yet or scan.history_context(command.offset):
             continue
         paths = repo.manifests_of(call.runner)
         names = repo.definitions(call.runner) if paths else manifests.ANYTHING
@@ -249,7 +251,8 @@ def wrong_package_manager(doc, ctx):
     Python. It reports a command whose tool is not the one lockfile's. Not reported: an ecosystem with
     no lockfile or with two, `npx`, global installs (`-g`), `pip` (it works beside any of them), a
     command that adds only packages the repository itself publishes (a tracked package.json's `name`:
-    `npm add @acme/sdk` in a guide for its users' projects), and a line that tells of a migration
+    `npm add @acme/sdk` in a guide for its users' projects), a command after a `cd` out of the
+    repository, and a line that tells of a migration
     ("we moved from yarn to pnpm").
 
     ## Why
@@ -275,7 +278,7 @@ def wrong_package_manager(doc, ctx):
     for command in mentions.commands(scan):
         used = manifests.manager_used(command.words)
         wanted = expected.get(manifests.ECOSYSTEM.get(used or "", ""))
-        if used is None or wanted is None or used == wanted or scan.history_context(command.offset):
+        if used is None or wanted is None or used == wanted or command.elsewhere or scan.history_context(command.offset):
             continue
         added = manifests.added_packages(command.words)
         if added and repo.own_packages().issuperset(added):

@@ -30,6 +30,11 @@ _OUT_OF_REPO_WORDS = LazyPattern(
     r"|不提交|未提交|未追踪|未跟踪|不追踪|不跟踪|不在仓库|不在倉庫|不納入版本|不纳入版本|被忽略)", re.IGNORECASE)
 # A name followed by an arrow to another (`launcher/Old/` → `launcher/New/`): the line records a rename.
 _RENAMED_TO = LazyPattern(r"[^\s`'\"]+[`'\"]?[ \t]{0,3}(?:→|⟶|⇒|->|=>)[ \t]{0,3}[`'\"]?[\w~-]*[./]")
+# Words that say a command is planned, not there yet: "(when implemented)", "add script to package.json".
+_NOT_YET = LazyPattern(
+    r"(?i)\b(?:(?:when|if|once|after)\s+(?:it\s+is\s+|it's\s+)?(?:implemented|added|available|created|set\s+up)"
+    r"|add\s+(?:the\s+|a\s+)?(?:script|target|task)|to\s+be\s+(?:added|implemented|created|written)"
+    r"|not\s+(?:yet\s+)?(?:implemented|added|defined|created)|planned|TODO)\b")
 # A specific symbol: a call written as one (`validateSession()`, `auth.check_token()`), or a CamelCase name.
 _CALL = LazyPattern(r"^(?:[A-Za-z_]\w*\.)*(?P<name>[A-Za-z_]\w*)\(\)$")
 _CAMEL = LazyPattern(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}$")
@@ -49,6 +54,8 @@ class Mention:
 class Command:
     offset: int
     words: tuple[str, ...]
+    elsewhere: bool = False  # after a `cd` out of the repository (`cd ~/other-app && npm run dev`) in its span or block
+    not_yet: bool = False  # said to be planned or asked about: "# Run unit tests (when implemented)", "`npm test`?"
 
     @property
     def text(self) -> str:
@@ -79,20 +86,22 @@ class Scan:
             lead = len(content) - len(content.lstrip())
             yield start + ticks + lead, content.strip()
 
-    def fence_lines(self):
-        """(offset, line) of every line inside a fenced code block (the fence lines left out)."""
+    def fence_blocks(self):
+        """Each fenced code block's lines, as (offset, line) (the fence lines left out)."""
         for start, end in self.fences:
             lines = self.text[start:end].split("\n")
             offset = start + len(lines[0]) + 1
+            block = []
             for line in lines[1:]:
                 if line.lstrip().startswith(("```", "~~~")):
                     break
-                yield offset, line
+                block.append((offset, line))
                 offset += len(line) + 1
+            yield block
 
     def history_context(self, offset: int) -> bool:
         """Whether the prose of offset's line tells of a removal or move."""
-        return bool(_HISTORY_WORDS.search(self._line_prose(offset)))
+        return bool(_HISTORY_WORDS.search(self.line_prose(offset)))
 
     def renamed_from(self, offset: int) -> bool:
         """Whether the name written at offset is followed by an arrow to another name: the old name of a rename."""
@@ -101,9 +110,9 @@ class Scan:
     def kept_out_of_repo(self, offset: int) -> bool:
         """Whether the prose of offset's line says what it names lives outside the repository ("`PLAN.md`
         (gitignored)", "`cover.py` (out-of-repo)"): its deletion from the history agrees with the note."""
-        return bool(_OUT_OF_REPO_WORDS.search(self._line_prose(offset)))
+        return bool(_OUT_OF_REPO_WORDS.search(self.line_prose(offset)))
 
-    def _line_prose(self, offset: int) -> str:
+    def line_prose(self, offset: int) -> str:
         """Offset's line with the names written on it (code spans, paths) blanked: `src/legacy/` or
         `old_util.py` is a name, not a word about the past."""
         start = self.text.rfind("\n", 0, offset) + 1
@@ -202,23 +211,35 @@ def _one_claim_per_link(inline: list[Mention], targets: list[tuple[int, Mention]
 def commands(scan: Scan) -> list[Command]:
     """Shell commands written in inline code or code blocks, split at `&&`, `||`, `;` and `|`."""
     found: list[Command] = []
-    pieces = [(offset, content) for offset, content in scan.inline_code()]
-    pieces += list(scan.fence_lines())
-    for offset, content in pieces:
-        stripped = _PROMPT.sub("", content)
-        offset += len(content) - len(stripped)
-        position = 0
-        for part in _COMMAND_SPLIT.split(stripped):
-            at = offset + stripped.find(part, position)
-            position += len(part)
-            try:
-                words = tuple(shlex.split(part, comments=True))
-            except ValueError:
-                continue
-            while words and "=" in words[0] and not words[0].startswith("-"):
-                words = words[1:]  # FOO=1 npm test
-            if words:
-                found.append(Command(at + len(part) - len(part.lstrip()), words))
+    blocks = [(True, [piece]) for piece in scan.inline_code()] + [(False, block) for block in scan.fence_blocks()]
+    for inline, block in blocks:
+        elsewhere = False
+        comment = ""  # a block's comment line just above ("# Run unit tests (when implemented)")
+        for offset, content in block:
+            if inline:
+                not_yet = (scan.text.startswith("`?", offset + len(content))
+                           or _NOT_YET.search(scan.line_prose(offset)) is not None)
+            else:
+                not_yet = _NOT_YET.search(f"{comment} {content.partition(' #')[2]}") is not None
+                # `# npm test` may be a root prompt too: the line is read as a command as well
+                comment = content if content.lstrip().startswith("#") else "" if content.strip() else comment
+            stripped = _PROMPT.sub("", content)
+            offset += len(content) - len(stripped)
+            position = 0
+            for part in _COMMAND_SPLIT.split(stripped):
+                at = offset + stripped.find(part, position)
+                position += len(part)
+                try:
+                    words = tuple(shlex.split(part, comments=True))
+                except ValueError:
+                    continue
+                while words and "=" in words[0] and not words[0].startswith("-"):
+                    words = words[1:]  # FOO=1 npm test
+                if words[:1] == ("cd",):
+                    # An absolute or home path leaves the repository: what runs there is another project's.
+                    elsewhere = len(words) > 1 and words[1].startswith(("/", "~", "$"))
+                elif words:
+                    found.append(Command(at + len(part) - len(part.lstrip()), words, elsewhere, not_yet))
     return found
 
 
