@@ -308,7 +308,10 @@ class ContentWithoutLink:
     name="content-in-index",
     severity=Severity.WARNING,
     kinds=INDEX_KINDS,
-    options={"max_entry_chars": Option(200, int, "the longest an index line may be, in characters, links counted by their titles")},
+    options={
+        "max_entry_chars": Option(200, int, "the longest an index line may be, in characters, links counted by their titles"),
+        "hook_chars": Option(150, int, "claude-code: a linked line this short may hold a hook of several sentences"),
+    },
 )
 def content_in_index(doc, ctx):
     """An index line that carries content instead of pointing to it.
@@ -318,7 +321,9 @@ def content_in_index(doc, ctx):
     sentence, in a trigger or in the text around the link, or that is longer
     than `max_entry_chars` (200 by default; a link counts by its title, not
     its path). Applies to every profile with an index, claude-code's
-    `— hook` text included.
+    `— hook` text included; there a linked line of at most `hook_chars` (150,
+    Claude Code's own guidance for an index line) may hold a hook of short
+    sentences ("— Scope must be worktree-relative; needs its own file. See X").
 
     Text with no link is content too: a run of lines (paragraph, list items,
     table rows) holding two items or two sentences, or a line past
@@ -350,11 +355,14 @@ def content_in_index(doc, ctx):
     the author.
     """
     limit = ctx.options["max_entry_chars"]
+    short_hooks = ctx.options["hook_chars"] if ctx.workspace.profile.name == "claude-code" else 0
     for entry in doc.entries:
         visible = index_lines.visible_text(entry.text)
         if len(visible) > limit:
             yield Problem(entry.line, entry.column, IndexLineTooLong(len(visible), limit).message)
             continue
+        if len(visible) <= short_hooks:
+            continue  # a Claude Code index line within its guidance: a short hook, whatever its punctuation
         most = index_lines.most_sentences(entry, visible)
         if most > 1:
             yield Problem(entry.line, entry.column, ContentInIndex(most).message)
