@@ -36,6 +36,14 @@ CLAIM = "# Progress\n\nThe export endpoint does not support pagination yet.\n"
     (".serena/memories", {"style_and_conventions.md": PLAIN, "project_purpose.md": BRIEF, "progress.md": CLAIM}),
     ("memory-bank", {"projectbrief.md": BRIEF, "activeContext.md": PLAIN, "progress.md": CLAIM}),
     (".learnings", {"LEARNINGS.md": PLAIN, "ERRORS.md": CLAIM}),
+    # The other agents' memory folders (batches 11 and 12 found each unread).
+    (".github/memory", {"MEMORY_NOTES.md": PLAIN, "log.md": CLAIM}),
+    (".agents/memory", {"decisions.md": BRIEF, "sessions/2026-04-07_export.md": CLAIM}),
+    (".cursor/memory", {"conventions.md": PLAIN, "api.md": CLAIM}),
+    (".kiro/steering", {"product.md": BRIEF, "tech.md": CLAIM}),
+    (".gemini", {"memory.md": CLAIM, "GEMINI.md": PLAIN}),
+    ("memory", {"architecture.md": BRIEF, "gotchas.md": CLAIM}),
+    ("claude/learnings", {"2026-05-01.md": CLAIM}),
 ])
 def test_plain_markdown_memory_folders_are_found_as_notes_from_the_root(cli, git_repo, folder, files):
     root = git_repo({"CLAUDE.md": "# Project\n\nRun the tests.\n", **{f"{folder}/{k}": v for k, v in files.items()}})
@@ -45,6 +53,34 @@ def test_plain_markdown_memory_folders_are_found_as_notes_from_the_root(cli, git
     # Notes without front matter are notes: their claims are read, and no "not a memory note" is said of them.
     claim_path = f"{folder}/{next(k for k, v in files.items() if v is CLAIM)}"
     assert names(report) == [(claim_path, "negative-claim-without-expiry")]
+
+
+@pytest.mark.parametrize("files", [
+    # A source folder named memory/ in a project no agent file names, and a .github/ of templates.
+    {"src/memory/design.md": PLAIN, "src/memory/pool.c": "int x;\n"},
+    {".github/ISSUE_TEMPLATE/bug.md": PLAIN, ".github/pull_request_template.md": PLAIN},
+    {".gemini/settings.md": PLAIN},
+    {"memory/README.md": PLAIN, "AGENTS.md": "# Agents\n\nRun the tests.\n"},
+])
+def test_folders_by_those_names_that_hold_no_memory_are_not_memory(cli, git_repo, files):
+    root = git_repo({**files, "src/app.py": "print()\n"})
+    result, report = check(cli, root)
+    assert [w["profile"] for w in report["summary"]["workspaces"]] in ([], ["agent-instructions"])
+
+
+def test_daily_notes_in_a_memory_folder_are_memory_without_any_agent_file(cli, git_repo):
+    root = git_repo({"memory/2026-05-01.md": CLAIM, "memory/2026-05-02.md": PLAIN, "src/app.py": "print()\n"})
+    result, report = check(cli, root)
+    assert profiles(report) == {"memory": "plain-notes"}
+    assert names(report) == [("memory/2026-05-01.md", "negative-claim-without-expiry")]
+
+
+def test_a_copied_claude_code_project_memory_folder_is_found(cli, git_repo):
+    folder = ".claude/projects/-Users-someone-src-shop/memory"
+    root = git_repo({f"{folder}/infra.md": NOTE.format(name="infra", body=TOOL_CLAIM), "src/app.py": "print()\n"})
+    result, report = check(cli, root, "--preview")
+    assert profiles(report) == {folder: "claude-code"}
+    assert (f"{folder}/infra.md", "negative-claim-without-expiry") in names(report)
 
 
 def test_a_folder_named_memory_bank_without_its_core_files_is_no_memory(cli, git_repo):

@@ -58,6 +58,9 @@ REPOSITORY_META_FILES = tuple(
 # dotfiles repository keeps (`.gemini/GEMINI.md`, `.codex/AGENTS.md`, `.agents/AGENTS.md`, an OpenClaw
 # workspace at its default place, `.openclaw/workspace/`).
 AGENT_DOT_DIRS = (".claude", ".serena", ".learnings", ".gemini", ".codex", ".agents", ".openclaw")
+# Dot-folders other agents keep their files in, where people keep memory beside them: Copilot's `.github/`, Kiro's
+# `.kiro/steering/`, Cursor's and Windsurf's folders, Cline's and Roo's. Looked into for memory folders only.
+OTHER_AGENT_DOT_DIRS = (".github", ".kiro", ".cursor", ".windsurf", ".cline", ".roo")
 
 
 def agent_instructions(*extra: str) -> Kind:
@@ -164,16 +167,20 @@ CLAUDE_CODE = Profile(
 # index: Serena's `.serena/memories/*.md` (written by its write_memory tool), Cline's Memory Bank
 # `memory-bank/*.md` (projectbrief.md, productContext.md, activeContext.md, systemPatterns.md,
 # techContext.md, progress.md), and a lessons log kept in `.learnings/` (LEARNINGS.md, ERRORS.md).
+# The other agents' memory folders are read the same way: `.github/memory/`, `.agents/memory/`, `.cursor/memory/`,
+# `.kiro/steering/`, a `memory/` beside AGENTS.md, `.gemini/memory.md`. The agent reads them on demand, by any path,
+# so a note in a subfolder (`sessions/2026-04-07.md`) is memory too.
 PLAIN_NOTES = Profile(
     name="plain-notes",
-    description="Markdown notes without front matter or index: .serena/memories/, memory-bank/, .learnings/",
+    description="Markdown notes without front matter or index: .serena/memories/, memory-bank/, .learnings/, "
+                ".github/memory/, .agents/memory/, .cursor/memory/, .kiro/steering/, memory/ beside AGENTS.md",
     kinds=(
         Kind(
             "note",
             "markdown",
             ("*.md",),
-            "one memory file of the folder: plain Markdown, front matter optional",
-            exclude=REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES + _ROOT_ONLY,
+            "one memory file of the folder (or a folder below): plain Markdown, front matter optional",
+            exclude=REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES,
         ),
         agent_instructions(),
     ),
@@ -325,23 +332,57 @@ def _openclaw_workspace(root: Path) -> str | None:
     return "memory/ holds OpenClaw daily notes (YYYY-MM-DD.md) beside its bootstrap files" if daily else None
 
 
+# Memory folders people keep for the agents other than Claude Code, Serena and Cline, found by their place: a
+# `memory/` in an agent's dot-folder (`.github/memory/`, `.agents/memory/`, `.cursor/memory/`), Kiro's steering
+# files, and a lessons log a hook writes into the agent's folder (`claude/learnings/` in a dotfiles repository).
+_AGENT_FOLDERS = frozenset(AGENT_DOT_DIRS + OTHER_AGENT_DOT_DIRS) | {"claude", "codex", "dot_claude", "dot_codex"}
+# Memory files kept as one file in an agent's dot-folder (`.gemini/memory.md`, `.cursor/memory.md`).
+_DOT_FOLDER_MEMORY_FILES = ("memory.md", "MEMORY.md")
+
+
 def _plain_notes(root: Path) -> str | None:
-    """Why root is a folder of plain notes (Serena, Cline's Memory Bank, a lessons log), or None."""
+    """Why root is a folder of plain notes (Serena, Cline's Memory Bank, a lessons log, the memory folder of
+    another agent), or None."""
     # The folder's name first: a hook's file sits in a folder of thousands of notes, listed for nothing.
-    if root.name not in ("memories", ".learnings", "memory-bank"):
+    parent = root.parent.name
+    agent_folder = parent in _AGENT_FOLDERS
+    if not (
+        root.name in ("memories", ".learnings", "memory-bank", "memory")
+        or (root.name == "steering" and parent == ".kiro")
+        or (root.name == "learnings" and agent_folder)
+        or root.name in (".gemini", ".cursor", ".windsurf")
+    ):
         return None
     try:
-        names = {child.name for child in root.iterdir() if child.suffix == ".md" and child.is_file()}
+        names = {child.name for child in root.iterdir() if child.suffix == ".md" and child.is_file()
+                 and not matches_any(child.name, REPOSITORY_META_FILES)}
     except OSError:
         return None
     if not names:
         return None
-    if root.name == "memories" and root.parent.name == ".serena":
+    if root.name == "memories" and parent == ".serena":
         return "Serena's .serena/memories/"
     if root.name == ".learnings":
         return "a lessons log in .learnings/"
     if root.name == "memory-bank" and names & set(MEMORY_BANK_FILES):
         return "a Cline Memory Bank (memory-bank/ with its core files)"
+    if root.name == "steering":
+        return "Kiro's steering files (.kiro/steering/)"
+    if root.name == "learnings":
+        return f"a lessons log in {parent}/learnings/"
+    if root.name.startswith("."):
+        memory_file = next((name for name in _DOT_FOLDER_MEMORY_FILES if name in names), None)
+        return f"{root.name}/{memory_file}, the memory file kept in the agent's folder" if memory_file else None
+    # A memory/ with an index, or in Claude Code's folders, is Claude Code's (detected below).
+    claude_code = ".claude" in root.parts or parent in ("claude", "dot_claude") or root.parent.parent.name == "projects"
+    if root.name == "memory" and "MEMORY.md" not in names and not claude_code:
+        if agent_folder:
+            return f"a memory folder in {parent}/"
+        beside = next((name for name in AGENT_INSTRUCTION_FILES if (root.parent / name).is_file()), None)
+        if beside:
+            return f"memory/ beside {beside}, notes the agent reads on demand"
+        if any(_DAILY_NOTE.fullmatch(name) for name in names):
+            return "memory/ holds daily notes (YYYY-MM-DD.md)"
     return None
 
 
@@ -408,9 +449,16 @@ def _claude_memory_folder_without_index(root: Path) -> str | None:
     """Why root is a Claude Code memory folder that has notes but no MEMORY.md (`.claude/memory/*.md`, which a
     CLAUDE.md points the agent to): its notes are memory all the same, and index-missing says the index is not
     there."""
-    if root.name != "memory" or root.parent.name != ".claude":
+    if root.name != "memory":
         return None
-    return ".claude/memory/ holds memory notes and no MEMORY.md index" if _has_memory_notes(root) else None
+    if root.parent.name == ".claude":
+        where = ".claude/memory/"
+    elif root.parent.parent.name == "projects" and root.parent.parent.parent.name in (".claude", "claude", "dot_claude"):
+        # The folder Claude Code keeps for a project, `~/.claude/projects/<path>/memory/`, copied into a repository.
+        where = "a copied .claude/projects/<path>/memory/"
+    else:
+        return None
+    return f"{where} holds memory notes and no MEMORY.md index" if _has_memory_notes(root) else None
 
 
 def _has_memory_notes(root: Path) -> bool:

@@ -8,6 +8,7 @@ from memwarden.discover import config as config_module
 from memwarden.discover.profiles import (
     AGENT_DOT_DIRS,
     AGENT_INSTRUCTIONS,
+    OTHER_AGENT_DOT_DIRS,
     CLAUDE_CODE,
     detect,
     looks_like_workspace,
@@ -16,6 +17,7 @@ from memwarden.discover.profiles import (
 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"}
 NESTED_SEARCH_DEPTH = 4
+SEARCHED_DOT_DIRS = AGENT_DOT_DIRS + OTHER_AGENT_DOT_DIRS
 
 
 def _has_config(directory: Path) -> bool:
@@ -76,9 +78,9 @@ def find_nested_roots(
     except OSError:
         return found
     for child in children:
-        if child.name in SKIP_DIRS or (child.name.startswith(".") and child.name not in AGENT_DOT_DIRS):
+        if child.name in SKIP_DIRS or (child.name.startswith(".") and child.name not in SEARCHED_DOT_DIRS):
             continue
-        if agent_dirs_only and child.name not in AGENT_DOT_DIRS:
+        if agent_dirs_only and child.name not in SEARCHED_DOT_DIRS:
             continue
         profile = detect(child)[0]  # once a folder: is_workspace_root and owns_only_its_root ask the same
         if profile is not None or _has_config(child):
