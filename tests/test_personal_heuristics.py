@@ -95,6 +95,13 @@ HOME_PATHS = [
     ("/home/openclaw/.openclaw/workspace", False, "an account made for OpenClaw"),
     ("/home/moltbot/state", False, "an account made for OpenClaw (once Moltbot)"),
     ("/Users/clara/notes", True, "a name that starts like 'cla'"),
+    ("/home/agentadmin/.openclaw/workspace", False, "a role word run onto another: an admin account"),
+    ("/home/localadmin/bin", False, "an admin account"),
+    ("/home/botvm/.openclaw", False, "a machine word run onto another"),
+    ("/home/devvm2/src", False, "a virtual machine's login"),
+    ("/home/botond/src", True, "a person's name that starts like 'bot'"),
+    ("/Users/agenta/Documents", True, "a person's name that starts like 'agent'"),
+    ("/home/adminka/src", True, "a name that starts like 'admin'"),
     ("/home/moltke/src", True, "a person's name that starts like Moltbot"),
 ]
 

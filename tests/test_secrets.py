@@ -797,6 +797,20 @@ def test_personal_paths_in_every_kind(cli, workspace):
         assert name not in result.stdout
 
 
+def test_a_home_is_reported_once_a_file_where_it_first_stands(cli, workspace):
+    log = "".join(json.dumps({"id": f"ep_{i}", "content": f"ran /home/alice/bin/job{i}", "tags": ["a", "b"]}) + "\n"
+                  for i in range(50))
+    log += json.dumps({"id": "ep_x", "content": "copied to /Users/bob/Desktop", "tags": ["a", "b"]}) + "\n"
+    root = workspace({"memory/episodic.jsonl": log, "memory/fact.yml": "a: /home/alice/x\n"})
+    result = cli("check", ".", "--select", "personal-path", "--format", "json", cwd=root)
+    found = sorted((f["path"], f["line"], f["message"]) for f in result.json()["findings"])
+    assert [(path, line) for path, line, _ in found] == [
+        ("memory/episodic.jsonl", 1), ("memory/episodic.jsonl", 51), ("memory/fact.yml", 1)]
+    assert "on 49 more lines of this file" in found[0][2]
+    assert "more line" not in found[1][2] and "more line" not in found[2][2]
+    assert "alice" not in result.stdout and "bob" not in result.stdout
+
+
 def test_a_private_key_without_its_end_line_is_redacted_whole(cli, workspace):
     body = [chars(64, ALNUM + "+/") for _ in range(3)]
     yaml_text = "tools:\n  deploy:\n    key: |\n      -----BEGIN OPENSSH PRIVATE KEY-----\n" + "".join(f"      {b}\n" for b in body) + "    user: ci\n"

@@ -427,6 +427,9 @@ def personal_path(doc, ctx):
     ```
     `memory/episodic.jsonl:7:40: MW702 personal-path home path names a user ...`
 
+    A home is reported once a file, where it first stands; the message
+    counts the other lines that name it.
+
     ## Fix safety
     No fix: whether `~/`, `$HOME` or a project-relative path is right depends
     on who reads the path.
@@ -444,16 +447,24 @@ def personal_path(doc, ctx):
     skill_manifests = installed_skill_manifests(ctx.workspace, doc.relpath)
     agent, owner = ctx.memo.get(f"personal-path.agent-and-owner:{doc.relpath.rpartition('/')[0]}",
                                 lambda: agent_and_owner_near(ctx.workspace, doc.relpath))
+    # One finding a home a file, where it first stands: a log that names the owner's home on 1,000 lines has one
+    # thing to fix, not 1,000.
+    lines_of: dict[str, list] = {}
     for home in homes:
-        if skill_manifests and names_skill_author(home.name, skill_manifests):
+        lines_of.setdefault(home.name.lower(), []).append(home)
+    for name, found in lines_of.items():
+        first = found[0]
+        if skill_manifests and names_skill_author(first.name, skill_manifests):
             continue  # the author's home left in an installed skill: not the owner's, fixable only upstream
-        if home.name.lower() != owner and names_the_agent(home.name, agent):
+        if name != owner and names_the_agent(first.name, agent):
             continue  # the account made for the agent, named after it
+        more = len({home.line for home in found}) - 1
         yield Problem(
-            home.line,
-            home.column,
+            first.line,
+            first.column,
             "home path names a user: write '~/' or '$HOME' instead, so shared memory carries no "
-            "personal name and works on other machines",
+            "personal name and works on other machines"
+            + (f" (the same home is on {more} more line{'s' if more > 1 else ''} of this file)" if more else ""),
         )
 
 

@@ -73,7 +73,9 @@ _A_FILE_NOT_A_HOME = LazyPattern(
 # `(open)claw...`, `molt...`: an account made for OpenClaw (once Clawdbot, then Moltbot): `/Users/clawdrex`.
 _NOT_A_PERSON_AFFIXES = LazyPattern(
     r"\A(?:your|example|svc[-_]|service[-_]|x+\Z|(?:open)?clawd?|molt(?:bot|y)\d*\Z)|"
-    r"(?:user|[-_](?:svc|service|bot|runner|agent|ci|ai))\d*\Z"
+    r"(?:user|[-_](?:svc|service|bot|runner|agent|ci|ai))\d*\Z|"
+    # A role or machine word run onto another: `agentadmin`, `localadmin`, `botvm`, `devvm`.
+    r"\A(?:agent|bots?)(?:admin|vm|host|server|box|user)|(?:admin|vm)\d*\Z"
 )
 
 
