@@ -206,3 +206,38 @@ def test_runs_of_markup_with_no_word_after_them_are_read_in_one_pass(tmp_path, l
     done = subprocess.run([sys.executable, "-c", script], input=line, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False []"
+
+
+# A value after a Markdown bold label, as OpenClaw's TOOLS.md and daily notes write credentials (batch 12 found
+# them unreported), and a secret's two-word name written with a space. Each row: the line, whether a secret is in
+# it, why. The labels that name no secret, and a description after a label, stay quiet.
+def _bold_label_rows():
+    key, pw = "sk_inst_" + chars(32, "0123456789abcdef"), password()
+    return [
+        (f"- **API Key**: {key}", True, "bold label, colon after"),
+        (f"- **API Key:** {key}", True, "bold label, colon inside"),
+        (f"**Password**: {pw}", True, "a password after a bold label"),
+        (f"- **Client Key**: {key}", True, "another two-word name"),
+        (f"- API Key: {key}", True, "a spaced name without bold"),
+        (f"VNC password: {pw}", True, "a password in prose after its name"),
+        ("- **API Key**: see the team vault", False, "a description, not a value"),
+        ("- **API Key**: `$INSTREET_API_KEY`", False, "a reference to a variable"),
+        ("- **Password**: <your password>", False, "a placeholder"),
+        (f"- **Owner**: {chars(12)}", False, "a label that names no secret"),
+        ("- **API Key**: stored in 1Password", False, "where it is kept"),
+    ]
+
+
+@pytest.mark.parametrize("line, secret, why", _bold_label_rows(), ids=lambda v: v if isinstance(v, str) and " " in v else None)
+def test_values_after_markdown_labels(line, secret, why):
+    assert bool(scan(line + "\n", "markdown")) is secret, why
+
+
+def test_a_value_after_a_bold_label_is_redacted_and_the_label_kept(tmp_path):
+    key = "sk_inst_" + chars(32, HEX)
+    root = tmp_path / "ws"
+    write_files(root, {"SOUL.md": "# Soul\n", "TOOLS.md": f"# Tools\n\n- **API Key**: {key}\n- **Base URL**: https://api.example.org\n"})
+    run = mw("check", "--select", "secret-in-memory", "--preview", "--fix", "--unsafe-fixes", ".", cwd=root)
+    assert_no_crash(run)
+    assert_no_leak(run.text, [key], "check --fix")
+    assert (root / "TOOLS.md").read_text() == "# Tools\n\n- **API Key**: [REDACTED:secret]\n- **Base URL**: https://api.example.org\n"

@@ -65,6 +65,24 @@ def thin_keywords(window: str) -> str:
     return "".join(pieces)
 
 
+# A Markdown label before a value: `**API Key**: ...`, `**Password:** ...` (OpenClaw's TOOLS.md, daily notes).
+_BOLD_LABEL = LazyPattern(r"\*\*([^*\n]{1,40}?)(\*\*\s{0,4}:|:\*\*)")
+# Two-word secret names a person writes with a space (`API Key`); the keyword search knows them as `api_key`.
+_SPACED_NAME = LazyPattern(r"\b(api|auth|service|account|private|priv|client|db|database|key) (key|pass)\b", re.IGNORECASE)
+
+
+def spelled_labels(window: str) -> str:
+    """The window with Markdown bold labels and spaced secret names written the way an assignment is (same
+    length, so offsets still point into the original): `**API Key**: v` reads `  API_Key:   v`."""
+    if "**" not in window and " " not in window:
+        return window
+    def label(match) -> str:
+        name = _SPACED_NAME.sub(lambda m: f"{m.group(1)}_{m.group(2)}", match.group(1))
+        return "  " + name + ":" + " " * (len(match.group(2)) - 1)  # the colon right after the name, as the keyword search wants
+    window = _BOLD_LABEL.sub(label, window) if "**" in window else window
+    return _SPACED_NAME.sub(lambda m: f"{m.group(1)}_{m.group(2)}", window)
+
+
 def assigned_occurrence(part: str, value: str) -> int | None:
     """Where the keyword regex's value sits: the first occurrence right after an assignment."""
     index = part.find(value)

@@ -28,7 +28,7 @@ from memwarden.patterns import LazyPattern
 from memwarden.analysis.secrets.lines import (
     assigned_occurrence, decode_json_literal, dotted_url_password, extend_jwt, inside, json_literals, key_identity,
     looks_like_path, non_overlapping, password_assignments, pieces, url_segments, secret_span, sublines,
-    thin_keywords, url_password, url_user, windows, word_around,
+    spelled_labels, thin_keywords, url_password, url_user, windows, word_around,
 )
 
 MAX_PER_LINE = 200  # a line with more detections than this is not scanned further
@@ -314,6 +314,7 @@ class _Scan:
         pattern, so search again after each; a pattern that found nothing in the rest of the window
         finds nothing in a shorter rest either (none is anchored), so it is not run again."""
         hits = []
+        window = spelled_labels(window)
         searched = thin_keywords(window)
         active = dict(plugins.config_regexes())
         cursor = 0
