@@ -303,10 +303,36 @@ def test_daily_notes_of_two_days_record_a_change_not_a_conflict(cli, workspace, 
     same_day = notes("sessions", {f"{folder}/2026-03-05-0517.md": note("morning", older, "2026-03-05"),
                                   f"{folder}/2026-03-05-summary.md": note("evening", newer, "2026-03-05")})
     assert only(cli, same_day, "conflicting-records") == []
-    # the same two sentences in a standing note (no day in its name) still contradict the log
-    standing = notes("standing", {f"{folder}/heartbeat.md": note("heartbeat", older, "2026-03-04"),
-                                  f"{folder}/2026-03-05.md": note("day-2", newer, "2026-03-05")})
-    assert [(f[1], f[2]) for f in only(cli, standing, "conflicting-records")] == [(f"{folder}/2026-03-05.md", 11)]
+    # a log is history, against a standing note too: a log entry is true of its day
+    against_log = notes("against-log", {f"{folder}/heartbeat.md": note("heartbeat", older, "2026-03-04"),
+                                        f"{folder}/2026-03-05.md": note("day-2", newer, "2026-03-05")})
+    assert only(cli, against_log, "conflicting-records") == []
+    # two standing notes (no day in their path, no log's folder) still contradict
+    standing = notes("standing", {"memory/knowledge/ops/heartbeat.md": note("heartbeat", older, "2026-03-04"),
+                                  "memory/knowledge/ops/schedule.md": note("schedule", newer, "2026-03-05")})
+    assert [(f[1], f[2]) for f in only(cli, standing, "conflicting-records")] == [("memory/knowledge/ops/schedule.md", 11)]
+
+
+@pytest.mark.parametrize("older_path, newer_path", [
+    ("memory/knowledge/sessions/billing.md", "memory/knowledge/ops/billing.md"),
+    ("memory/knowledge/archive/2026-02/billing.md", "memory/knowledge/ops/billing.md"),
+    ("memory/knowledge/ops/billing.md", "memory/knowledge/journal/billing.md"),
+])
+def test_a_note_in_a_logs_folder_is_history(cli, workspace, older_path, newer_path):
+    root = workspace({"MEMORY.md": "# Memory\n", "memory/fact.yml": "identity:\n  name: A\n",
+                      older_path: note("a", "Heartbeat checks run every 30 minutes.", "2026-03-04"),
+                      newer_path: note("b", "Heartbeat checks run every 60 minutes.", "2026-03-05")})
+    assert only(cli, root, "conflicting-records") == []
+
+
+def test_openclaw_memory_folder_is_a_log(cli, git_repo):
+    # Daily notes and the trackers beside them: what the dev halves' false alarms were made of.
+    root = git_repo({"SOUL.md": "# Soul\n", "AGENTS.md": "# Agents\n",
+                     "memory/heartbeat-state.md": "# State\n\nHeartbeat checks run every 30 minutes.\n",
+                     "memory/ops.md": "# Ops\n\nHeartbeat checks run every 60 minutes.\n"})
+    done = cli("check", "--no-cache", "--exit-zero", "--format", "json", "--preview", "--select", "conflicting-records", ".", cwd=root)
+    assert done.exit_code == 0 and done.json()["findings"] == []
+    assert done.json()["summary"]["workspaces"][0]["profile"] == "openclaw"
 
 
 def test_episodes_of_two_days_are_history_of_one_day_conflict(cli, workspace):

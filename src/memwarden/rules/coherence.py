@@ -97,7 +97,11 @@ def conflicting_records(ctx):
     other words or another version, and is not a conflict. Two log entries
     written at two times (episodes of two days; two daily notes, named by
     their date: `memory/2026-03-04.md`, `memory/2026-03-04-summary.md`)
-    record what changed between them, not a contradiction; a heading or a
+    record what changed between them, not a contradiction. Logs are history
+    and are not read at all: a note with a date in its path
+    (`archive/2026-02/`), in a log's folder (`sessions/`, `logs/`,
+    `journal/`, `transcripts/`), and OpenClaw's `memory/` folder, whose
+    curated memory is the root's `MEMORY.md`; a heading or a
     line that ends in a colon names what follows and is no statement. Also reports one
     fact key set to two different values in two facts files (`fact.yml` and
     `fact_infra.yml`). The finding is at the newer record (its own date, else
@@ -173,7 +177,8 @@ def near_duplicate(ctx):
 
     ## What it does
     Compares each live episode with the earlier episodes, and each note with
-    the earlier notes (by their own dates, then their order), and reports the
+    the earlier notes (by their own dates, then their order; notes that are
+    logs, as conflicting-records reads them, are left out), and reports the
     later of two that share most of their content words (Latin words, CJK
     character pairs; function words left out; width, case and
     Traditional/Simplified forms folded), naming the earlier one's file and
