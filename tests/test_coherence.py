@@ -330,9 +330,17 @@ def test_openclaw_memory_folder_is_a_log(cli, git_repo):
     root = git_repo({"SOUL.md": "# Soul\n", "AGENTS.md": "# Agents\n",
                      "memory/heartbeat-state.md": "# State\n\nHeartbeat checks run every 30 minutes.\n",
                      "memory/ops.md": "# Ops\n\nHeartbeat checks run every 60 minutes.\n"})
-    done = cli("check", "--no-cache", "--exit-zero", "--format", "json", "--preview", "--select", "conflicting-records", ".", cwd=root)
-    assert done.exit_code == 0 and done.json()["findings"] == []
-    assert done.json()["summary"]["workspaces"][0]["profile"] == "openclaw"
+    for cache in ("--no-cache", "--exit-zero", "--exit-zero"):  # whole, then through the store, then kept
+        done = cli("check", cache, "--exit-zero", "--format", "json", "--preview", "--select", "conflicting-records", ".", cwd=root)
+        assert done.exit_code == 0 and done.json()["findings"] == []
+        assert done.json()["summary"]["workspaces"][0]["profile"] == "openclaw"
+
+
+def test_a_daily_note_that_repeats_another_is_still_a_near_duplicate(cli, git_repo):
+    text = "# Review\n\nThe backtest showed the momentum strategy loses money in sideways markets every single week.\n"
+    root = git_repo({"SOUL.md": "# Soul\n", "memory/2026-03-28.md": text, "memory/2026-03-28-review.md": text})
+    done = cli("check", "--no-cache", "--exit-zero", "--format", "json", "--preview", "--select", "near-duplicate", ".", cwd=root)
+    assert [f["name"] for f in done.json()["findings"]] == ["near-duplicate"]
 
 
 def test_episodes_of_two_days_are_history_of_one_day_conflict(cli, workspace):

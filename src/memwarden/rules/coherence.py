@@ -123,7 +123,7 @@ def conflicting_records(ctx):
     similarity = float(ctx.options["similarity"])
     found = ctx.kept_conflicts(ctx.summaries(supersession_marks, "note"), similarity)
     if found is None:
-        found = coherence.find_conflicts(_records(ctx), similarity)
+        found = coherence.find_conflicts(coherence.standing(_records(ctx), ctx.workspace.profile.name), similarity)
     for pair in found:
         newer, older = pair.newer, pair.older
         violation = ConflictingRecords(LAYER_NAMES[older.record.layer], older.place.path, older.place.line, older.sentence)
@@ -177,8 +177,7 @@ def near_duplicate(ctx):
 
     ## What it does
     Compares each live episode with the earlier episodes, and each note with
-    the earlier notes (by their own dates, then their order; notes that are
-    logs, as conflicting-records reads them, are left out), and reports the
+    the earlier notes (by their own dates, then their order), and reports the
     later of two that share most of their content words (Latin words, CJK
     character pairs; function words left out; width, case and
     Traditional/Simplified forms folded), naming the earlier one's file and

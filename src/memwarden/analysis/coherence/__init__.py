@@ -12,9 +12,9 @@ from memwarden.analysis.coherence.conflicts import Conflict, find_conflicts
 from memwarden.analysis.coherence.duplicates import Repeat, find_repeats
 from memwarden.analysis.coherence.fact_keys import FactKeyConflict, fact_key_conflicts
 from memwarden.analysis.coherence.provenance import ASPECTS, Lack, lacks
-from memwarden.analysis.coherence.records import MemoryRecord, memory_records
+from memwarden.analysis.coherence.records import MemoryRecord, memory_records, standing
 
 __all__ = [
     "ASPECTS", "Conflict", "FactKeyConflict", "Lack", "MemoryRecord", "Repeat", "fact_key_conflicts",
-    "find_conflicts", "find_repeats", "lacks", "memory_records",
+    "find_conflicts", "find_repeats", "lacks", "memory_records", "standing",
 ]

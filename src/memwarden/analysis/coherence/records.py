@@ -258,7 +258,8 @@ _NOTE_KEYS = (*NOTE_DATE_KEYS, "description")
 # A log is history, not a standing record: each entry is true of its own time, and a later one that says otherwise
 # records a change. Notes with a date in their path (`memory/2026-02-05.md`, `archive/2026-02/`), in a log's folder,
 # and OpenClaw's memory/ (daily notes and the trackers and transcripts kept beside them; its curated memory is the
-# root's MEMORY.md) are logs. On the dev halves of batches 7-12 they made nearly all of conflicting-records' false alarms.
+# root's MEMORY.md) are logs. On the dev halves of batches 7-12 they made nearly all of conflicting-records' false
+# alarms; near-duplicate still reads them (a daily note that repeats another was judged a true repeat).
 _LOG_PATH = LazyPattern(
     r"(?:\A|/)(?:[^/]*\d{4}-\d{2}[^/]*|sessions?|session[-_]transcripts|transcripts|logs?|daily|journal|"
     r"archived?|_archived?|heartbeats?)(?:/|\Z)",
@@ -272,10 +273,14 @@ def is_log_note(profile: str, relpath: str) -> bool:
     return bool(_LOG_PATH.search(relpath))
 
 
+def standing(records: list[MemoryRecord], profile: str) -> list[MemoryRecord]:
+    """The records that are no log notes: what conflicting-records compares (a log repeating itself is still a
+    near-duplicate)."""
+    return [r for r in records if r.layer != "note" or not is_log_note(profile, r.place.path)]
+
+
 def note_record(ws, relpath: str, kind, order: int, days: dict) -> MemoryRecord | None:
-    """The note as a record (``days``: one date object per day, shared by the notes of a run); None for a log."""
-    if is_log_note(ws.profile.name, relpath):
-        return None
+    """The note as a record (``days``: one date object per day, shared by the notes of a run)."""
     raw = ws.current_bytes(relpath)
     if raw is None:
         return None

@@ -46,7 +46,7 @@ from memwarden.analysis.coherence.conflicts import (
     BANDS, NAME_KEEP, SETTINGS, Conflict, Occurrence, compared, conflict_between, gone_keys, removal_partners,
     user_keys,
 )
-from memwarden.analysis.coherence.records import bulk, memory_records
+from memwarden.analysis.coherence.records import bulk, memory_records, standing
 from memwarden.analysis.coherence.statements import sentences, statement
 from memwarden.engine.cache.record_files import (
     POS_PER_LINE, REBUILD_SHARE, Garbled, RecordFiles, changed_files, checked, crc, day_of, kept_answers, name, ranked, relpath_of,
@@ -158,7 +158,7 @@ def _said_row(normal: bytes, relpath: str, pos: int, piece: int, at: int, day: s
 class _Index:
     def __init__(self, connection, incremental, ws, marks, similarity):
         self.db, self.ws, self.marks, self.similarity = connection, ws, marks, similarity
-        self.files = RecordFiles(incremental, ws, marks, LAYERS)
+        self.files = RecordFiles(incremental, ws, marks, LAYERS, standing_only=True)
         self.meta = digest("conflict-index", code_fingerprint(), similarity, ws.profile.name,
                            [(k.name, k.format, k.globs, k.exclude) for k in ws.profile.kinds])
         self._rows: dict[bytes, _Statement | None] = {}
@@ -209,7 +209,7 @@ class _Index:
         for table in TABLES:
             db.execute(f"DELETE FROM {table}")  # noqa: S608 (a fixed table name)
         firsts: dict[bytes, tuple] = {}
-        said = self._sentences_of(memory_records(self.ws, self.marks), firsts)
+        said = self._sentences_of(standing(memory_records(self.ws, self.marks), self.ws.profile.name), firsts)
         db.executemany("INSERT INTO conflict_said VALUES (?, ?, ?, ?, ?, ?, ?, ?)", said)
         for relpath in sorted(self.files.kinds):
             if self.files.is_log(relpath):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import zlib
 
-from memwarden.analysis.coherence.records import episode_records, fact_records, note_record
+from memwarden.analysis.coherence.records import episode_records, fact_records, is_log_note, note_record
 from memwarden.analysis.superseded import superseded_notes
 from memwarden.engine.cache.incremental import masked, split_lines
 from memwarden.engine.cache.store import stored_name as name, stored_relpath as relpath_of
@@ -103,10 +103,11 @@ def ranked(records) -> list[tuple[object, int]]:
 class RecordFiles:
     """The workspace's files of some layers ("note", "episode", "fact"), read a file (or some log lines) at a time."""
 
-    def __init__(self, incremental, ws, marks, layers: tuple[str, ...]):
+    def __init__(self, incremental, ws, marks, layers: tuple[str, ...], standing_only: bool = False):
         self.inc, self.ws = incremental, ws
         self.superseded = superseded_notes(ws, marks)
-        self.kinds = {relpath: kind for relpath, kind in ws.files.items() if _layer(kind.name) in layers}
+        self.kinds = {relpath: kind for relpath, kind in ws.files.items() if _layer(kind.name) in layers
+                      and not (standing_only and kind.name == "note" and is_log_note(ws.profile.name, relpath))}
         self._lines: dict[str, list[bytes] | None] = {}
 
     def stamp(self, relpath: str) -> str:
