@@ -798,16 +798,19 @@ def test_personal_paths_in_every_kind(cli, workspace):
 
 
 def test_a_home_is_reported_once_a_file_where_it_first_stands(cli, workspace):
+    note = "---\nname: n\ndescription: d\n---\n\n" + "".join(f"- ran /home/alice/bin/job{i}\n" for i in range(50))
+    note += "- copied to /Users/bob/Desktop\n"
+    # A JSONL log's findings are each record's own (the cache checks its new lines alone): one a line there.
     log = "".join(json.dumps({"id": f"ep_{i}", "content": f"ran /home/alice/bin/job{i}", "tags": ["a", "b"]}) + "\n"
-                  for i in range(50))
-    log += json.dumps({"id": "ep_x", "content": "copied to /Users/bob/Desktop", "tags": ["a", "b"]}) + "\n"
-    root = workspace({"memory/episodic.jsonl": log, "memory/fact.yml": "a: /home/alice/x\n"})
+                  for i in range(3))
+    root = workspace({"memory/knowledge/feedback/n.md": note, "memory/episodic.jsonl": log, "memory/fact.yml": "a: /home/alice/x\n"})
     result = cli("check", ".", "--select", "personal-path", "--format", "json", cwd=root)
     found = sorted((f["path"], f["line"], f["message"]) for f in result.json()["findings"])
     assert [(path, line) for path, line, _ in found] == [
-        ("memory/episodic.jsonl", 1), ("memory/episodic.jsonl", 51), ("memory/fact.yml", 1)]
-    assert "on 49 more lines of this file" in found[0][2]
-    assert "more line" not in found[1][2] and "more line" not in found[2][2]
+        ("memory/episodic.jsonl", 1), ("memory/episodic.jsonl", 2), ("memory/episodic.jsonl", 3), ("memory/fact.yml", 1),
+        ("memory/knowledge/feedback/n.md", 6), ("memory/knowledge/feedback/n.md", 56)]
+    assert "on 49 more lines of this file" in found[4][2]
+    assert all("more line" not in message for _, line, message in found if line != 6)
     assert "alice" not in result.stdout and "bob" not in result.stdout
 
 

@@ -427,8 +427,8 @@ def personal_path(doc, ctx):
     ```
     `memory/episodic.jsonl:7:40: MW702 personal-path home path names a user ...`
 
-    A home is reported once a file, where it first stands; the message
-    counts the other lines that name it.
+    A home is reported once a file, where it first stands, and the message
+    counts the other lines that name it; in a JSONL log, once a record.
 
     ## Fix safety
     No fix: whether `~/`, `$HOME` or a project-relative path is right depends
@@ -447,16 +447,18 @@ def personal_path(doc, ctx):
     skill_manifests = installed_skill_manifests(ctx.workspace, doc.relpath)
     agent, owner = ctx.memo.get(f"personal-path.agent-and-owner:{doc.relpath.rpartition('/')[0]}",
                                 lambda: agent_and_owner_near(ctx.workspace, doc.relpath))
-    # One finding a home a file, where it first stands: a log that names the owner's home on 1,000 lines has one
-    # thing to fix, not 1,000.
-    lines_of: dict[str, list] = {}
+    # One finding a home a file, where it first stands: a file that names the owner's home on 1,000 lines has one
+    # thing to fix, not 1,000. Not in a JSONL log, whose findings are each record's own (its new lines are
+    # checked alone, so a count over the whole log could not be kept).
+    lines_of: dict[object, list] = {}
+    per_record = isinstance(doc, JsonlDocument)
     for home in homes:
-        lines_of.setdefault(home.name.lower(), []).append(home)
+        lines_of.setdefault((home.line, home.column) if per_record else home.name.lower(), []).append(home)
     for name, found in lines_of.items():
         first = found[0]
         if skill_manifests and names_skill_author(first.name, skill_manifests):
             continue  # the author's home left in an installed skill: not the owner's, fixable only upstream
-        if name != owner and names_the_agent(first.name, agent):
+        if first.name.lower() != owner and names_the_agent(first.name, agent):
             continue  # the account made for the agent, named after it
         more = len({home.line for home in found}) - 1
         yield Problem(
