@@ -44,6 +44,10 @@ CLAIM = "# Progress\n\nThe export endpoint does not support pagination yet.\n"
     (".gemini", {"memory.md": CLAIM, "GEMINI.md": PLAIN}),
     ("memory", {"architecture.md": BRIEF, "gotchas.md": CLAIM}),
     ("claude/learnings", {"2026-05-01.md": CLAIM}),
+    (".agent/memories", {"setup.md": PLAIN, "ci.md": CLAIM}),
+    # Another agent's folder with a MEMORY.md: no index that agent loads, so no Claude Code front matter asked.
+    (".codex/memory", {"MEMORY.md": "# Memory\n\n- [CI](ci.md)\n", "ci.md": CLAIM}),
+    (".agents/memory", {"MEMORY.md": "# Memory\n\n- [CI](ci.md)\n", "ci.md": CLAIM}),
 ])
 def test_plain_markdown_memory_folders_are_found_as_notes_from_the_root(cli, git_repo, folder, files):
     root = git_repo({"CLAUDE.md": "# Project\n\nRun the tests.\n", **{f"{folder}/{k}": v for k, v in files.items()}})
@@ -240,3 +244,32 @@ def test_a_memory_folder_elsewhere_or_without_notes_is_not_taken_for_one(cli, gi
     })
     result, report = check(cli, root, "--preview")
     assert "claude-code" not in profiles(report).values(), profiles(report)
+
+
+OPENCLAW_ROOT = {"SOUL.md": "# Soul\n\nCalm.\n", "IDENTITY.md": "- **Name:** Atlas\n", "MEMORY.md": "# Memory\n"}
+
+
+@pytest.mark.parametrize("folder", ["Scribe", "agents/kingshot"])
+def test_another_agents_workspace_below_an_openclaw_workspace_is_its_own(cli, git_repo, folder):
+    root = git_repo({**OPENCLAW_ROOT, f"{folder}/SOUL.md": "# Soul\n", f"{folder}/memory/2026-05-01.md": CLAIM,
+                     # Templates of the files, with a BOOTSTRAP.md, are no agent's workspace.
+                     "templates/SOUL.md": "# Soul\n", "templates/BOOTSTRAP.md": "# Bootstrap\n", "templates/memory/x.md": CLAIM})
+    result, report = check(cli, root, "--preview")
+    assert profiles(report) == {".": "openclaw", folder: "openclaw"}
+    found = names(report)
+    assert (f"{folder}/memory/2026-05-01.md", "negative-claim-without-expiry") in found
+    # Read once, in its own workspace; nothing of the templates is a finding of an agent.
+    assert len([path for path, _ in found if path.startswith(folder)]) == len({p for p in found if p[0].startswith(folder)})
+    assert not any(path.startswith("templates/") and name == "leftover-bootstrap" for path, name in found)
+
+
+@pytest.mark.parametrize("files, profile", [
+    ({"SOUL.md": "# Soul\n", "AGENTS.md": "# Agents\n"}, "openclaw"),
+    ({"AGENTS.md": "# Agents\n", "USER.md": "# User\n"}, "openclaw"),
+    ({"CLAUDE.md": "# C\n", "memory/fact.yml": "a: 1\n", "memory/scratchpad.md": PLAIN}, "three-layer"),
+])
+def test_a_memory_file_named_alone_belongs_to_the_workspace_above_its_folder(cli, git_repo, files, profile):
+    root = git_repo({**files, "memory/2026-05-01.md": CLAIM})
+    for args in ((), ("memory/2026-05-01.md",), ("memory",)):
+        result, report = check(cli, root, *args)
+        assert profiles(report) == {".": profile}, args

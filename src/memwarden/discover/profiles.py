@@ -60,7 +60,7 @@ REPOSITORY_META_FILES = tuple(
 AGENT_DOT_DIRS = (".claude", ".serena", ".learnings", ".gemini", ".codex", ".agents", ".openclaw")
 # Dot-folders other agents keep their files in, where people keep memory beside them: Copilot's `.github/`, Kiro's
 # `.kiro/steering/`, Cursor's and Windsurf's folders, Cline's and Roo's. Looked into for memory folders only.
-OTHER_AGENT_DOT_DIRS = (".github", ".kiro", ".cursor", ".windsurf", ".cline", ".roo")
+OTHER_AGENT_DOT_DIRS = (".github", ".kiro", ".cursor", ".windsurf", ".cline", ".roo", ".agent")
 
 
 def agent_instructions(*extra: str) -> Kind:
@@ -375,15 +375,23 @@ def _plain_notes(root: Path) -> str | None:
         return f"{root.name}/{memory_file}, the memory file kept in the agent's folder" if memory_file else None
     # A memory/ with an index, or in Claude Code's folders, is Claude Code's (detected below).
     claude_code = ".claude" in root.parts or parent in ("claude", "dot_claude") or root.parent.parent.name == "projects"
-    if root.name == "memory" and "MEMORY.md" not in names and not claude_code:
-        if agent_folder:
-            return f"a memory folder in {parent}/"
+    if root.name in ("memory", "memories") and agent_folder and not claude_code:
+        # Another agent's memory folder, with or without a MEMORY.md: that agent loads no index at start-up, so its
+        # notes need no Claude Code front matter (dev: Replit's and Codex's folders read as Claude Code's were all
+        # false schema-violation findings).
+        return f"a memory folder in {parent}/"
+    # The memory/ of a workspace above (OpenClaw's daily notes, three-layer or gish memory) is that workspace's.
+    if root.name == "memory" and "MEMORY.md" not in names and not claude_code and not _memory_of_the_folder_above(root):
         beside = next((name for name in AGENT_INSTRUCTION_FILES if (root.parent / name).is_file()), None)
         if beside:
             return f"memory/ beside {beside}, notes the agent reads on demand"
         if any(_DAILY_NOTE.fullmatch(name) for name in names):
             return "memory/ holds daily notes (YYYY-MM-DD.md)"
     return None
+
+
+def _memory_of_the_folder_above(memory: Path) -> bool:
+    return detect(memory.parent)[0] not in (None, AGENT_INSTRUCTIONS.name)
 
 
 def _split_layout(memory: Path) -> str | None:
@@ -409,6 +417,19 @@ def _has_jsonl(folder: Path) -> bool:
 # above.
 def own_memory_folder(folder: Path) -> bool:
     return (folder / "MEMORY.md").is_file()
+
+
+# A folder below an OpenClaw workspace that is another agent's workspace (a roster keeps one a agent: `Scribe/`,
+# `agents/kingshot/`): its own SOUL.md or IDENTITY.md, and memory of its own (MEMORY.md or memory/). Found as its own
+# workspace, not as text files of the folder above. Templates and examples of the files are none.
+_NOT_AN_AGENT = re.compile(r"(?i)templates?|examples?|samples?|docs?|fixtures?|tests?|skills?|backups?")
+
+
+def own_agent_workspace(folder: Path) -> bool:
+    if _NOT_AN_AGENT.fullmatch(folder.name):
+        return False
+    return any((folder / name).is_file() for name in ("SOUL.md", "IDENTITY.md")) and (
+        (folder / "MEMORY.md").is_file() or (folder / "memory").is_dir())
 
 
 # A link of an index to a Markdown file in a subfolder: `[Why](decisions/no-orm.md)`, `(<./a b.md>)`, `(x.md#part)`.

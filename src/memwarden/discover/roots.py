@@ -10,8 +10,10 @@ from memwarden.discover.profiles import (
     AGENT_INSTRUCTIONS,
     OTHER_AGENT_DOT_DIRS,
     CLAUDE_CODE,
+    OPENCLAW,
     detect,
     looks_like_workspace,
+    own_agent_workspace,
     own_memory_folder,
 )
 
@@ -54,9 +56,29 @@ def owns_only_its_root(directory: Path) -> bool:
 
 
 def memory_folders_within(root: Path) -> list[Path]:
-    """The memory folders inside a Claude Code memory folder (a subagent's, with its own MEMORY.md), which its walk
-    leaves to them."""
-    return _subagent_folders(root) if detect(root)[0] == CLAUDE_CODE.name else []
+    """The memory folders inside a Claude Code memory folder (a subagent's, with its own MEMORY.md) or an OpenClaw
+    workspace (another agent's workspace), which its walk leaves to them."""
+    profile = detect(root)[0]
+    if profile == CLAUDE_CODE.name:
+        return _subagent_folders(root)
+    return _agent_workspaces(root) if profile == OPENCLAW.name else []
+
+
+def _agent_workspaces(root: Path, depth: int = 2) -> list[Path]:
+    """Other agents' OpenClaw workspaces below one: `Scribe/`, `agents/kingshot/` (two levels down at most)."""
+    found: list[Path] = []
+    try:
+        children = sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink())
+    except OSError:
+        return found
+    for child in children:
+        if child.name in SKIP_DIRS or child.name.startswith(".") or child.name == "memory":
+            continue
+        if own_agent_workspace(child):
+            found.append(child)
+        elif depth > 1:
+            found.extend(_agent_workspaces(child, depth - 1))
+    return found
 
 
 def _subagent_folders(root: Path) -> list[Path]:
@@ -89,6 +111,8 @@ def find_nested_roots(
                 found.extend(find_nested_roots(child, depth - 1))
             elif depth > 1 and profile == CLAUDE_CODE.name:
                 found.extend(_subagent_folders(child))
+            elif profile == OPENCLAW.name:
+                found.extend(_agent_workspaces(child))
         elif depth > 1:
             found.extend(find_nested_roots(child, depth - 1))
     return found

@@ -38,6 +38,7 @@ from memwarden.discover.roots import (  # noqa: F401 (find_nested_roots, is_work
 from memwarden.discover.profiles import (
     AGENT_INSTRUCTIONS,
     CLAUDE_CODE,
+    OPENCLAW,
     PROFILES,
     Kind,
     Profile,
@@ -46,6 +47,7 @@ from memwarden.discover.profiles import (
     index_linked_notes,
     looks_like_workspace,
     other_text_kind,
+    own_agent_workspace,
     own_memory_folder,
     with_instruction_files,
 )
@@ -156,6 +158,8 @@ class Workspace:
                     continue
                 if self.profile.name == CLAUDE_CODE.name and own_memory_folder(Path(directory, name)):
                     continue  # another memory folder, its own workspace (a subagent's)
+                if self.profile.name == OPENCLAW.name and own_agent_workspace(Path(directory, name)):
+                    continue  # another agent's workspace, its own
                 kept.append(name)
             dirnames[:] = kept
             for name in sorted(filenames):
