@@ -64,13 +64,18 @@ def memory_folders_within(root: Path) -> list[Path]:
     return _agent_workspaces(root) if profile == OPENCLAW.name else []
 
 
+def _subfolders(folder: Path) -> list[Path]:
+    """A folder's subfolders in name order, not through a link; none when it cannot be listed."""
+    try:
+        return sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
+    except OSError:
+        return []
+
+
 def _agent_workspaces(root: Path, depth: int = 2) -> list[Path]:
     """Other agents' OpenClaw workspaces below one: `Scribe/`, `agents/kingshot/` (two levels down at most)."""
     found: list[Path] = []
-    try:
-        children = sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink())
-    except OSError:
-        return found
+    children = _subfolders(root)
     for child in children:
         if child.name in SKIP_DIRS or child.name.startswith(".") or child.name == "memory":
             continue
@@ -82,10 +87,7 @@ def _agent_workspaces(root: Path, depth: int = 2) -> list[Path]:
 
 
 def _subagent_folders(root: Path) -> list[Path]:
-    try:
-        children = sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink())
-    except OSError:
-        return []
+    children = _subfolders(root)
     return [child for child in children
             if child.name not in SKIP_DIRS and own_memory_folder(child) and is_workspace_root(child)]
 
@@ -95,10 +97,7 @@ def find_nested_roots(
 ) -> list[Path]:
     """Workspaces below a folder (in its agents' dot-folders only, when it is a full workspace itself)."""
     found: list[Path] = []
-    try:
-        children = sorted(p for p in directory.iterdir() if p.is_dir() and not p.is_symlink())
-    except OSError:
-        return found
+    children = _subfolders(directory)
     for child in children:
         if child.name in SKIP_DIRS or (child.name.startswith(".") and child.name not in SEARCHED_DOT_DIRS):
             continue
