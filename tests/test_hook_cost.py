@@ -17,6 +17,24 @@ from conftest import git
 NO_CACHE = {"MEMWARDEN_NO_CACHE": "1"}
 
 
+@pytest.fixture
+def a_log_rule_on_by_default(tmp_path, monkeypatch):
+    """The shipped tier table with unparsable-file stable, as it was when these tests were written: they measure
+    what a hook that reads a log's lines costs, whichever rules the latest measurement leaves on by default."""
+    import memwarden
+    from memwarden import tiers
+
+    table = json.loads((Path(memwarden.__file__).parent / "rule_tiers.json").read_text("utf-8"))
+    table["rules"]["unparsable-file"]["tier"] = "stable"
+    path = tmp_path / "tiers.json"
+    path.write_text(json.dumps(table), "utf-8")
+    monkeypatch.setenv("MEMWARDEN_TIER_TABLE", str(path))
+    tiers.table.cache_clear()
+    yield
+    monkeypatch.delenv("MEMWARDEN_TIER_TABLE")
+    tiers.table.cache_clear()
+
+
 def _note(number: int, links: list[str]) -> str:
     see = " ".join(f"See [note {name}]({name})." for name in links)
     return (f"---\nname: note {number}\ndescription: what note {number} remembers\ntype: feedback\n---\n\n"
@@ -130,7 +148,7 @@ def test_the_hooks_findings_are_those_of_a_check_without_the_store_after_random_
     assert len(set(done)) >= 9 and "readme" in done, done
 
 
-def test_a_warm_hook_on_a_small_change_looks_only_at_the_files_it_checks(cli, tmp_path, monkeypatch):
+def test_a_warm_hook_on_a_small_change_looks_only_at_the_files_it_checks(cli, tmp_path, monkeypatch, a_log_rule_on_by_default):
     """The seam: on a 4-file change (a README among them) of a workspace of 1,500 notes and a log of 1,500 episodes,
     the hook stats and classifies a handful of files, not the workspace (the walk listed every note and classified
     it; the store stat-ed every file to key it), and digests the log's new line, not every line (one digest says
@@ -189,7 +207,7 @@ def _log_line_broken_in_place(log: Path, index: int) -> None:
     os.utime(log, ns=(info.st_atime_ns, info.st_mtime_ns))
 
 
-def test_a_log_rewritten_in_the_middle_with_the_same_size_is_read_again(cli, tmp_path, monkeypatch):
+def test_a_log_rewritten_in_the_middle_with_the_same_size_is_read_again(cli, tmp_path, monkeypatch, a_log_rule_on_by_default):
     monkeypatch.delenv("MEMWARDEN_PREVIEW", raising=False)
     root = _workspace(tmp_path / "ws", notes=3, episodes=300)
     log = root / "memory" / "episodic.jsonl"
@@ -204,7 +222,7 @@ def test_a_log_rewritten_in_the_middle_with_the_same_size_is_read_again(cli, tmp
     assert found == _findings(cli, root, hook, env=NO_CACHE)
 
 
-def test_a_planted_digest_of_a_logs_lines_is_not_believed_over_missing_rows(cli, tmp_path, monkeypatch):
+def test_a_planted_digest_of_a_logs_lines_is_not_believed_over_missing_rows(cli, tmp_path, monkeypatch, a_log_rule_on_by_default):
     """Row 0 says the first lines are unchanged only while every one of them has its row: a store whose row 0 was
     made to match the log's new bytes, with the changed line's row gone, is read line by line."""
     import hashlib
