@@ -75,8 +75,7 @@ def _subfolders(folder: Path) -> list[Path]:
 def _agent_workspaces(root: Path, depth: int = 2) -> list[Path]:
     """Other agents' OpenClaw workspaces below one: `Scribe/`, `agents/kingshot/` (two levels down at most)."""
     found: list[Path] = []
-    children = _subfolders(root)
-    for child in children:
+    for child in _subfolders(root):
         if child.name in SKIP_DIRS or child.name.startswith(".") or child.name == "memory":
             continue
         if own_agent_workspace(child):
@@ -87,8 +86,7 @@ def _agent_workspaces(root: Path, depth: int = 2) -> list[Path]:
 
 
 def _subagent_folders(root: Path) -> list[Path]:
-    children = _subfolders(root)
-    return [child for child in children
+    return [child for child in _subfolders(root)
             if child.name not in SKIP_DIRS and own_memory_folder(child) and is_workspace_root(child)]
 
 
@@ -97,8 +95,7 @@ def find_nested_roots(
 ) -> list[Path]:
     """Workspaces below a folder (in its agents' dot-folders only, when it is a full workspace itself)."""
     found: list[Path] = []
-    children = _subfolders(directory)
-    for child in children:
+    for child in _subfolders(directory):
         if child.name in SKIP_DIRS or (child.name.startswith(".") and child.name not in SEARCHED_DOT_DIRS):
             continue
         if agent_dirs_only and child.name not in SEARCHED_DOT_DIRS:

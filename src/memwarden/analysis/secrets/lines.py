@@ -74,12 +74,8 @@ _SPACED_NAME = LazyPattern(r"\b(api|auth|service|account|private|priv|client|db|
 def spelled_labels(window: str) -> str:
     """The window with Markdown bold labels and spaced secret names written the way an assignment is (same
     length, so offsets still point into the original): `**API Key**: v` reads `  API_Key:   v`."""
-    if "**" not in window and " " not in window:
-        return window
-    def label(match) -> str:
-        name = _SPACED_NAME.sub(lambda m: f"{m.group(1)}_{m.group(2)}", match.group(1))
-        return "  " + name + ":" + " " * (len(match.group(2)) - 1)  # the colon right after the name, as the keyword search wants
-    window = _BOLD_LABEL.sub(label, window) if "**" in window else window
+    if "**" in window:  # the colon right after the name, as the keyword search wants it
+        window = _BOLD_LABEL.sub(lambda m: "  " + m.group(1) + ":" + " " * (len(m.group(2)) - 1), window)
     return _SPACED_NAME.sub(lambda m: f"{m.group(1)}_{m.group(2)}", window)
 
 
