@@ -225,6 +225,12 @@ def _bold_label_rows():
         ("- **Password**: <your password>", False, "a placeholder"),
         (f"- **Owner**: {chars(12)}", False, "a label that names no secret"),
         ("- **API Key**: stored in 1Password", False, "where it is kept"),
+        # batch 14's message bug: a test verdict's label before a spec file, which then hid the file's words
+        # inside other file names wherever a message quoted them.
+        ("A `Category`-grouped tree, build clean. **Live VR PASS:** `e2e/p15e-knowledge-vr.spec.ts` (5 screens)", False,
+         "a file named after a verdict"),
+        ("- **Password**: `./secrets/prod.env`", False, "the file that holds it"),
+        (f"- **Password**: `{pw}`", True, "a quoted password"),
     ]
 
 
@@ -241,3 +247,18 @@ def test_a_value_after_a_bold_label_is_redacted_and_the_label_kept(tmp_path):
     assert_no_crash(run)
     assert_no_leak(run.text, [key], "check --fix")
     assert (root / "TOOLS.md").read_text() == "# Tools\n\n- **API Key**: [REDACTED:secret]\n- **Base URL**: https://api.example.org\n"
+
+
+def test_a_file_named_after_a_verdict_label_leaves_other_file_names_shown(tmp_path):
+    # Batch 14: `**Live VR PASS:** `e2e/p15e-knowledge-vr.spec.ts`` read as a password hid its runs
+    # ("-knowledge-") inside the note's own name wherever another rule's message quoted it.
+    root = tmp_path / "memory"
+    note = ("---\nname: p15 plan\ndescription: plan\ntype: project\n---\n\n"
+            "A `Category`-grouped tree, build clean. **Live VR PASS:** `e2e/p15e-knowledge-vr.spec.ts` (5 screens)\n")
+    write_files(root, {"MEMORY.md": "# Memory\n\n- [Other](other.md) - other\n",
+                       "other.md": "---\nname: other\ndescription: other\ntype: project\n---\n\nBody.\n",
+                       "p15-research-knowledge-plan.md": note})
+    run = mw("check", "--preview", "--format", "json", "--exit-zero", "--no-cache", ".", cwd=root)
+    assert_no_crash(run)
+    assert "SECRET:" not in run.text
+    assert "p15-research-knowledge-plan.md" in run.text

@@ -242,6 +242,10 @@ _REFERENCE = LazyPattern(
 # settings.API_KEY, os.environ, config.apiKey: each part an identifier in a conventional case
 # (a password like 'NbowKG.PEMdU21' has parts in none).
 _IDENT = r"(?:[a-z_][a-z0-9_]*(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9_]*|(?:[A-Z][a-z0-9]+)+)"
+# `e2e/p15e-knowledge-vr.spec.ts`, `./config/prod.env`: a file named after the label (`**Live VR PASS:** `<spec>``),
+# not its value. Folders of word characters and a final name with a letter extension; base64 and AWS keys have
+# '+' or '=' or no extension, a JWT no '/'.
+_FILE_PATH = LazyPattern(r"\A(?:~|\.{1,2})?/?(?:[\w@-][\w.@-]*/)+[\w@-][\w.@-]*\.[A-Za-z][A-Za-z0-9]{0,5}\Z")
 _ATTRIBUTE = LazyPattern(rf"\A{_IDENT}(?:\.{_IDENT})+\Z")
 # get_secret("db"), os.environ["PW"], ENV[DB_PASS], env(DB_PASS), vault.read(), Secret(name=db): a call or a
 # subscript of a name in a conventional case, whose arguments are names, numbers or quoted strings. A password
@@ -411,8 +415,9 @@ def is_stand_in(value: str) -> bool:
 
 def is_reference(value: str) -> bool:
     """A value that names where the secret lives: `settings.API_KEY`, `get_token()`, `os.environ[...]`,
-    a variable such as `tmp_path` or `db_password`."""
-    return bool(_REFERENCE.match(value) or _ATTRIBUTE.match(value) or _SNAKE_NAME.match(value) or _CALL.match(value))
+    a variable such as `tmp_path` or `db_password`, a file's path."""
+    return bool(_REFERENCE.match(value) or _ATTRIBUTE.match(value) or _SNAKE_NAME.match(value) or _CALL.match(value)
+                or _FILE_PATH.match(value))
 
 
 def key_before(line: str, start: int) -> str | None:
