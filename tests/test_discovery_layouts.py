@@ -45,6 +45,8 @@ CLAIM = "# Progress\n\nThe export endpoint does not support pagination yet.\n"
     ("memory", {"architecture.md": BRIEF, "gotchas.md": CLAIM}),
     ("claude/learnings", {"2026-05-01.md": CLAIM}),
     (".agent/memories", {"setup.md": PLAIN, "ci.md": CLAIM}),
+    # Notes kept by kind, none at the folder's top (batch 14 dev: a .agent/memory/ of 61 notes read as nothing).
+    (".agent/memory", {"feedback/no-cd.md": PLAIN, "project/ci.md": CLAIM}),
     # Another agent's folder with a MEMORY.md: no index that agent loads, so no Claude Code front matter asked.
     (".codex/memory", {"MEMORY.md": "# Memory\n\n- [CI](ci.md)\n", "ci.md": CLAIM}),
     (".agents/memory", {"MEMORY.md": "# Memory\n\n- [CI](ci.md)\n", "ci.md": CLAIM}),
@@ -65,6 +67,8 @@ def test_plain_markdown_memory_folders_are_found_as_notes_from_the_root(cli, git
     {".github/ISSUE_TEMPLATE/bug.md": PLAIN, ".github/pull_request_template.md": PLAIN},
     {".gemini/settings.md": PLAIN},
     {"memory/README.md": PLAIN, "AGENTS.md": "# Agents\n\nRun the tests.\n"},
+    # Markdown one folder down is memory only in an agent's folder.
+    {"src/memory/pool/design.md": PLAIN},
 ])
 def test_folders_by_those_names_that_hold_no_memory_are_not_memory(cli, git_repo, files):
     root = git_repo({**files, "src/app.py": "print()\n"})

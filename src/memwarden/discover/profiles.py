@@ -358,6 +358,8 @@ def _plain_notes(root: Path) -> str | None:
                  and not matches_any(child.name, REPOSITORY_META_FILES)}
     except OSError:
         return None
+    if not names and agent_folder and root.name in ("memory", "memories"):
+        names = _notes_one_folder_down(root)  # notes kept by kind (`feedback/`, `project/`), none at the top
     if not names:
         return None
     if root.name == "memories" and parent == ".serena":
@@ -388,6 +390,14 @@ def _plain_notes(root: Path) -> str | None:
         if any(_DAILY_NOTE.fullmatch(name) for name in names):
             return "memory/ holds daily notes (YYYY-MM-DD.md)"
     return None
+
+
+def _notes_one_folder_down(root: Path) -> set[str]:
+    try:
+        return {f"{folder.name}/{child.name}" for folder in root.iterdir() if folder.is_dir() and not folder.name.startswith(".")
+                for child in folder.iterdir() if child.suffix == ".md" and child.is_file()}
+    except OSError:
+        return set()
 
 
 def _memory_of_the_folder_above(memory: Path) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from memwarden.discover.carried import carried_reason
 from memwarden.discover.links import forget_real_paths, reached_through_symlink, real_path
 from memwarden.discover import config as config_module
 from memwarden.agent_files import aider_reads, folder_is_no_file, in_agent_dir
@@ -145,6 +146,9 @@ class Workspace:
             yield from self._unlisted(unlisted)
             rel_dir = Path(directory).relative_to(root).as_posix()
             prefix = "" if rel_dir == "." else rel_dir + "/"
+            if prefix and carried_reason(os.path.basename(directory), dirnames + filenames) is not None:
+                dirnames[:] = []  # a tree the workspace carries: someone else's text (see discover.carried)
+                continue
             kept = []
             for name in sorted(dirnames):
                 relpath = prefix + name

@@ -1,0 +1,49 @@
+"""The trees a workspace carries but did not write, which its walk leaves out.
+
+An agent's workspace (an OpenClaw workspace, a backed-up `~/.openclaw`) often holds more than
+memory: skills installed from a registry, projects the agent built or cloned, a checkout of
+another repository, build output. Their files are someone else's text: a skill author's home
+path, a Helm chart's templates that no YAML parser reads, a project's fixtures and lock files.
+Read as memory they made most of the secrets, personal-path and parse-error findings of two
+blind batches (13 and 14), and most of a run's time. A folder below the workspace root is
+carried when its own listing says so, so deciding costs no read:
+
+- it is a checkout of its own (`.git`, a folder or a submodule's file);
+- it is a skill installed from a registry (ClawHub writes `.clawhub/` and `_meta.json` beside
+  the skill's SKILL.md);
+- it is a project of its own (a package manifest: `package.json`, `pyproject.toml`, `go.mod`,
+  `Cargo.toml`, a Helm `Chart.yaml`, ...);
+- it is named as build or dependency output (`dist`, `site-packages`, `DerivedData`, ...), as
+  ruff and pre-commit leave those out.
+
+The workspace root is never carried: a repository whose root is both a project and a workspace
+is read whole. A file named on the command line, as pre-commit names a staged file, is still
+checked wherever it is: the walk leaves carried trees out, the guard does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+PROJECT_MANIFESTS = frozenset({
+    "package.json", "pyproject.toml", "setup.py", "setup.cfg", "go.mod", "Cargo.toml", "pom.xml",
+    "build.gradle", "build.gradle.kts", "Gemfile", "composer.json", "Chart.yaml", "Package.swift",
+    "pubspec.yaml", "mix.exs", "deno.json",
+})
+# Build and dependency output a person never writes by hand (ruff's and pre-commit's defaults, and Xcode's).
+OUTPUT_FOLDERS = frozenset({"dist", "_build", "buck-out", "site-packages", "__pypackages__", "bower_components",
+                            "Pods", "DerivedData"})
+
+
+def carried_reason(name: str, entries: Collection[str]) -> str | None:
+    """Why a folder below a workspace root, named ``name`` and listing ``entries``, is carried; None when it is not."""
+    if name in OUTPUT_FOLDERS:
+        return "build or dependency output"
+    if ".git" in entries:
+        return "a checkout of its own"
+    if ".clawhub" in entries or ("_meta.json" in entries and "SKILL.md" in entries):
+        return "a skill installed from a registry"
+    manifest = next((entry for entry in sorted(entries) if entry in PROJECT_MANIFESTS or entry.endswith(".xcodeproj")), None)
+    if manifest is not None:
+        return f"a project of its own ({manifest})"
+    return None
