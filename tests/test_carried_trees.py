@@ -34,6 +34,10 @@ ROWS = [
     ("charts/app/templates/deploy.yaml", {"charts/app/Chart.yaml": "name: app\n"}, False, "a vendored Helm chart"),
     ("tool/src/main.rs", {"tool/Cargo.toml": "[package]\nname = 'tool'\n"}, False, "a Rust project"),
     ("upstream/docs/setup.md", {"upstream/.git": "gitdir: ../.git/modules/upstream\n"}, False, "a submodule"),
+    ("skills/mine/notes.md", {"skills/.clawhub/lock.json": "{}\n", "skills/mine/SKILL.md": "# Mine\n"}, True,
+     "ClawHub's lock beside the skills is no skill"),
+    ("backup/memory/infra.md", {"backup/package.json": "{}\n", "backup/SOUL.md": "# Soul\n"}, True,
+     "a backed-up workspace whose root was a project"),
     ("dist/bundle.js", {}, False, "build output"),
     ("ios/DerivedData/log.txt", {}, False, "Xcode's build output"),
 ]

@@ -12,7 +12,8 @@ carried when its own listing says so, so deciding costs no read:
 - it is a skill installed from a registry (ClawHub writes `.clawhub/` and `_meta.json` beside
   the skill's SKILL.md);
 - it is a project of its own (a package manifest: `package.json`, `pyproject.toml`, `go.mod`,
-  `Cargo.toml`, a Helm `Chart.yaml`, ...);
+  `Cargo.toml`, a Helm `Chart.yaml`, ...), unless it holds memory too (a `memory/`, a MEMORY.md or
+  OpenClaw's SOUL.md: a backed-up workspace whose root was a project);
 - it is named as build or dependency output (`dist`, `site-packages`, `DerivedData`, ...), as
   ruff and pre-commit leave those out.
 
@@ -30,6 +31,8 @@ PROJECT_MANIFESTS = frozenset({
     "build.gradle", "build.gradle.kts", "Gemfile", "composer.json", "Chart.yaml", "Package.swift",
     "pubspec.yaml", "mix.exs", "deno.json",
 })
+# A folder holding these is memory even beside a manifest: a backed-up workspace whose root was a project.
+MEMORY_ENTRIES = frozenset({"memory", "MEMORY.md", "SOUL.md", "IDENTITY.md", "HEARTBEAT.md"})
 # Build and dependency output a person never writes by hand (ruff's and pre-commit's defaults, and Xcode's).
 OUTPUT_FOLDERS = frozenset({"dist", "_build", "buck-out", "site-packages", "__pypackages__", "bower_components",
                             "Pods", "DerivedData"})
@@ -41,8 +44,10 @@ def carried_reason(name: str, entries: Collection[str]) -> str | None:
         return "build or dependency output"
     if ".git" in entries:
         return "a checkout of its own"
-    if ".clawhub" in entries or ("_meta.json" in entries and "SKILL.md" in entries):
-        return "a skill installed from a registry"
+    if "SKILL.md" in entries and (".clawhub" in entries or "_meta.json" in entries):
+        return "a skill installed from a registry"  # (ClawHub's own .clawhub/ beside skills/ is no skill)
+    if any(entry in MEMORY_ENTRIES for entry in entries):
+        return None  # a copy of a workspace, or a project with its own memory: memory either way
     manifest = next((entry for entry in sorted(entries) if entry in PROJECT_MANIFESTS or entry.endswith(".xcodeproj")), None)
     if manifest is not None:
         return f"a project of its own ({manifest})"
