@@ -1,8 +1,8 @@
 """The trees an agent's workspace carries but did not write are left out of its walk (memwarden.discover.carried).
 
 Each row of the table puts the same personal path (a home that names a person) in one file of an OpenClaw
-workspace, and says whether `check` from the workspace root reads that file: memory and the owner's own files
-yes; an installed skill, a project or a checkout of its own, build output no. The same file named on the
+workspace, and says whether `check` from the workspace root reads that file: memory, the owner's own files and
+skills yes; a project or a checkout of its own, build output no. The same file named on the
 command line, as pre-commit names a staged file, is always read (the guard leaves nothing out).
 """
 
@@ -26,10 +26,11 @@ ROWS = [
     ("skills/mine/run.py", {"skills/mine/SKILL.md": "# Mine\n"}, True, "a script of the owner's own skill"),
     ("tools/fetch.py", {"tools/requirements.txt": "requests\n"}, True, "a requirements list makes no project"),
     ("build/notes.md", {}, True, "a folder named build: people write there"),
-    ("skills/weather/SKILL.md", {"skills/weather/_meta.json": '{"slug": "weather"}\n'}, False,
+    # An installed skill is read: its owner edits it (their key in its config); personal-path knows its author.
+    ("skills/weather/SKILL.md", {"skills/weather/_meta.json": '{"slug": "weather"}\n'}, True,
      "a skill installed from a registry (_meta.json)"),
-    ("skills/mail/scripts/send.sh", {"skills/mail/SKILL.md": "# Mail\n", "skills/mail/.clawhub/origin.json": "{}\n"},
-     False, "a skill installed from a registry (.clawhub/)"),
+    ("skills/mail/scripts/send.sh", {"skills/mail/SKILL.md": "# Mail\n", "skills/mail/.clawhub/origin.json": "{}\n",
+                                     "skills/mail/package.json": "{}\n"}, True, "an installed skill with a package manifest"),
     ("dashboard/src/config.ts", {"dashboard/package.json": '{"name": "dashboard"}\n'}, False, "a project of its own"),
     ("charts/app/templates/deploy.yaml", {"charts/app/Chart.yaml": "name: app\n"}, False, "a vendored Helm chart"),
     ("tool/src/main.rs", {"tool/Cargo.toml": "[package]\nname = 'tool'\n"}, False, "a Rust project"),

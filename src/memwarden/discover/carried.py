@@ -1,17 +1,15 @@
 """The trees a workspace carries but did not write, which its walk leaves out.
 
 An agent's workspace (an OpenClaw workspace, a backed-up `~/.openclaw`) often holds more than
-memory: skills installed from a registry, projects the agent built or cloned, a checkout of
-another repository, build output. Their files are someone else's text: a skill author's home
-path, a Helm chart's templates that no YAML parser reads, a project's fixtures and lock files.
+memory: projects the agent built or cloned, a checkout of another repository, build output. Their
+files are someone else's text: a vendored project's home paths, a Helm chart's templates that no
+YAML parser reads, a project's fixtures and lock files.
 Read as memory they made most of the secrets, personal-path and parse-error findings of two
 blind batches (13 and 14), and most of a run's time. A folder below the workspace root is
 carried when its own listing says so, so deciding costs no read:
 
 - it is a checkout of its own (`.git`, a folder or a submodule's file);
-- it is a skill installed from a registry (ClawHub writes `.clawhub/` and `_meta.json` beside
-  the skill's SKILL.md);
-- it is a project of its own (a package manifest: `package.json`, `pyproject.toml`, `go.mod`,
+- it is a project of its own and no skill (a package manifest: `package.json`, `pyproject.toml`, `go.mod`,
   `Cargo.toml`, a Helm `Chart.yaml`, ...), unless it holds memory too (a `memory/`, a MEMORY.md or
   OpenClaw's SOUL.md: a backed-up workspace whose root was a project);
 - it is named as build or dependency output (`dist`, `site-packages`, `DerivedData`, ...), as
@@ -44,8 +42,11 @@ def carried_reason(name: str, entries: Collection[str]) -> str | None:
         return "build or dependency output"
     if ".git" in entries:
         return "a checkout of its own"
-    if "SKILL.md" in entries and (".clawhub" in entries or "_meta.json" in entries):
-        return "a skill installed from a registry"  # (ClawHub's own .clawhub/ beside skills/ is no skill)
+    if "SKILL.md" in entries:
+        # A skill installed from a registry is read: its owner edits it (a key in its config, their home in its
+        # scripts: 5 true, 1 false in the dev half), and personal-path knows its author's home (the frozen
+        # build 491de96 left installed skills out; this is the one place main differs from it).
+        return None
     if any(entry in MEMORY_ENTRIES for entry in entries):
         return None  # a copy of a workspace, or a project with its own memory: memory either way
     manifest = next((entry for entry in sorted(entries) if entry in PROJECT_MANIFESTS or entry.endswith(".xcodeproj")), None)
