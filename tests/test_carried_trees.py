@@ -39,6 +39,9 @@ ROWS = [
      "ClawHub's lock beside the skills is no skill"),
     ("backup/memory/infra.md", {"backup/package.json": "{}\n", "backup/SOUL.md": "# Soul\n"}, True,
      "a backed-up workspace whose root was a project"),
+    ("memory/2026-11-28.md", {"memory/.git": "gitdir: ../.git/modules/memory\n"}, True, "memory kept as a submodule"),
+    ("notes/plan.md", {"notes/package.json": "{}\n", "notes/MEMORY.md": "# Memory\n"}, True,
+     "a folder with its own MEMORY.md beside a manifest"),
     ("dist/bundle.js", {}, False, "build output"),
     ("ios/DerivedData/log.txt", {}, False, "Xcode's build output"),
 ]

@@ -9,11 +9,14 @@ blind batches (13 and 14), and most of a run's time. A folder below the workspac
 carried when its own listing says so, so deciding costs no read:
 
 - it is a checkout of its own (`.git`, a folder or a submodule's file);
-- it is a project of its own and no skill (a package manifest: `package.json`, `pyproject.toml`, `go.mod`,
-  `Cargo.toml`, a Helm `Chart.yaml`, ...), unless it holds memory too (a `memory/`, a MEMORY.md or
-  OpenClaw's SOUL.md: a backed-up workspace whose root was a project);
-- it is named as build or dependency output (`dist`, `site-packages`, `DerivedData`, ...), as
-  ruff and pre-commit leave those out.
+- it is a project of its own (a package manifest: `package.json`, `pyproject.toml`, `go.mod`,
+  `Cargo.toml`, a Helm `Chart.yaml`, ...);
+
+unless it is a skill (a SKILL.md: its owner edits it) or memory (named `memory/`, `memories/`,
+`knowledge/` ..., or holding a `memory/`, a MEMORY.md or OpenClaw's SOUL.md: memory kept in a
+submodule, a backed-up workspace whose root was a project).
+Build or dependency output by its name (`dist`, `site-packages`, `DerivedData`, ...) is carried
+always, as ruff and pre-commit leave it out.
 
 The workspace root is never carried: a repository whose root is both a project and a workspace
 is read whole. A file named on the command line, as pre-commit names a staged file, is still
@@ -29,8 +32,10 @@ PROJECT_MANIFESTS = frozenset({
     "build.gradle", "build.gradle.kts", "Gemfile", "composer.json", "Chart.yaml", "Package.swift",
     "pubspec.yaml", "mix.exs", "deno.json",
 })
-# A folder holding these is memory even beside a manifest: a backed-up workspace whose root was a project.
+# A folder holding these, or named so, is memory even beside a manifest or a `.git` (memory kept in a submodule, a
+# backed-up workspace whose root was a project).
 MEMORY_ENTRIES = frozenset({"memory", "MEMORY.md", "SOUL.md", "IDENTITY.md", "HEARTBEAT.md"})
+MEMORY_FOLDERS = frozenset({"memory", "memories", "memory-bank", "knowledge", ".learnings"})
 # Build and dependency output a person never writes by hand (ruff's and pre-commit's defaults, and Xcode's).
 OUTPUT_FOLDERS = frozenset({"dist", "_build", "buck-out", "site-packages", "__pypackages__", "bower_components",
                             "Pods", "DerivedData"})
@@ -40,15 +45,15 @@ def carried_reason(name: str, entries: Collection[str]) -> str | None:
     """Why a folder below a workspace root, named ``name`` and listing ``entries``, is carried; None when it is not."""
     if name in OUTPUT_FOLDERS:
         return "build or dependency output"
-    if ".git" in entries:
-        return "a checkout of its own"
+    if name in MEMORY_FOLDERS or any(entry in MEMORY_ENTRIES for entry in entries):
+        return None  # memory kept as a submodule, a copy of a workspace, a project with its own memory
     if "SKILL.md" in entries:
         # A skill installed from a registry is read: its owner edits it (a key in its config, their home in its
         # scripts: 5 true, 1 false in the dev half), and personal-path knows its author's home (the frozen
-        # build 491de96 left installed skills out; this is the one place main differs from it).
+        # build 491de96 left installed skills out).
         return None
-    if any(entry in MEMORY_ENTRIES for entry in entries):
-        return None  # a copy of a workspace, or a project with its own memory: memory either way
+    if ".git" in entries:
+        return "a checkout of its own"
     manifest = next((entry for entry in sorted(entries) if entry in PROJECT_MANIFESTS or entry.endswith(".xcodeproj")), None)
     if manifest is not None:
         return f"a project of its own ({manifest})"
