@@ -84,3 +84,10 @@ def test_the_summary_counts_only_the_files_read(cli, git_repo):
     result = cli("check", "--format", "json", "--no-cache", "--exit-zero", cwd=root)
     assert result.exit_code == 0, result
     assert result.json()["summary"]["files"] == 4  # SOUL.md, AGENTS.md, the daily note, notes/plan.md
+
+
+def test_a_folder_a_configured_kind_names_is_read_even_as_a_project(cli, git_repo):
+    # A VitePress site (site/package.json) that the user's config names as memory is theirs to have read.
+    config = '[kinds.lessons]\nglobs = ["site/lessons/*.md"]\nformat = "markdown"\n'
+    root = _workspace(git_repo, "site/lessons/deploy.md", {"site/package.json": "{}\n", ".memwarden.toml": config})
+    assert "site/lessons/deploy.md" in _reported(cli, root)

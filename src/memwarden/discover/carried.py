@@ -58,3 +58,18 @@ def carried_reason(name: str, entries: Collection[str]) -> str | None:
     if manifest is not None:
         return f"a project of its own ({manifest})"
     return None
+
+
+def named_by(relpath: str, globs: Collection[str]) -> bool:
+    """Whether a configured kind's glob reaches into the folder ``relpath`` (its literal folders lead there or below):
+    a folder the user pointed memwarden at is never carried."""
+    for glob in globs:
+        literal = []
+        for part in glob.split("/")[:-1]:
+            if any(c in part for c in "*?["):
+                break
+            literal.append(part)
+        lead = "/".join(literal)
+        if lead == relpath or lead.startswith(relpath + "/") or (lead and relpath.startswith(lead + "/")):
+            return True
+    return False

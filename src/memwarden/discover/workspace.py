@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from memwarden.discover.carried import carried_reason
+from memwarden.discover.carried import carried_reason, named_by
 from memwarden.discover.links import forget_real_paths, reached_through_symlink, real_path
 from memwarden.discover import config as config_module
 from memwarden.agent_files import aider_reads, folder_is_no_file, in_agent_dir
@@ -146,7 +146,8 @@ class Workspace:
             yield from self._unlisted(unlisted)
             rel_dir = Path(directory).relative_to(root).as_posix()
             prefix = "" if rel_dir == "." else rel_dir + "/"
-            if prefix and carried_reason(os.path.basename(directory), dirnames + filenames) is not None:
+            if (prefix and carried_reason(os.path.basename(directory), dirnames + filenames) is not None
+                    and not named_by(self.config_relative(rel_dir), self._configured_globs())):
                 dirnames[:] = []  # a tree the workspace carries: someone else's text (see discover.carried)
                 continue
             kept = []
@@ -178,6 +179,9 @@ class Workspace:
                 elif owns_tree and name not in OWN_FILES and is_text_file(Path(directory, name), relpath):
                     yield relpath, other_text_kind(relpath)
         yield from self._unlisted(unlisted)
+
+    def _configured_globs(self) -> list[str]:
+        return [glob for spec in self.config.kinds.values() for glob in spec.get("globs", ())]
 
     def _unlisted(self, errors: list[OSError]):
         while errors:
