@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from memwarden.globs import is_glob
+
 PROJECT_MANIFESTS = frozenset({
     "package.json", "pyproject.toml", "setup.py", "setup.cfg", "go.mod", "Cargo.toml", "pom.xml",
     "build.gradle", "build.gradle.kts", "Gemfile", "composer.json", "Chart.yaml", "Package.swift",
@@ -64,12 +66,8 @@ def named_by(relpath: str, globs: Collection[str]) -> bool:
     """Whether a configured kind's glob reaches into the folder ``relpath`` (its literal folders lead there or below):
     a folder the user pointed memwarden at is never carried."""
     for glob in globs:
-        literal = []
-        for part in glob.split("/")[:-1]:
-            if any(c in part for c in "*?["):
-                break
-            literal.append(part)
-        lead = "/".join(literal)
+        folders = glob.split("/")[:-1]
+        lead = "/".join(folders[: next((i for i, part in enumerate(folders) if is_glob(part)), len(folders))])
         if lead == relpath or lead.startswith(relpath + "/") or (lead and relpath.startswith(lead + "/")):
             return True
     return False
