@@ -41,6 +41,7 @@ LOCATIONS = {
     ".junie/guidelines.md": "",
     ".openhands/microagents/repo.md": "",
     ".openhands/microagents/deploy.md": "---\ntriggers:\n- deploy\n---\n",
+    "replit.md": "# Overview\n\nA Flask app.\n\n## User Preferences\n\nPreferred communication style: simple language.\n",
 }
 
 

@@ -68,6 +68,8 @@ AGENT_FILES: tuple[AgentFiles, ...] = (
                "jetbrains.com/help/junie/customize-guidelines.html"),
     AgentFiles("OpenHands", (".openhands/microagents/**/*.md",), BY_FRONT_MATTER, "triggers, agent",
                "docs.openhands.dev/openhands/usage/microagents/microagents-overview"),
+    # Replit's Agent writes replit.md itself and reads it into every request ("must be in the root directory").
+    AgentFiles("Replit Agent", ("replit.md",), ALWAYS, "", "docs.replit.com/features/project-setup/replit-dot-md"),
 )
 AIDER_CONFIG = ".aider.conf.yml"
 AIDER_SOURCE = "aider.chat/docs/config/aider_conf.html"
