@@ -44,6 +44,11 @@ ROWS = [
      "a folder with its own MEMORY.md beside a manifest"),
     ("dist/bundle.js", {}, False, "build output"),
     ("ios/DerivedData/log.txt", {}, False, "Xcode's build output"),
+    ("browser/openclaw/user-data/Default/Preferences", {"browser/openclaw/user-data/Local State": "{}\n"}, False,
+     "Chromium's user data: the browser's text"),
+    ("tools/profile/extensions.json", {"tools/profile/prefs.js": "user_pref('a', 1);\n",
+                                        "tools/profile/times.json": "{}\n"}, False, "a Firefox profile"),
+    ("browser/notes.md", {"browser/Preferences": "{}\n"}, True, "a file named Preferences alone makes no profile"),
 ]
 
 

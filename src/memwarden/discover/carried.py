@@ -11,6 +11,9 @@ carried when its own listing says so, so deciding costs no read:
 - it is a checkout of its own (`.git`, a folder or a submodule's file);
 - it is a project of its own (a package manifest: `package.json`, `pyproject.toml`, `go.mod`,
   `Cargo.toml`, a Helm `Chart.yaml`, ...);
+- it is a browser's profile (Chromium's user data holds `Local State`, a Firefox profile `prefs.js`
+  and `times.json`): a browser-automation skill or OpenClaw's own browser keeps one, and its
+  preferences, logs and LevelDB text are the browser's;
 
 unless it is a skill (a SKILL.md: its owner edits it) or memory (named `memory/`, `memories/`,
 `knowledge/` ..., or holding a `memory/`, a MEMORY.md or OpenClaw's SOUL.md: memory kept in a
@@ -39,6 +42,8 @@ PROJECT_MANIFESTS = frozenset({
 MEMORY_ENTRIES = frozenset({"memory", "MEMORY.md", "SOUL.md", "IDENTITY.md", "HEARTBEAT.md"})
 MEMORY_FOLDERS = frozenset({"memory", "memories", "memory-bank", "knowledge", ".learnings"})
 # Build and dependency output a person never writes by hand (ruff's and pre-commit's defaults, and Xcode's).
+# What a browser writes at the top of its profile: Chromium's user-data folder, a Firefox profile.
+BROWSER_PROFILE_MARKERS = (frozenset({"Local State"}), frozenset({"prefs.js", "times.json"}))
 OUTPUT_FOLDERS = frozenset({"dist", "_build", "buck-out", "site-packages", "__pypackages__", "bower_components",
                             "Pods", "DerivedData"})
 
@@ -56,6 +61,8 @@ def carried_reason(name: str, entries: Collection[str]) -> str | None:
         return None
     if ".git" in entries:
         return "a checkout of its own"
+    if any(marker <= set(entries) for marker in BROWSER_PROFILE_MARKERS):
+        return "a browser's profile"
     manifest = next((entry for entry in sorted(entries) if entry in PROJECT_MANIFESTS or entry.endswith(".xcodeproj")), None)
     if manifest is not None:
         return f"a project of its own ({manifest})"
