@@ -95,6 +95,33 @@ def test_bootstrap_in_the_first_days_is_fine(cli, git_repo, files):
     assert found(cli, root, "leftover-bootstrap") == []
 
 
+# (BOOTSTRAP.md's text, whether it is the first-run ritual that deletes itself)
+BOOTSTRAP_TEXTS = [
+    (BOOTSTRAP, True),
+    ("# BOOTSTRAP.md - Hello, World\n\n_You just woke up._\n", True),  # the template's title, its ending cut
+    ("# First run\n\nWork through this file in order. When you reach the end, delete this file.\n", True),
+    ("# Bootstrap\n\nOnce IDENTITY.md is written, remove BOOTSTRAP.md.\n", True),
+    ("# BOOTSTRAP.md - 你好，世界\n\n完成后，删除这个文件。\n", True),
+    ("# 初回起動\n\n終わったらこのファイルを削除してください。\n", True),
+    ("# 부트스트랩\n\n끝나면 이 파일을 삭제하세요.\n", True),
+    ("# Arranque\n\nCuando termines, borra este archivo.\n", True),
+    ("# Inicialização\n\nQuando terminar, apague este arquivo.\n", True),
+    ("# Démarrage\n\nQuand tu as fini, supprime ce fichier.\n", True),
+    ("# Start\n\nWenn du fertig bist, lösche diese Datei.\n", True),
+    ("# Первый запуск\n\nКогда закончишь, удали этот файл.\n", True),
+    ("# BOOTSTRAP.md - Восстановление контекста\n\n1. Прочитай handoff.md\n2. Прочитай сегодняшний дневник\n", False),
+    ("# Session bootstrap\n\nEvery session: read handoff.md, then today's note. Keep this file.\n", False),
+    ("# Bootstrap\n\nNever delete the memory folder; remove stale entries from MEMORY.md.\n", False),
+    ("# 启动清单\n\n每次会话先读 handoff.md，再读今天的日记。\n", False),
+]
+
+
+@pytest.mark.parametrize("text, ritual", BOOTSTRAP_TEXTS)
+def test_only_the_first_run_ritual_is_a_leftover(cli, git_repo, text, ritual):
+    root = git_repo({**WORKSPACE, "BOOTSTRAP.md": text, "memory/2026-11-02.md": DAILY})
+    assert [path for path, _, _ in found(cli, root, "leftover-bootstrap")] == (["BOOTSTRAP.md"] if ritual else [])
+
+
 def test_the_grace_period_is_an_option(cli, git_repo):
     files = {**WORKSPACE, "BOOTSTRAP.md": BOOTSTRAP,
              ".memwarden.toml": "[rules.leftover-bootstrap]\ngrace_days = 1\n"}

@@ -169,6 +169,25 @@ class LeftoverBootstrap:
                 "and SOUL.md, then delete it")
 
 
+# BOOTSTRAP.md as OpenClaw ships it ends "Delete this file." (and its translations say so): a BOOTSTRAP.md that asks
+# nothing of the kind is the owner's own file, read every session on purpose (a context-recovery checklist).
+_ASKS_TO_BE_DELETED = LazyPattern(
+    r"\b(?:delete|remove)\s+(?:this\s+file|BOOTSTRAP\.md)\b"
+    r"|BOOTSTRAP\.md\s+-\s+Hello,\s+World"
+    r"|(?:删除|删掉|刪除)(?:这个|此|本|這個)?(?:文件|檔案)|(?:删除|刪除)\s*BOOTSTRAP"
+    r"|ファイルを削除|파일을?\s*삭제"
+    r"|\b(?:borra|elimina|borre|elimine)\s+este\s+archivo\b"
+    r"|\b(?:apague|apaga|exclua|exclui|remova|delete)\s+este\s+arquivo\b"
+    r"|\bsupprim\w*\s+ce\s+fichier\b|\bl(?:ö|oe)sche\w*\s+(?:Sie\s+)?diese\s+Datei\b"
+    r"|удали\w*\s+(?:этот\s+)?файл",
+    re.IGNORECASE)
+
+
+def asks_to_be_deleted(text: str) -> bool:
+    """Whether a BOOTSTRAP.md is the first-run ritual that deletes itself (OpenClaw's template, in any language)."""
+    return _ASKS_TO_BE_DELETED.search(text) is not None
+
+
 @rule(
     code="MW114",
     name="leftover-bootstrap",
@@ -184,7 +203,13 @@ def leftover_bootstrap(doc, ctx):
     earliest daily note (`memory/YYYY-MM-DD.md`, or with a slug after the
     date) and reports `BOOTSTRAP.md` when that day lies `grace_days` (7 by
     default) or more before today (`--today` pins the date). A workspace with
-    no daily note yet is still in its first run, and is left alone.
+    no daily note yet is still in its first run, and is left alone. Only the
+    ritual is reported: a BOOTSTRAP.md that asks to be deleted when done, as
+    OpenClaw's template does ("Delete this file.", in English, Chinese,
+    Japanese, Korean, Spanish, Portuguese, French, German or Russian) or
+    that keeps the template's "Hello, World" title. One that asks nothing of
+    the kind is the owner's own file, kept on purpose (a checklist the agent
+    reads every session).
 
     ## Why
     `BOOTSTRAP.md` is OpenClaw's one-time first-run ritual: "Delete it after
@@ -204,7 +229,7 @@ def leftover_bootstrap(doc, ctx):
     SOUL.md first; deleting the file is the owner's call.
     """
     ws = ctx.workspace
-    if ws.profile.name != OPENCLAW or doc.relpath != "BOOTSTRAP.md":
+    if ws.profile.name != OPENCLAW or doc.relpath != "BOOTSTRAP.md" or not asks_to_be_deleted(doc.text):
         return
     dated = sorted((day, relpath) for relpath in ws.files if (day := daily_note_date(relpath)) is not None)
     if not dated:
