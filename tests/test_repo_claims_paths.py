@@ -333,7 +333,7 @@ def test_a_note_that_tells_history_makes_no_claim_about_a_file_removed_since(git
 
 
 def test_an_archived_file_a_renames_old_name_and_a_file_the_note_calls_ephemeral_make_no_claim(git_repo, cli):
-    """A file kept in an `archive/` folder describes the layout of its day; the old name before an arrow is the
+    """A file kept in an `archive/` or `backups/` folder, or a folder named by its day, describes the layout of its day; the old name before an arrow is the
     record of a rename; a name the note says anywhere is ephemeral or gitignored is gone on every line naming it.
     The same paths in a current note, or after the arrow, are claims."""
     root = git_repo({"frontend/src/app.ts": "a\n", "launcher/Old/Main.cs": "m\n", "SESSION_PLAN.md": "p\n",
@@ -344,6 +344,8 @@ def test_an_archived_file_a_renames_old_name_and_a_file_the_note_calls_ephemeral
     write_files(root, {
         "archive/frontend-v1/CLAUDE.md": "Code lives in `frontend/src/app.ts`.\n",
         "docs/archived/notes.md": "See `frontend/src/app.ts`.\n",
+        "backups/AGENTS.md": "Code lives in `frontend/src/app.ts`.\n",
+        "snapshots/2026-03-05_0814/AGENTS.md": "The UI is in `frontend/src/app.ts`.\n",
         "AGENTS.md": ("1. Planning writes `SESSION_PLAN.md`\n"
                       "- `SESSION_PLAN.md` — ephemeral, written each session\n"
                       "- folder `launcher/Old/` → `launcher/New/` (git mv)\n"

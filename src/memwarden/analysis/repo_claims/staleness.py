@@ -14,8 +14,9 @@ _FULL_DATE = LazyPattern(r"(?<!\d)(?:19|20)\d\d[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1
 _RECORD_WORDS = LazyPattern(
     r"(?<![a-z])(?:historical|superseded|lessons?[\s_-]+learned|post[\s_-]?mortem|retrospective|journal"
     r"|(?:session|daily|work|dev)[\s_-]?log)(?![a-z])", re.IGNORECASE)
-# A folder of files kept for the record (`archive/frontend-v1/CLAUDE.md`): they describe the layout of their day.
-_ARCHIVED = LazyPattern(r"(?:^|/)[._]?(?:archive[sd]?|attic)(?:/|$)", re.IGNORECASE)
+# A folder of files kept for the record (`archive/frontend-v1/CLAUDE.md`), or of copies taken on a day
+# (`backups/2026-03-05_0814/IDENTITY.md`, `backup/MEMORY.md`): they describe the layout of their day.
+_ARCHIVED = LazyPattern(r"(?:^|/)[._]?(?:archive[sd]?|attic|backups?)(?:/|$)", re.IGNORECASE)
 # Claude Code memory types about the people (their preferences, their role), not about the code.
 _ABOUT_PEOPLE = frozenset({"feedback", "user"})
 _OPENING_CHARACTERS = 160  # how far into its first line a log entry gives its date
@@ -75,7 +76,8 @@ def tells_history(note_path: str, front: dict | None, body: str) -> bool:
     """Whether a note records what happened: a dated log entry or daily note, lessons learned, a note that calls
     itself historical or superseded. What it said was true on its day; a path gone since is no stale claim."""
     stem = posixpath.splitext(posixpath.basename(note_path))[0]
-    if _FULL_DATE.search(stem) or _RECORD_WORDS.search(stem) or _ARCHIVED.search(posixpath.dirname(note_path)):
+    folder = posixpath.dirname(note_path)
+    if _FULL_DATE.search(stem) or _RECORD_WORDS.search(stem) or _ARCHIVED.search(folder) or _FULL_DATE.search(folder):
         return True
     front = front if isinstance(front, dict) else {}
     name = _front_value(front, "name")
