@@ -1,12 +1,15 @@
 """The hooks, driven by the real pre-commit framework in temp git repositories.
 
-`pre-commit try-repo` installs memwarden from a snapshot of this checkout (the
-working tree, committed once into a temp repo so every test reuses one
-environment) and runs a hook on what is staged, as a commit would.
+A snapshot of this checkout (the working tree, committed once into a temp repo)
+is the hooks' repository. One test tries it with `pre-commit try-repo`, as a
+user first would; the others run `pre-commit run HOOK` with a config naming the
+snapshot at its commit, as an installed hook runs, so pre-commit builds
+memwarden's environment once (try-repo builds a fresh one on every call).
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -18,6 +21,7 @@ import pytest
 
 from conftest import REPO, git, write_files
 
+HOOK_IDS = ("memwarden", "memwarden-budget", "memwarden-append-only", "memwarden-secrets")
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 FP = "c" * 64
@@ -48,8 +52,26 @@ def _pre_commit_env(home: Path) -> dict:
 
 @pytest.fixture(scope="session")
 def hook_repo(tmp_path_factory):
-    """(path, sha) of a one-commit snapshot of this checkout, with its pre-commit env home."""
-    snapshot = tmp_path_factory.mktemp("memwarden-snapshot")
+    """(path, sha, pre-commit home) of a one-commit snapshot of this checkout. The test workers of one run share
+    them (made once, under a lock), so pre-commit builds memwarden's environment once a run, not once a worker."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # pytest-N/ is this run's, xdist or not
+    with open(shared / "memwarden-hook-repo.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        snapshot, home = shared / "memwarden-snapshot", shared / "pre-commit-home"
+        if not (snapshot / ".git").is_dir():
+            _snapshot_checkout(snapshot)
+            home.mkdir(exist_ok=True)
+        sha = git(snapshot, "rev-parse", "HEAD").strip()
+        config = shared / "memwarden-pre-commit-config.yaml"
+        if not config.exists():
+            hooks = "".join(f"      - id: {hook_id}\n" for hook_id in HOOK_IDS)
+            config.write_text(f"repos:\n  - repo: {snapshot}\n    rev: {sha}\n    hooks:\n{hooks}", "utf-8")
+    return snapshot, sha, home
+
+
+def _snapshot_checkout(snapshot: Path) -> None:
+    """Commit this checkout's files (tracked and new, not ignored) once into a fresh repository at `snapshot`."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=REPO, capture_output=True, check=True,
@@ -63,15 +85,24 @@ def hook_repo(tmp_path_factory):
     git(snapshot, "init", "-q", "-b", "main")
     git(snapshot, "add", "-A")
     git(snapshot, "commit", "-q", "-m", "snapshot")
-    sha = git(snapshot, "rev-parse", "HEAD").strip()
-    home = tmp_path_factory.mktemp("pre-commit-home")
-    return snapshot, sha, home
 
 
 def try_repo(hook_repo, cwd: Path, hook: str, *extra: str) -> subprocess.CompletedProcess:
+    """`pre-commit try-repo`, as the README tells a user to try the hooks (it builds a fresh environment each time)."""
     snapshot, sha, home = hook_repo
     return subprocess.run(
         [sys.executable, "-m", "pre_commit", "try-repo", str(snapshot), hook, "--ref", sha, "--color", "never", *extra],
+        cwd=cwd, env=_pre_commit_env(home), capture_output=True, text=True, timeout=600,
+    )
+
+
+def run_hook(hook_repo, cwd: Path, hook: str, *extra: str) -> subprocess.CompletedProcess:
+    """`pre-commit run HOOK` with a config that names the snapshot at its commit, as an installed hook runs:
+    pre-commit keeps the environment it built in the shared home, so each run costs the hook, not an install."""
+    _, _, home = hook_repo
+    config = home.parent / "memwarden-pre-commit-config.yaml"  # written with the snapshot (see hook_repo)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", hook, "--config", str(config), "--color", "never", *extra],
         cwd=cwd, env=_pre_commit_env(home), capture_output=True, text=True, timeout=600,
     )
 
@@ -92,7 +123,7 @@ def test_a_clean_commit_passes(hook_repo, memory_repo):
 def test_a_commit_that_breaks_a_schema_is_blocked(hook_repo, memory_repo):
     write_files(memory_repo, {"memory/fact.yml": "schema_version: 1\nidentity:\n  name: Agent\npreferences:\n  communication: x\n"})
     git(memory_repo, "add", "-A")
-    done = try_repo(hook_repo, memory_repo, "memwarden")
+    done = run_hook(hook_repo, memory_repo, "memwarden")
     assert done.returncode == 1
     assert "memory/fact.yml:5:3: MW102 schema-violation $.preferences.communication" in done.stdout
 
@@ -101,14 +132,14 @@ def test_a_fixable_commit_is_fixed_and_the_hook_reports_the_file(hook_repo, memo
     claim = EPISODE.format(i=4).replace("Episode 4 body.", "The export API does not support batch export.")
     write_files(memory_repo, {"memory/episodic.jsonl": "".join(EPISODE.format(i=i) + "\n" for i in (1, 2, 3)) + claim + "\n"})
     git(memory_repo, "add", "-A")
-    done = try_repo(hook_repo, memory_repo, "memwarden")
+    done = run_hook(hook_repo, memory_repo, "memwarden")
     assert done.returncode == 1  # pre-commit fails a hook that modified files
     assert "Fixing memory/episodic.jsonl" in done.stdout
     assert "files were modified by this hook" in done.stdout
     fixed = (memory_repo / "memory" / "episodic.jsonl").read_text().splitlines()
     assert json.loads(fixed[3])["expires"] and fixed[:3] == [EPISODE.format(i=i) for i in (1, 2, 3)]
     git(memory_repo, "add", "-A")
-    again = try_repo(hook_repo, memory_repo, "memwarden")
+    again = run_hook(hook_repo, memory_repo, "memwarden")
     assert again.returncode == 0, again.stdout
 
 
@@ -119,7 +150,7 @@ def test_the_hook_never_writes_a_preview_rules_fix_it_reports_it(hook_repo, memo
     broken = EPISODE.format(i=1) + "\n\n" + EPISODE.format(i=2) + "\n" + EPISODE.format(i=3) + "\n" + claim  # blank, no final newline
     write_files(memory_repo, {"memory/episodic.jsonl": broken})
     git(memory_repo, "add", "-A")
-    done = try_repo(hook_repo, memory_repo, "memwarden")
+    done = run_hook(hook_repo, memory_repo, "memwarden")
     assert done.returncode == 1
     assert "Fixing memory/episodic.jsonl" in done.stdout  # the stable rule's fix (the claim's expiry) is written
     text = (memory_repo / "memory" / "episodic.jsonl").read_text()
@@ -127,7 +158,7 @@ def test_the_hook_never_writes_a_preview_rules_fix_it_reports_it(hook_repo, memo
     assert text.startswith(EPISODE.format(i=1) + "\n\n") and not text.endswith("\n")  # the preview fix is not
     assert "MW106 malformed-jsonl" in done.stdout
     git(memory_repo, "add", "-A")
-    again = try_repo(hook_repo, memory_repo, "memwarden")
+    again = run_hook(hook_repo, memory_repo, "memwarden")
     assert again.returncode == 1 and "Fixing" not in again.stdout and "MW106 malformed-jsonl" in again.stdout
 
 
@@ -137,7 +168,7 @@ def test_config_excludes_hold_when_pre_commit_passes_file_names(hook_repo, memor
         "memory/fact.yml": "identity: [broken, on, purpose]\n",
     })
     git(memory_repo, "add", "-A")
-    done = try_repo(hook_repo, memory_repo, "memwarden")
+    done = run_hook(hook_repo, memory_repo, "memwarden")
     assert done.returncode == 0, done.stdout
 
 
@@ -164,7 +195,7 @@ def test_git_commit_is_blocked_by_the_installed_hook(hook_repo, memory_repo):
 def test_a_commit_that_deletes_an_episode_is_blocked(hook_repo, memory_repo):
     write_files(memory_repo, {"memory/episodic.jsonl": "".join(EPISODE.format(i=i) + "\n" for i in (1, 3))})
     git(memory_repo, "add", "-A")
-    done = try_repo(hook_repo, memory_repo, "memwarden-append-only")
+    done = run_hook(hook_repo, memory_repo, "memwarden-append-only")
     assert done.returncode == 1, done.stdout
     assert "MW601 deleted-record" in done.stdout and "ep_2" in done.stdout
 
@@ -175,7 +206,7 @@ def test_archiving_the_episode_instead_passes(hook_repo, memory_repo):
         "memory/_archive/episodic_consolidated.jsonl": EPISODE.format(i=2) + "\n",
     })
     git(memory_repo, "add", "-A")
-    done = try_repo(hook_repo, memory_repo, "memwarden-append-only")
+    done = run_hook(hook_repo, memory_repo, "memwarden-append-only")
     assert done.returncode == 0, done.stdout
 
 
@@ -184,7 +215,7 @@ def test_a_commit_that_adds_a_secret_is_blocked_and_the_secret_is_not_printed(ho
     note = f"Deployed with the key {token} yesterday.\n"
     write_files(memory_repo, {"memory/scratch.md": note, "memory/fact.yml": f"identity:\n  name: Agent\n  key: {token}\n"})
     git(memory_repo, "add", "-A")
-    done = try_repo(hook_repo, memory_repo, "memwarden-secrets")
+    done = run_hook(hook_repo, memory_repo, "memwarden-secrets")
     assert done.returncode == 1, done.stdout
     assert "secret-in-memory" in done.stdout
     assert token not in done.stdout + done.stderr
@@ -195,22 +226,22 @@ def test_budget_hook_fails_past_the_truncation_point(hook_repo, memory_repo):
     index = "# Memory\n" + "".join(f'- "symptom number {i} is here" → [n](memory/n{i}.md)\n' for i in range(600))
     write_files(memory_repo, {"MEMORY.md": index})
     git(memory_repo, "add", "-A")
-    done = try_repo(hook_repo, memory_repo, "memwarden-budget")
+    done = run_hook(hook_repo, memory_repo, "memwarden-budget")
     assert done.returncode == 1, done.stdout  # pre-commit fails the run; the hook's own code is shown
     assert "exit code: 2" in done.stdout and "past the truncation point" in done.stdout
     write_files(memory_repo, {"MEMORY.md": "# Memory\n" + '- "x is fine" → [n](memory/n.md)\n'})
     git(memory_repo, "add", "-A")
-    assert try_repo(hook_repo, memory_repo, "memwarden-budget").returncode == 0
+    assert run_hook(hook_repo, memory_repo, "memwarden-budget").returncode == 0
 
 
 def test_pre_commit_run_all_files_is_the_same_check_in_ci(hook_repo, memory_repo):
     """The documented CI job (docs/ci.md): every hook over every committed file, nothing staged."""
     for hook in ("memwarden", "memwarden-append-only", "memwarden-secrets"):
-        done = try_repo(hook_repo, memory_repo, hook, "--all-files")
+        done = run_hook(hook_repo, memory_repo, hook, "--all-files")
         assert done.returncode == 0, done.stdout + done.stderr
     write_files(memory_repo, {"memory/fact.yml": "schema_version: 1\nidentity:\n  name: Agent\npreferences:\n  communication: x\n"})
     git(memory_repo, "commit", "-qam", "a broken fact file, committed")
-    done = try_repo(hook_repo, memory_repo, "memwarden", "--all-files")
+    done = run_hook(hook_repo, memory_repo, "memwarden", "--all-files")
     assert done.returncode == 1
     assert "memory/fact.yml:5:3: MW102 schema-violation" in done.stdout
 
@@ -221,6 +252,6 @@ def test_a_commit_of_one_of_two_disagreeing_files_is_told_of_the_other(hook_repo
     repo = git_repo({"AGENTS.md": "Tests: `pnpm test`.\n", "CLAUDE.md": "# Project\n"}, name="two-files")
     write_files(repo, {"CLAUDE.md": "# Project\n\nRun the tests with `npm test`.\n"})
     git(repo, "add", "CLAUDE.md")
-    done = try_repo(hook_repo, repo, "memwarden", "--verbose")
+    done = run_hook(hook_repo, repo, "memwarden", "--verbose")
     assert "AGENTS.md:1:9: MW417 conflicting-instructions" in done.stdout, done.stdout + done.stderr
     assert "  also at CLAUDE.md:3:21 (the other value)" in done.stdout

@@ -9,14 +9,16 @@ hex-bodied service tokens. Each case runs the real CLI on real files, in every o
 from __future__ import annotations
 
 import base64
+import os
 import random
 import string
+import subprocess
 
 import pytest
 
 from conftest import write_files
 from memwarden.analysis.secrets import scan
-from test_guard import GISH_BASE, GISH_NOTE, assert_no_crash, assert_no_leak, episode, mw
+from test_guard import ENV, GISH_BASE, GISH_NOTE, Run, assert_no_crash, assert_no_leak, episode, mw
 
 _random = random.Random(2424)
 ALNUM = string.ascii_letters + string.digits
@@ -50,16 +52,33 @@ def _claim_in_fact(written: str) -> dict[str, str]:
             f'    note: "The token {written} does not work for the deploy API."\n'}
 
 
+def _in_process(*args, cwd) -> Run:
+    """memwarden run through click in this process: the same code as a separate process, without its start-up."""
+    from click.testing import CliRunner
+
+    from memwarden.cli.main import main
+
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        done = CliRunner().invoke(main, list(args), env=ENV, catch_exceptions=False)
+    finally:
+        os.chdir(before)
+    return Run(subprocess.CompletedProcess(args, done.exit_code, done.stdout_bytes, done.stderr_bytes))
+
+
 def _check_everywhere(root, secret: str, path: str, label: str) -> None:
-    """secret-in-memory reports the secret in `path` as a `label`, and no output format prints a run of it."""
+    """secret-in-memory reports the secret in `path` as a `label`, and no output format prints a run of it.
+    The terminal's format runs as a separate process, as a user runs it; the others in this process (the 43
+    forms times six runs were a tenth of the suite's time, most of it Python starting up)."""
     for fmt in FORMATS:
-        run = mw("check", "--format", fmt, ".", cwd=root)
+        run = (mw if fmt == "text" else _in_process)("check", "--format", fmt, ".", cwd=root)
         assert_no_crash(run)
         assert_no_leak(run.text, [secret], f"check --format {fmt}")
         if fmt == "json":
             found = [f["message"] for f in run.json()["findings"] if f["name"] == "secret-in-memory" and f["path"] == path]
             assert any(message.startswith(label) for message in found), run.text
-    run = mw("check", "--diff", "--unsafe-fixes", ".", cwd=root)
+    run = _in_process("check", "--diff", "--unsafe-fixes", ".", cwd=root)
     assert_no_crash(run)
     assert_no_leak(run.text, [secret], "check --diff --unsafe-fixes")
 
