@@ -16,7 +16,7 @@ MAY_HOLD_SECRET = LazyPattern(
     r"(?<![A-Za-z0-9+/=_-])(?=[A-Za-z0-9+/=_-]{16})[0-9a-f-]*[g-zA-Z+/=_]"
     r"|://|BEGIN|PuTTY|xox|(?i:key|pass|pwd|secret|contrase|token|apikey|pat(?![a-z0-9])|credential"
     r"|auth|bearer|private|cookie|signing)"
-    r"|密碼|密码|口令|パスワード|비밀번호|\s-[up]|--user"
+    r"|密碼|密码|口令|パスワード|비밀번호|(?i:senha|пароль)|\s-[up]|--user"
 )
 
 
@@ -41,7 +41,7 @@ def may_hold_secret(text: str) -> bool:
 # lowercase hex digits and hyphens.
 _GATE_LITERALS = LazyPattern(r"://|BEGIN|PuTTY|xox|密碼|密码|口令|パスワード|비밀번호|--user")
 _GATE_WORDS = ("key", "pass", "pwd", "secret", "contrase", "token", "credential", "auth", "bearer", "private",
-               "cookie", "signing")  # apikey holds key
+               "cookie", "signing", "senha", "пароль")  # apikey holds key
 _GATE_PAT = LazyPattern(r"pat(?![a-z0-9])")
 _GATE_DASH = LazyPattern(r"-[up]")
 _SPACE = LazyPattern(r"\s")

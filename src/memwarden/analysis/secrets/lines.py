@@ -65,18 +65,27 @@ def thin_keywords(window: str) -> str:
     return "".join(pieces)
 
 
-# A Markdown label before a value: `**API Key**: ...`, `**Password:** ...` (OpenClaw's TOOLS.md, daily notes).
-_BOLD_LABEL = LazyPattern(r"\*\*([^*\n]{1,40}?)(\*\*\s{0,4}:|:\*\*)")
+# A Markdown label before a value: `**API Key**: ...`, `**Password:** ...`, `**密码**：...` (OpenClaw's TOOLS.md,
+# daily notes).
+_BOLD_LABEL = LazyPattern(r"\*\*([^*\n]{1,40}?)(\*\*\s{0,4}[:：]|[:：]\*\*)")
 # Two-word secret names a person writes with a space (`API Key`); the keyword search knows them as `api_key`.
 _SPACED_NAME = LazyPattern(r"\b(api|auth|service|account|private|priv|client|db|database|key) (key|pass)\b", re.IGNORECASE)
+# French's password, three words: `mot de passe : v` reads `mot_de_passe: v`.
+_MOT_DE_PASSE = LazyPattern(r"\bmot de passe\s?:", re.IGNORECASE)
 
 
-def spelled_labels(window: str) -> str:
+def spelled_labels(window: str, *, spaced_names: bool = True) -> str:
     """The window with Markdown bold labels and spaced secret names written the way an assignment is (same
-    length, so offsets still point into the original): `**API Key**: v` reads `  API_Key:   v`."""
+    length, so offsets still point into the original): `**API Key**: v` reads `  API_Key:   v`, `mot de passe : v`
+    reads `mot_de_passe : v`. Without ``spaced_names`` a two-word name stays as written (`PRIVATE KEY` in a PEM
+    header is no assignment)."""
     if "**" in window:  # the colon right after the name, as the keyword search wants it
         window = _BOLD_LABEL.sub(lambda m: "  " + m.group(1) + ":" + " " * (len(m.group(2)) - 1), window)
-    return _SPACED_NAME.sub(lambda m: f"{m.group(1)}_{m.group(2)}", window)
+    if spaced_names:
+        window = _SPACED_NAME.sub(lambda m: f"{m.group(1)}_{m.group(2)}", window)
+    if "passe" in window or "PASSE" in window or "Passe" in window:
+        window = _MOT_DE_PASSE.sub(lambda m: m.group(0).replace(" ", "_", 2), window)
+    return window
 
 
 def assigned_occurrence(part: str, value: str) -> int | None:

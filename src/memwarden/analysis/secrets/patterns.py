@@ -147,9 +147,9 @@ EXTRA_DETECTORS = (
     ),
     ExtraDetector(
         KEYWORD_PASSWORD,
-        # 密碼：..., 密码是 ..., パスワードは..., 비밀번호: ... (detect-secrets' names are English and Spanish)
+        # 密碼：..., 密码是 ..., パスワードは..., 비밀번호: ..., пароль: ... (detect-secrets' names are English and Spanish)
         LazyPattern(
-            r"(?:密碼|密码|口令|パスワード|비밀번호)\s{0,4}(?:[:：=]|是|為|为|は)\s{0,4}[\"'`「]?"
+            r"(?:密碼|密码|口令|パスワード|비밀번호|(?i:пароль))\s{0,4}(?:[:：=]|是|為|为|は)\s{0,4}[\"'`「]?"
             r"(?P<secret>[^\s，。、；;,\"'`「」()（）]{4,128})"
         ),
         group="secret",
@@ -171,10 +171,10 @@ EXTRA_DETECTORS = (
 # Names detect-secrets' keyword list lacks (it knows password, secret, api_key...): the value of
 # `pass:`, `token:`, `passphrase=` in a YAML, JSON or env assignment.
 CREDENTIAL_KEY = LazyPattern(
-    r"(?:^|[\s{,\[])[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,48})[\"']?\s{0,4}(?::|=)\s{0,4}[\"']?"
+    r"(?:^|[\s{,\[])[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,48})[\"']?\s{0,4}(?::|=)\s{0,4}[\"'`]?"
     r"(?P<secret>[^\s\"'`,;{}\[\]()<>]{8,200})"
 )
-PASSWORD_WORDS = frozenset({"pass", "passphrase"})
+PASSWORD_WORDS = frozenset({"pass", "passphrase", "senha"})
 # `password: (Ab7...`, `password: '[Ab7...'`, `pwd = "a;b(c"`: a password's value may start with or hold any
 # punctuation, which detect-secrets' keyword patterns (a value starts with a word character) and
 # CREDENTIAL_KEY stop at. Quoted, the value runs to the closing quote; bare, to the next space.
@@ -182,7 +182,8 @@ PASSWORD_ASSIGNMENT = LazyPattern(
     r"(?:^|[\s{,\[])[\"']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,48})[\"']?\s{0,4}(?::|=)\s{0,4}"
     r"(?:\"(?P<double>[^\s\"]{4,200})\"|'(?P<single>[^\s']{4,200})'|(?P<bare>[^\s\"'`][^\s`]{3,199}))"
 )
-PASSWORD_KEY_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "passwort", "contraseña", "mdp"})
+PASSWORD_KEY_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "passwort", "contraseña", "mdp",
+                                "senha", "passe"})  # passe: French's mot de passe, read as mot_de_passe
 TOKEN_WORDS = frozenset({"token", "apikey", "pat", "credential", "credentials"})
 
 
@@ -237,7 +238,9 @@ _NAMED_IN_CAPITALS = LazyPattern(
 )
 _SAME_CHAR = LazyPattern(r"\A(.)\1{3,}\Z", re.DOTALL)
 _REFERENCE = LazyPattern(
-    r"\A(?:\$|%|env[.:]|process\.env|os\.environ|secrets\.|vault:|op://|keychain:|ENV\[|getenv)", re.IGNORECASE
+    r"\A(?:\$|%|env[.:]|process\.env|os\.environ|secrets\.|vault:|op://|keychain:|ENV\[|getenv"
+    # a password manager that holds it: `パスワード: 1Passwordに保存`, `senha: Bitwarden`
+    r"|1password|bitwarden|keepass|lastpass|dashlane|keychain)", re.IGNORECASE
 )
 # settings.API_KEY, os.environ, config.apiKey: each part an identifier in a conventional case
 # (a password like 'NbowKG.PEMdU21' has parts in none).

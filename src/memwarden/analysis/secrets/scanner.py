@@ -166,6 +166,9 @@ class _Scan:
         found: list[_Hit] = []
         if not MAY_HOLD_SECRET.search(line):
             return found
+        # `**Token:** v`, `**パスワード**: v`, `mot de passe : v` read as `Token: v` by every detector; the same
+        # length, so every offset still points into the line as written.
+        line = spelled_labels(line, spaced_names=False)
         for window_start, window in windows(line):
             self.stats.windows += 1
             self.stats.characters += len(window)
@@ -241,7 +244,7 @@ class _Scan:
             if "://" in value or value.startswith(("/", "~", "./", "../", "$")):
                 continue
             start = match.start("secret")
-            if window[start - 1] not in "\"'":
+            if window[start - 1] not in "\"'`":
                 found = self.unquoted_value(
                     window, offset, start, value,
                     patterns.KEYWORD_PASSWORD if last in patterns.PASSWORD_WORDS else patterns.KEYWORD_SECRET)
