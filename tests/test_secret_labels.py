@@ -53,6 +53,9 @@ ROWS = [
     ("- **Token:** `<your-token>`", None),
     ("- token: `abc`", None),
     ("- **Senha:** `${DB_PASSWORD}`", None),
+    ("- **Password:** хранится в `openclaw.json` → `env.IMAP_PASSWORD`", None),  # "is kept in": a description
+    ("- senha: guardada no cofre da equipe", None),
+    ("- Passwort: liegt im Tresor", None),
 ]
 
 

@@ -84,8 +84,9 @@ def _top_literals(window: str, position: int, end: int) -> list[tuple[int, str]]
     return literals
 
 
-_DESCRIBING_WORD = LazyPattern(r"[A-Za-z][A-Za-z'-]{0,30}")
-_MORE_WORDS = LazyPattern(r"[ \t]{1,4}[A-Za-z]")
+# A word of letters in any script (`stored`, `хранится`, `guardada`): no digit, no symbol.
+_DESCRIBING_WORD = LazyPattern(r"[^\W\d_](?:[^\W\d_]|['-]){0,30}")
+_MORE_WORDS = LazyPattern(r"[ \t]{1,4}[^\W\d_]")
 
 
 # An HTTP authorization scheme: the credential follows it (`secret: Basic dXNlcjpw...`), it describes nothing.
