@@ -98,7 +98,7 @@ def deleted_repo_path(doc, ctx):
     (build output, a local `.mcp.json`: untracked on purpose; one `git check-ignore` a run), nor a memory
     file of the workspace, nor any path in a note that tells history (a dated log entry or daily note such
     as `memory/2026-03-28.md`, a journal, lessons learned, a note that calls itself historical, a file kept
-    in an `archive/` folder): it said what was true on its day. Outside a repository, before the first commit and in a shallow clone it reports
+    in an `archive/` or `backups/` folder or in a folder named by its day): it said what was true on its day. Outside a repository, before the first commit and in a shallow clone it reports
     nothing: there is no history to compare against.
 
     ## Why
