@@ -154,6 +154,30 @@ def test_unclosed_front_matter(tmp_path):
     assert finding["name"] == "unparsable-file" and "never closed" in finding["message"]
 
 
+@pytest.mark.parametrize("text, front_matter", [
+    ("---\n# Rotina diária\n\nTexto aqui: coisas: mais coisas.\n\n---\n\nMais texto.\n", False),  # a rule, prose
+    ("---\n\n## Objetivo\nFazer isso e aquilo.\n", False),
+    ("---\nThe deploy script: run it twice: once to warm.\n---\n", False),
+    ("---\nname: a\ndescription: b\n---\n\nBody.\n", True),
+    ("---\n# a YAML comment first\nname: a\n---\n\nBody.\n", True),
+    ("---\nname: a: b\n---\n\nBody.\n", True),  # front matter YAML rejects: still a finding
+    ("---\nname: a\n\nNo closing line.\n", True),
+])
+def test_a_note_that_opens_with_a_markdown_rule_has_no_front_matter(text, front_matter):
+    """'---' then YAML (a key, a list item, the closing line) opens front matter; '---' then a sentence or a
+    heading over prose is a thematic break, as CommonMark reads it."""
+    from memwarden.documents.scan import opens_front_matter
+
+    assert opens_front_matter(text) is front_matter
+
+
+def test_a_memory_note_that_opens_with_a_rule_is_no_parse_error(tmp_path):
+    text = "---\n# Rotina\n\nPasso 1: abrir o painel: conferir.\nPasso 2: revisar.\n\n---\n\nFim.\n"
+    root = gish(tmp_path, {"memory/knowledge/tools/rotina.md": text})
+    found = names_at(check_json(root), "memory/knowledge/tools/rotina.md")
+    assert "unparsable-file" not in found and "schema-violation" in found  # a gish note without its front matter
+
+
 def test_yaml_syntax_error_is_located(tmp_path):
     root = gish(tmp_path, {"memory/fact.yml": 'identity:\n  name: "Agent\n'})
     [finding] = [f for f in check_json(root)["findings"] if f["path"] == "memory/fact.yml"]

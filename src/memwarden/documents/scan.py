@@ -323,9 +323,9 @@ def comment_spans(text: str) -> list[tuple[int, int]]:
 
 def front_matter_end(text: str) -> int:
     """Offset just after a leading '---' front-matter block, or 0."""
-    lines = text.split("\n")
-    if not lines or lines[0].rstrip("\r").rstrip() != "---":
+    if not opens_front_matter(text):
         return 0
+    lines = text.split("\n")
     offset = len(lines[0]) + 1
     for line in lines[1:]:
         offset += len(line) + 1
@@ -385,9 +385,26 @@ def resolve_from(base_dir: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(base_dir, target))
 
 
+# A line of YAML's structure: a key (`name:`, `allowed-tools:`, `"a b":`), a list item, a flow collection.
+_YAML_STRUCTURE_LINE = re.compile(r"""(?:[A-Za-z_$][\w$.-]{0,60}|"[^"\n]{0,60}"|'[^'\n]{0,60}')\s*:(?:\s|$)|-(?:\s|$)|[{\[]""")
+
+
 def opens_front_matter(text: str) -> bool:
-    """Whether text starts with a '---' line: front matter, closed or not (front_matter_end says which)."""
-    return text.split("\n", 1)[0].rstrip("\r").rstrip() == "---"
+    """Whether text starts with a '---' line that opens front matter, closed or not (front_matter_end says which).
+
+    The first line after it that is neither blank nor a `#` line (a YAML comment, or a Markdown heading) says:
+    a key, a list item or the closing '---' opens front matter; a sentence (`Texto aqui: coisas.`) means the '---'
+    is a Markdown thematic break, as CommonMark reads it, above a note with no front matter."""
+    end = text.find("\n")
+    if (text if end == -1 else text[:end]).rstrip("\r").rstrip() != "---":
+        return False
+    while end != -1:  # line by line, without splitting a long file
+        start, end = end + 1, text.find("\n", end + 1)
+        stripped = (text[start:] if end == -1 else text[start:end]).strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        return stripped in ("---", "...") or bool(_YAML_STRUCTURE_LINE.match(stripped))
+    return True  # nothing but blanks and '#' lines: an empty front matter, never closed
 
 
 def comment_end(text: str, start: int) -> int:
