@@ -43,6 +43,7 @@ ROWS = [
     (f"- **Token:** `{HEX}`", "secret"),
     (f"- Token: {HEX}", "secret"),
     (f"- gateway token = `{HEX}`", "secret"),
+    ("- **Password:** Bitwarden2024!x", "password"),  # a password manager's name inside a password is no reference
     # no value: a name, a placeholder, a reference, a sentence about a password
     ("- **Token:** `GITHUB_TOKEN` from the environment", None),
     ("- **Password:** in 1Password, vault Ops", None),

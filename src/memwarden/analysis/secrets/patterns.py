@@ -240,7 +240,8 @@ _SAME_CHAR = LazyPattern(r"\A(.)\1{3,}\Z", re.DOTALL)
 _REFERENCE = LazyPattern(
     r"\A(?:\$|%|env[.:]|process\.env|os\.environ|secrets\.|vault:|op://|keychain:|ENV\[|getenv"
     # a password manager that holds it: `パスワード: 1Passwordに保存`, `senha: Bitwarden`
-    r"|1password|bitwarden|keepass|lastpass|dashlane|keychain)", re.IGNORECASE
+    # (the name alone: `Bitwarden2024!` is a password)
+    r"|(?:1password|bitwarden|keepass(?:xc)?|lastpass|dashlane|keychain)(?![A-Za-z0-9]))", re.IGNORECASE
 )
 # settings.API_KEY, os.environ, config.apiKey: each part an identifier in a conventional case
 # (a password like 'NbowKG.PEMdU21' has parts in none).
