@@ -113,6 +113,22 @@ def test_markdown_prose_skips_code_urls_and_comments(tmp_path):
     assert {11, 12, 13, 15, 16} <= doc.hidden_lines
 
 
+@pytest.mark.parametrize("body", [
+    # mistune puts a list that follows a quote line, then a heading, before the quote in its tree
+    "# Garden shed\n\n> Tip: the spare key hides under the `blue pot`.\n- Watering runs at dawn.\n## Weather feed\n"
+    "The Brightsky API does not support hourly rain data.\nThe Skyfeed service has no radar layer for our region.\n",
+    "> Quoted **advice**.\n1. First step.\n# Next\nOne line.\n",
+    "> Plain quote.\n- item one\n- item two\n## Then\nA paragraph\nover two lines.\n",
+])
+def test_each_prose_span_is_on_its_own_source_line(tmp_path, body):
+    doc = doc_from(tmp_path, "memory/knowledge/feedback/n.md", ("---\nname: n\n---\n\n" + body).encode())
+    lines = doc.text.split("\n")
+    spans = doc.prose()
+    assert spans and [p.line for p in spans] == sorted(p.line for p in spans)
+    for span in spans:
+        assert span.text.split()[0] in lines[span.line - 1], (span.text, span.line)  # markup removed: a word
+
+
 def test_index_entries_parse_triggers_reverse_marker_and_links():
     doc = load(MULTI_CLI, "MEMORY.md", GHOST_IN_SHELL.kind("startup-index"))
     first, second, shelf = doc.entries
