@@ -53,6 +53,17 @@ def test_paths_the_note_names_stand_in_for_a_scope_and_merges_count_as_their_bra
         "then touch the note"]
 
 
+def test_the_message_names_the_files_the_commits_changed_not_every_file_the_note_names(git_repo, cli):
+    files = {"lib/mixer.py": "m = 1\n", "lib/oven.py": "o = 1\n", "lib/shelf.py": "s = 1\n", "web/menu.html": "<p>\n"}
+    text = "Dough: `lib/mixer.py`, `lib/oven.py`, `lib/shelf.py`; the page is `web/menu.html`.\n"
+    root = git_repo({**GISH, **files, NOTE: note(text)})
+    write_files(root, {"web/menu.html": "<p>rye\n"})
+    sha = commit_all(root, "Add rye to the menu")
+    assert messages(cli, root) == [
+        f"1 commit since this note last changed touched 'web/menu.html' ({sha} Add rye to the menu): check that it "
+        "still holds, then touch the note"]
+
+
 def test_a_shallow_clone_reports_nothing(git_repo, cli, tmp_path):
     origin = git_repo({**GISH, "src/db.py": "d = 1\n", NOTE: note("Pool: `src/db.py`.\n")}, name="origin")
     write_files(origin, {"src/db.py": "d = 2\n"})

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from memwarden.analysis.repo_claims import manifests, mentions
 from memwarden.analysis.repo_claims.history import facts, is_code
-from memwarden.analysis.repo_claims.staleness import due_touches, is_record, scope_patterns, tells_history
+from memwarden.analysis.repo_claims.staleness import covers, due_touches, is_record, scope_patterns, tells_history
 from memwarden.analysis.repo_claims.topics import Statement, disagreements, topics_of
 from memwarden.discover.symlinks import checked_at_another_path
 from memwarden.discover.links import path_read_at_its_own_path, read_at_its_own_path
@@ -424,7 +424,11 @@ def changed_since_note(doc, ctx):
     touched = due_touches(repo, note_path, patterns)
     if touched:
         commits = tuple(f"{touch.short} {excerpt(touch.subject, 40)}" for touch in touched)
-        yield Problem(1, 1, ChangedSince(patterns, commits, len(touched)).message)
+        # The message names what the commits changed, not every path the note names (a note naming four files, one
+        # of them changed, named the first three).
+        changed = tuple(pattern for pattern in patterns
+                        if any(covers(pattern, path) for touch in touched for path in touch.paths))
+        yield Problem(1, 1, ChangedSince(changed or patterns, commits, len(touched)).message)
 
 
 # -- conflicting-instructions ----------------------------------------------------------------------
