@@ -386,7 +386,7 @@ def resolve_from(base_dir: str, target: str) -> str:
 
 
 # A line of YAML's structure: a key (`name:`, `allowed-tools:`, `"a b":`), a list item, a flow collection.
-_YAML_STRUCTURE_LINE = re.compile(r"""(?:[A-Za-z_$][\w$.-]{0,60}|"[^"\n]{0,60}"|'[^'\n]{0,60}')\s*:(?:\s|$)|-(?:\s|$)|[{\[]""")
+_YAML_STRUCTURE_LINE = LazyPattern(r"""(?:[A-Za-z_$][\w$.-]{0,60}|"[^"\n]{0,60}"|'[^'\n]{0,60}')\s*:(?:\s|$)|-(?:\s|$)|[{\[]""")
 
 
 def opens_front_matter(text: str) -> bool:
