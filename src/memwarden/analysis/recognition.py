@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from memwarden.decoding import decode
 from memwarden.documents import JsonlDocument
+from memwarden.documents.scan import opens_front_matter
 from memwarden.kinds import CODEX_FILES, EPISODE_KINDS, OTHER_LOG_KIND, PLAIN_MARKDOWN_PROFILES
 
 # The kinds whose JSONL records should be episodes.
@@ -137,13 +138,13 @@ def unrecognised_in_run(ctx, doc) -> bool:
 
 
 def starts_with_front_matter(raw: bytes) -> bool:
-    """Whether a file opens a '---' block (closed or not: an unclosed one is the parser's to report)."""
+    """Whether a file opens front matter (closed or not: an unclosed one is the parser's to report), as the
+    Markdown parser decides it: a '---' line over a sentence is a thematic break."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         text = decode(raw)[0] or ""
     else:
         text = raw[:4096].decode("utf-8", "replace")
-    first = text.lstrip("\ufeff").split("\n", 1)[0]
-    return first.rstrip("\r").rstrip() == "---"
+    return opens_front_matter(text.lstrip("\ufeff"))
 
 
 def bare_note_folders(ws) -> dict[str, tuple[str, ...]]:

@@ -41,9 +41,9 @@ PROJECT_MANIFESTS = frozenset({
 # backed-up workspace whose root was a project).
 MEMORY_ENTRIES = frozenset({"memory", "MEMORY.md", "SOUL.md", "IDENTITY.md", "HEARTBEAT.md"})
 MEMORY_FOLDERS = frozenset({"memory", "memories", "memory-bank", "knowledge", ".learnings"})
-# Build and dependency output a person never writes by hand (ruff's and pre-commit's defaults, and Xcode's).
 # What a browser writes at the top of its profile: Chromium's user-data folder, a Firefox profile.
 BROWSER_PROFILE_MARKERS = (frozenset({"Local State"}), frozenset({"prefs.js", "times.json"}))
+# Build and dependency output a person never writes by hand (ruff's and pre-commit's defaults, and Xcode's).
 OUTPUT_FOLDERS = frozenset({"dist", "_build", "buck-out", "site-packages", "__pypackages__", "bower_components",
                             "Pods", "DerivedData"})
 

@@ -428,7 +428,7 @@ def changed_since_note(doc, ctx):
         # of them changed, named the first three).
         changed = tuple(pattern for pattern in patterns
                         if any(covers(pattern, path) for touch in touched for path in touch.paths))
-        yield Problem(1, 1, ChangedSince(changed or patterns, commits, len(touched)).message)
+        yield Problem(1, 1, ChangedSince(changed, commits, len(touched)).message)  # due_touches covered each one
 
 
 # -- conflicting-instructions ----------------------------------------------------------------------
