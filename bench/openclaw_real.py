@@ -20,7 +20,9 @@ Inputs (in ``bench/judged/`` unless told otherwise):
     ``yes`` when the finding appears without ``--preview``.  Rows with rule ``EXPECTED-CLAIM`` and
     verdict ``expected`` list the negative claims a reader found by hand (``default`` is ``-``);
     recall counts those matched by a ``negative-claim-without-expiry`` finding on the same path and
-    line.
+    line.  Rows with rule ``EXPECTED-SECRET`` list the lines that hold a live credential's value
+    (the note describes it, never copies it); recall counts those a ``secret-in-memory`` finding
+    names on the same path and line.
 
 For each repository the script uses a clone (``--clones DIR`` holding ``OWNER__NAME/``, used as
 it is; else ``--cache DIR``: ``https://github.com/OWNER/NAME`` is cloned there once and the
@@ -71,7 +73,8 @@ HERE = Path(__file__).resolve().parent
 JUDGED = HERE / "judged"
 TODAY = "2026-12-02"
 CLAIM_RULE = "negative-claim-without-expiry"
-EXPECTED = "EXPECTED-CLAIM"
+# A reader's hand-found rows, and the rule whose findings on the same path and line recall them.
+EXPECTED = {"EXPECTED-CLAIM": CLAIM_RULE, "EXPECTED-SECRET": "secret-in-memory"}
 COLUMNS = ["repo", "commit", "path", "line", "rule", "default", "verdict", "note"]
 
 
@@ -185,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     expected: list[dict[str, str]] = []
     for jf in judged_files:
         for r in read_tsv(jf):
-            if r["rule"] == EXPECTED:
+            if r["rule"] in EXPECTED:
                 expected.append(r)
                 continue
             verdicts[(r["repo"], r["path"], r["rule"], r["line"])] = (r.get("verdict") or "").strip()
@@ -193,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     cmd = shlex.split(args.memwarden)
     modes = ("default", "preview") if args.preview else ("default",)
     per_split: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
-    claim_keys: dict[str, set[tuple[str, str, str]]] = {m: set() for m in modes}
+    recalled: dict[str, set[tuple[str, str, str, str]]] = {m: set() for m in modes}
     unjudged: dict[tuple[str, str, str, str], list[str]] = {}
     for s in sources:
         repo, split = s["repo"], s["split"]
@@ -212,8 +215,8 @@ def main(argv: list[str] | None = None) -> int:
                 verdict = verdicts.get(k, "")
                 per_split[(split, mode)].append((f["name"], verdict))
                 per_split[("all", mode)].append((f["name"], verdict))
-                if f["name"] == CLAIM_RULE:
-                    claim_keys[mode].add((repo, f["path"], k[3]))
+                if f["name"] in EXPECTED.values():
+                    recalled[mode].add((f["name"], repo, f["path"], k[3]))
                 if k not in verdicts and k not in unjudged:
                     unjudged[k] = [repo, s.get("commit", ""), k[1], k[3], k[2],
                                    "yes" if k in default_keys else "no", "", ""]
@@ -233,12 +236,17 @@ def main(argv: list[str] | None = None) -> int:
             out.append(f"true findings the default rules keep, {split}: {kept}/{every} = {share}\n")
     repos = {s["repo"] for s in sources}
     split_of = {s["repo"]: s["split"] for s in sources}
-    for split in splits:
-        exp = [e for e in expected if e["repo"] in repos and (split == "all" or split_of[e["repo"]] == split)]
-        for mode in modes:
-            hit = sum(1 for e in exp if (e["repo"], e["path"], e["line"]) in claim_keys[mode])
-            rec = f"{hit / len(exp):.2f}" if exp else "-"
-            out.append(f"recall of expected claims, {split}, {mode}: {hit}/{len(exp)} = {rec}\n")
+    for row_rule, rule in EXPECTED.items():
+        what = "claims" if row_rule == "EXPECTED-CLAIM" else "secrets"
+        for split in splits:
+            exp = [e for e in expected if e["rule"] == row_rule and e["repo"] in repos
+                   and (split == "all" or split_of[e["repo"]] == split)]
+            if not exp and row_rule != "EXPECTED-CLAIM":
+                continue
+            for mode in modes:
+                hit = sum(1 for e in exp if (rule, e["repo"], e["path"], e["line"]) in recalled[mode])
+                rec = f"{hit / len(exp):.2f}" if exp else "-"
+                out.append(f"recall of expected {what}, {split}, {mode}: {hit}/{len(exp)} = {rec}\n")
     print("\n".join(out))
 
     if args.write_counts:
