@@ -112,6 +112,29 @@ def test_a_link_into_the_repository_around_the_workspace_resolves(git_repo, cli)
     assert "'../../src/gone.py' does not exist" in result[0][4]
 
 
+def test_a_link_written_from_the_top_folder_resolves_and_one_from_nowhere_is_still_found(git_repo, cli):
+    """Batches 15c and 16a: agents run at the top of the repository and write `app/main.py` in a note three folders
+    down; such a link leads somewhere. A target no top folder holds, or one climbing out, is still broken."""
+    body = (
+        "From the repository: [main](app/main.py) and [routers](app/routers/).\n"
+        "From the workspace: [plan](.github/memory/plan.md).\n"
+        "Gone everywhere: [old](app/api/old.py).\n"
+        "Climbing: [up](../app/gone.py).\n"
+    )
+    root = git_repo({
+        "app/main.py": "print()\n",
+        "app/routers/login.py": "print()\n",
+        ".github/memory/MEMORY.md": "- [Findings](notes/findings.md) — what the audit found\n",
+        ".github/memory/plan.md": "---\nname: plan\ndescription: d\ntype: project\n---\nThe plan.\n",
+        ".github/memory/notes/findings.md": "---\nname: findings\ndescription: d\ntype: project\n---\n" + body,
+    })
+    result = found(cli, root / ".github/memory", cwd=root)
+    assert [(f[0], f[1], f[2]) for f in result] == [
+        ("broken-note-link", ".github/memory/notes/findings.md", 8),
+        ("broken-note-link", ".github/memory/notes/findings.md", 9)]
+    assert "'app/api/old.py' does not exist" in result[0][4] and "'../app/gone.py'" in result[1][4]
+
+
 def test_index_links_read_the_same_forms(workspace, cli):
     """broken-index-link and orphan-note read percent-encoding, titles, reference links and anchors, and skip code."""
     index = (

@@ -4,7 +4,9 @@ Links come from the shared scanner (documents/scan.py): inline links with or
 without a title, percent-encoded or in <...>, reference-style links through
 their definitions; nothing in code or HTML comments. A path link leads
 somewhere when a file or folder is there (in the workspace, the repository
-around it, or the staged overlay); a URL, an `#anchor` of the note itself or
+around it, or the staged overlay), from the note's folder or, as agents write
+links from where they run, from the workspace's or the repository's top
+folder; a URL, an `#anchor` of the note itself or
 an absolute path is not checked here. A wikilink resolves, as Obsidian and
 the memory tools that borrowed it do, by a note's file stem or its front-matter
 `name`, anywhere in the workspace (`[[folder/note]]` by the end of its path);
@@ -19,9 +21,10 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from memwarden.analysis.index_lines import is_file, is_folder, is_windows_path
-from memwarden.documents.scan import find_wikilinks, markdown_links, resolve_link
+from memwarden.documents.scan import find_wikilinks, markdown_links, resolve_link, split_target
 from memwarden.patterns import LazyPattern
 
 
@@ -94,6 +97,20 @@ def _wiki_resolves(ws, note_dir: str, name: str, memo) -> bool:
     )
 
 
+def _from_top_folder(ws, target: str, memo) -> bool:
+    """Whether a relative link that leads nowhere from its note leads somewhere from the workspace's or the
+    repository's top folder: an agent runs there and writes `app/main.py` in a note three folders down."""
+    path = posixpath.normpath(unquote(split_target(target)[0]))
+    if path.startswith(("/", "../")) or path in ("..", "."):
+        return False
+
+    def tops():
+        tree = ws.work_tree
+        return (ws.root,) if tree is None or tree == ws.root else (ws.root, tree)
+
+    return any(is_file(top, path) or is_folder(top, path) for top in memo.get(("note_links", "tops"), tops))
+
+
 def dead_links(doc, ws, memo) -> list[DeadLink]:
     """The links of a note's body that lead nowhere, in the order they are written."""
     text = doc.text
@@ -108,6 +125,8 @@ def dead_links(doc, ws, memo) -> list[DeadLink]:
         if resolved is None or resolved.startswith("/"):
             continue  # a URL, an anchor in this note, an absolute path
         if resolved in ws.overlay or is_file(ws.root, resolved) or is_folder(ws.root, resolved):
+            continue
+        if _from_top_folder(ws, target, memo):
             continue
         found.append(DeadLink(link.target_start, link.target, resolved, link.label is not None))
     if "[[" in text:

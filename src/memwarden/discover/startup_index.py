@@ -14,6 +14,7 @@ from pathlib import Path
 from memwarden.analysis import budget
 from memwarden.analysis.budget import Limit, Measurement, Settings, Source
 from memwarden.discover.profiles import Kind
+from memwarden.discover.workspace import work_tree_of
 from memwarden.documents import IndexDocument, load
 from memwarden.globs import is_glob
 from memwarden.fileio import read_regular
@@ -106,17 +107,10 @@ def resolve_settings(
 # -- the files -----------------------------------------------------------------------
 
 
-def git_root(start: Path) -> Path | None:
-    for directory in [start, *start.parents]:
-        if (directory / ".git").exists():
-            return directory
-    return None
-
-
 def codex_chain(directory: Path) -> list[Path]:
     """The AGENTS files Codex reads for a working directory: repository root first."""
     directory = directory.resolve()
-    top = git_root(directory) or directory
+    top = work_tree_of(directory) or directory
     chain = []
     folders = [directory, *directory.parents]
     folders = folders[: folders.index(top) + 1] if top in folders else [directory]

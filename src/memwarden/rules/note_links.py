@@ -53,7 +53,10 @@ def broken_note_link(doc, ctx):
     reference-style links through their `[label]: target` lines, and
     `[[wikilinks]]`. A relative link resolves from the note's folder and is
     fine when a file or folder is there (inside the workspace or the
-    repository around it), whatever `#anchor` follows it. A wikilink resolves
+    repository around it), whatever `#anchor` follows it; one that leads
+    nowhere from there is fine too when it leads somewhere from the
+    workspace's or the repository's top folder, where agents run and from
+    where they write paths. A wikilink resolves
     by a note's file name or front-matter `name`, case ignored, anywhere in
     the workspace (`[[folder/note]]` by the end of its path). URLs, anchors
     within the note and absolute paths are not checked, and nothing inside
