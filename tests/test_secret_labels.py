@@ -44,6 +44,9 @@ ROWS = [
     (f"- Token: {HEX}", "secret"),
     (f"- gateway token = `{HEX}`", "secret"),
     ("- **Password:** Bitwarden2024!x", "password"),  # a password manager's name inside a password is no reference
+    (f"- **Senha:** WPA2{PW}", "password"),  # a Wi-Fi mode's name inside a password is no mode
+    (f"- PASS: {PW}", "password"),  # capitals alone are still a label
+    (f"- db: postgres://app:{PW}@db.internal:5432/app", "url-password"),
     # no value: a name, a placeholder, a reference, a sentence about a password
     ("- **Token:** `GITHUB_TOKEN` from the environment", None),
     ("- **Password:** in 1Password, vault Ops", None),
@@ -57,6 +60,10 @@ ROWS = [
     ("- **Password:** хранится в `openclaw.json` → `env.IMAP_PASSWORD`", None),  # "is kept in": a description
     ("- senha: guardada no cofre da equipe", None),
     ("- Passwort: liegt im Tresor", None),
+    # batch 15's dev half: a Wi-Fi security mode where the password would go, a test's verdict, Supabase's placeholder
+    ("- **Senha:** WPA2-PSK (mínimo 12 caracteres)", None),
+    ("- **All mandatory checks PASS:** lint:fix ✓ type-check ✓ test:ci ✓", None),
+    ('npx supabase db dump --db-url "postgres://postgres:[YOUR-PASSWORD]@db.[REF].supabase.co:5432/postgres"', None),
 ]
 
 

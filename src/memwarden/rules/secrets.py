@@ -48,8 +48,8 @@ def secret_in_memory(doc, ctx):
     `sk-proj-...`, GitHub fine-grained `github_pat_...`, npm `npm_...`,
     DigitalOcean `dop_v1_...`, Shopify `shpat_...`, Databricks `dapi...`,
     Mailgun `key-...`, passwords in connection URLs (`postgres://app:...@db`)
-    and on command lines (`mysql -p...`), and values after a label (`**Token:**
-    \`...\``, `**パスワード**: ...`, `senha:`, `mot de passe :`, `пароль:`,
+    and on command lines (`mysql -p...`), and values after a label (``**Token:**
+    `...` ``, `**パスワード**: ...`, `senha:`, `mot de passe :`, `пароль:`,
     in nine languages). JSON string values with escapes
     (`\\n`, `\\u0041`) are decoded and read too, and so is every form a
     message may quote: a YAML double-quoted value folded across its escaped

@@ -198,10 +198,16 @@ BASE64_LINE = LazyPattern(r"[ \t>#*/-]{0,12}[A-Za-z0-9+/=]{16,}[ \t]*\Z")
 
 # -- what is not a secret ------------------------------------------------------------
 
+# `<token>`, `${TOKEN}`, `{{ token }}`, `[[token]]`, and the capitals in brackets docs put in a URL
+# (`postgres://postgres:[YOUR-PASSWORD]@db...`, as Supabase's own docs write it).
 _TEMPLATE = LazyPattern(
-    r"\A(?:<[^<>]*>|\{[^{}]*\}|\$\{[^{}]*\}|\$\([^()]*\)|\{\{.*\}\}|%\([^()]*\)s|%[A-Za-z_][A-Za-z0-9_]*%|\[\[.*\]\])\Z",
+    r"\A(?:<[^<>]*>|\{[^{}]*\}|\$\{[^{}]*\}|\$\([^()]*\)|\{\{.*\}\}|%\([^()]*\)s|%[A-Za-z_][A-Za-z0-9_]*%|\[\[.*\]\]"
+    r"|\[[A-Z][A-Z_ -]*[A-Z]\])\Z",
     re.DOTALL,
 )
+# A Wi-Fi network's security mode, which a note writes where its password would go (`Senha: WPA2-PSK`).
+_WIFI_MODE = LazyPattern(r"\A(?:WPA[23]?|WEP)(?:[-_/ ]?(?:PSK|SAE|Personal|Enterprise|EAP|AES|TKIP|WPA[23]?))*\Z",
+                         re.IGNORECASE)
 _PLACEHOLDER_RUN = LazyPattern(r"[xX]{4,}|\*{3,}|#{4,}|_{5,}|\.{3,}|…|•{3,}")
 _PLACEHOLDER_WORDS = LazyPattern(
     r"your[-_ ]?(?:own[-_ ]?)?(?:api[-_ ]?)?(?:key|token|secret|pass|pat|password|here)"
@@ -380,7 +386,7 @@ def is_placeholder(value: str) -> bool:
         return True
     if _ENV_NAME.match(text) or "REDACTED" in text.upper():
         return True
-    if text.lower() in KNOWN_DEFAULTS:
+    if text.lower() in KNOWN_DEFAULTS or _WIFI_MODE.match(text):
         return True
     if len(text) <= 64 and _WORDY.match(text) and _WORDY_NOUN.search(text):
         return True  # dev-secret, test-jwt-secret-123, my-super-secret: words about a secret, not one
@@ -482,6 +488,14 @@ _WORD_VALUE = LazyPattern(r"\A[a-z]{2,24}(?:[-_][a-z]{2,24}){0,7}\Z")
 def is_word_value(value: str) -> bool:
     """Lowercase words joined by hyphens: `audit-only`, `read-only`, a setting's value, not a credential."""
     return bool(_WORD_VALUE.match(value))
+
+
+_AFTER_A_WORD = LazyPattern(r"[a-z]\W{0,3}\s+\W{0,3}\Z")
+
+
+def is_verdict_label(before: str, key: str) -> bool:
+    """`All checks PASS: lint ✓`: PASS in capitals after a word is a test's verdict, not a password's label."""
+    return key == "PASS" and bool(_AFTER_A_WORD.search(before))
 
 
 def has_mixed_classes(value: str) -> bool:

@@ -235,6 +235,8 @@ class _Scan:
             last = words[-1] if words else ""
             if last not in patterns.PASSWORD_WORDS and last not in patterns.TOKEN_WORDS:
                 continue
+            if patterns.is_verdict_label(window[:match.start("key")], match.group("key")):
+                continue
             value = match.group("secret")
             if value.endswith(("...", "…")):
                 continue  # an elided value: 'sk-ant-api03-...'
