@@ -22,11 +22,17 @@ CLAIM_RULE = "negative-claim-without-expiry"
 Z = 1.2816  # one-sided 90%
 MIN_TEST_PRECISION = 0.9
 MIN_LOWER_BOUND = 0.75
+# A rule nearly always wrong on real memory, on enough findings to say so, is deprecated as ruff deprecates: not
+# even --preview runs it, only its name in `select`.
+MAX_UPPER_BOUND = 0.1
+MIN_JUDGED_TO_DEPRECATE = 50
 POLICY = (
     f"stable when (a) the test half's precision true/(true+false) is at least {MIN_TEST_PRECISION} (or the test "
     f"half has no judged finding of the rule) and (b) the Wilson score lower bound (one-sided 90%, z = {Z}) of "
-    f"the dev and test halves' judged findings pooled is at least {MIN_LOWER_BOUND}; otherwise preview. "
-    "Debatable findings count in neither. A rule missing from this table is preview."
+    f"the dev and test halves' judged findings pooled is at least {MIN_LOWER_BOUND}; deprecated when at least "
+    f"{MIN_JUDGED_TO_DEPRECATE} findings are judged, pooled, their Wilson score upper bound is under "
+    f"{MAX_UPPER_BOUND}, and so is the test half's precision (if any is judged); otherwise preview. Debatable findings count in neither. A rule missing from this table is "
+    "preview."
 )
 _QUOTE = re.compile(r'"([^"]{1,200})')
 
@@ -183,13 +189,23 @@ def wilson_lower_bound(true: int, judged: int, z: float = Z) -> float:
     return (centre - spread) / (1 + z * z / judged)
 
 
+def wilson_upper_bound(true: int, judged: int, z: float = Z) -> float:
+    """The Wilson score interval's upper end for true of judged (1.0 when nothing is judged)."""
+    return 1.0 - wilson_lower_bound(judged - true, judged, z) if judged else 1.0
+
+
 def tier(dev: Counter, test: Counter) -> str:
-    """THE tier policy (POLICY in words): stable or preview, from a rule's judged counts on each half."""
+    """THE tier policy (POLICY in words): stable, preview or deprecated, from a rule's judged counts on each half."""
     test_precision = precision(test)
     pooled_true, pooled_false = dev["true"] + test["true"], dev["false"] + test["false"]
+    judged = pooled_true + pooled_false
     held_out_ok = test_precision is None or test_precision >= MIN_TEST_PRECISION
-    bound_ok = wilson_lower_bound(pooled_true, pooled_true + pooled_false) >= MIN_LOWER_BOUND
-    return "stable" if held_out_ok and bound_ok else "preview"
+    if held_out_ok and wilson_lower_bound(pooled_true, judged) >= MIN_LOWER_BOUND:
+        return "stable"
+    held_out_wrong = test_precision is None or test_precision < MAX_UPPER_BOUND
+    if judged >= MIN_JUDGED_TO_DEPRECATE and wilson_upper_bound(pooled_true, judged) < MAX_UPPER_BOUND and held_out_wrong:
+        return "deprecated"
+    return "preview"
 
 
 def _plain(counter: Counter) -> dict[str, int]:

@@ -2,6 +2,7 @@
 
     python bench/realmem.py [--split dev|test|all] [--no-preview] [--write-tiers] [--explicit-dirs]
                             [--unjudged N] [--write-unjudged FILE] [--repo NAME]
+    python bench/realmem.py --retier
 
 The corpus is tests/fixtures/realmem/<owner>__<name>/, each a repository's memory files at their
 own paths (sources, licences and commits in SOURCES.tsv there). memwarden runs in each repository
@@ -28,7 +29,8 @@ those to a TSV with an empty verdict). --write-tiers writes src/memwarden/rule_t
 over both halves with every rule on, by the policy in bench/judging.py (`tier`), the table's only writer,
 and regenerates docs/rules.md, which shows the table's numbers. Before the policy decides, it adds the
 counts of bench/judged/*_counts.tsv: rules judged on another corpus (the repository-claim rules, judged on
-whole repositories by bench/repo_claims_real.py --split all --write-counts).
+whole repositories by bench/repo_claims_real.py --split all --write-counts). --retier only decides the
+shipped table's tiers again from the counts it holds, when the policy changed and no count did.
 """
 
 from __future__ import annotations
@@ -158,6 +160,25 @@ def write_tiers(counts, commit: str, also: list[str]) -> None:
     print(f"\nwrote {TIERS.relative_to(REPO)} and docs/rules.md: stable: {', '.join(stable) or 'none'}")
 
 
+def retier() -> None:
+    """Decide every tier of the shipped table again by today's policy, from the counts it already holds: a change of
+    policy, no new measurement (the table's `measured` stays; `retiered` says when the policy was applied)."""
+    table = json.loads(TIERS.read_text(encoding="utf-8"))
+    for entry in table["rules"].values():
+        entry["tier"] = judging.tier(Counter(entry["dev"]), Counter(entry["test"]))
+    table["policy"] = judging.POLICY
+    table["measured"]["retiered"] = dt.date.today().isoformat()
+    TIERS.write_text(json.dumps(table, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    sys.path.insert(0, str(REPO / "src"))
+    from memwarden import tiers
+    from memwarden.report import rulesdoc
+
+    tiers.table.cache_clear()
+    (REPO / "docs" / "rules.md").write_text(rulesdoc.render(), encoding="utf-8")
+    by_tier = Counter(entry["tier"] for entry in table["rules"].values())
+    print(f"re-decided {TIERS.relative_to(REPO)} and docs/rules.md: {dict(sorted(by_tier.items()))}")
+
+
 def head_commit() -> str:
     done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True)
     return done.stdout.strip() if done.returncode == 0 else "unknown"
@@ -169,11 +190,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--preview", action=argparse.BooleanOptionalAction, default=True,
                         help="run every rule (the default: measuring must see preview rules too)")
     parser.add_argument("--write-tiers", action="store_true", help="write src/memwarden/rule_tiers.json")
+    parser.add_argument("--retier", action="store_true",
+                        help="only decide the shipped table's tiers again from its own counts (after a policy change)")
     parser.add_argument("--explicit-dirs", action="store_true", help="also pass every memory folder explicitly")
     parser.add_argument("--unjudged", type=int, default=20, help="how many unjudged findings to list")
     parser.add_argument("--write-unjudged", type=Path, help="append unjudged findings to this TSV")
     parser.add_argument("--repo", help="only repositories whose folder name contains this")
     args = parser.parse_args(argv)
+    if args.retier:
+        retier()
+        return 0
     if args.write_tiers and (args.split != "all" or args.repo or not args.preview):
         parser.error("--write-tiers measures both halves, every repository, every rule: "
                      "drop --split, --repo and --no-preview")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import conftest
 from conftest import REPO, run_memwarden, write_files
 
 from memwarden import registry, tiers
@@ -44,6 +45,11 @@ def counts(true: int = 0, false: int = 0, debatable: int = 0) -> Counter:
     (counts(20), counts(8, 2), "preview"),  # the held-out half under 0.9 decides, whatever the pooled bound
     (counts(20), counts(9, 1), "stable"),  # 0.9 on the test half is enough
     (counts(), counts(5), "stable"),
+    (counts(1, 60), counts(2, 700), "deprecated"),  # nearly always wrong, on enough findings to say so
+    (counts(1, 20), counts(0, 29), "deprecated"),  # 1 of 50 judged ...
+    (counts(1, 20), counts(0, 28), "preview"),  # ... 1 of 49: too few to deprecate
+    (counts(5, 20), counts(3, 40), "preview"),  # 8/68: the upper bound is 0.17
+    (counts(1, 167), counts(7, 15), "preview"),  # wrong pooled, but the held-out half is right a third of the time
 ])
 def test_tier_policy(dev, test, expected):
     assert judging.tier(dev, test) == expected
@@ -53,6 +59,8 @@ def test_wilson_lower_bound_values():
     assert judging.wilson_lower_bound(5, 5) == pytest.approx(0.7527, abs=1e-3)
     assert judging.wilson_lower_bound(4, 4) == pytest.approx(0.7089, abs=1e-3)
     assert judging.wilson_lower_bound(0, 0) == 0.0
+    assert judging.wilson_upper_bound(3, 787) == pytest.approx(1 - judging.wilson_lower_bound(784, 787))
+    assert judging.wilson_upper_bound(0, 0) == 1.0
 
 
 # --- reading and merging judgement files ----------------------------------------------------------------
@@ -253,6 +261,34 @@ def test_selection(cli, three_layer, args, config, present, absent):
     assert present <= found and not absent & found, found
 
 
+@pytest.fixture
+def deprecated_timestamps(tmp_path, monkeypatch, three_layer):
+    """The tests' table with invalid-timestamp (MW104, which the example trips) deprecated."""
+    data = json.loads(Path(conftest.TIERS_FOR_TESTS).read_text(encoding="utf-8"))
+    data["rules"]["invalid-timestamp"]["tier"] = "deprecated"
+    table = tmp_path / "deprecated.json"
+    table.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setenv("MEMWARDEN_TIER_TABLE", str(table))
+    tiers.table.cache_clear()
+    yield three_layer
+    tiers.table.cache_clear()
+
+
+@pytest.mark.parametrize("args, runs", [
+    (("--preview",), False),
+    (("--select", "ALL", "--preview"), False),
+    (("--select", "MW1", "--preview"), False),
+    (("--select", "invalid-timestamp"), True),
+    (("--extend-select", "MW104"), True),
+])
+def test_a_deprecated_rule_runs_only_when_named(cli, deprecated_timestamps, args, runs):
+    found = names_found(cli, deprecated_timestamps, *args)
+    assert ("invalid-timestamp" in found) == runs
+    assert "duplicate-key" in found or "--preview" not in args  # preview rules still run with preview
+    said = cli("explain", "MW104").stdout
+    assert "Tier: deprecated" in said and 'select = ["invalid-timestamp"]' in said
+
+
 def test_preview_must_be_true_or_false(cli, three_layer):
     (three_layer / ".memwarden.toml").write_text('preview = "yes"\n', encoding="utf-8")
     result = cli("check", "--no-cache", cwd=three_layer)
@@ -277,11 +313,12 @@ def test_stable_fixes_only_reports_a_preview_rules_finding_and_leaves_its_text(c
 def test_rules_shows_each_tier_and_its_numbers(cli, monkeypatch):
     monkeypatch.delenv("MEMWARDEN_PREVIEW")
     lines = cli("rules").stdout.splitlines()
+    width = max(len(tiers.tier_of(name).name) for name in registry.CATALOG)
     for name in registry.CATALOG:
         tier = tiers.tier_of(name)
         line = next(line for line in lines if f" {name} " in line)
-        assert f"  {tier.name:<7}  {tier.measured}" in line
-    assert any(" preview  unmeasured " in line for line in lines)
+        assert f"  {tier.name:<{width}}  {tier.measured}" in line
+    assert any(f" {'preview':<{width}}  unmeasured " in line for line in lines)
     data = {r["name"]: r for r in json.loads(cli("rules", "--format", "json").stdout)}
     orphan = tiers.tier_of("orphan-note")
     assert (data["orphan-note"]["tier"], data["orphan-note"]["judged"]) == (orphan.name, orphan.judged)

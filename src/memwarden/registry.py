@@ -187,7 +187,7 @@ def resolve(keys: Iterable[str], preview: bool = True) -> set[str]:
     """Rule names for a list of names, codes, code prefixes (``MW1``) or ``ALL``; imports no rule module.
 
     A rule named exactly (name or full code) is always taken; without ``preview``, ``ALL`` and a prefix
-    take only stable rules (as ruff selects). Raises KeyError naming the first key that matches nothing.
+    take only stable rules, with it stable and preview ones, never a deprecated one (as ruff selects). Raises KeyError naming the first key that matches nothing.
     """
     chosen: set[str] = set()
     for key in keys:
@@ -201,7 +201,7 @@ def resolve(keys: Iterable[str], preview: bool = True) -> set[str]:
         grouped = _group(key)
         if grouped is None:
             raise KeyError(key)
-        chosen.update(grouped if preview else {name for name in grouped if tiers.is_stable(name)})
+        chosen.update(name for name in grouped if tiers.runs_in_a_group(name, preview))
     return chosen
 
 

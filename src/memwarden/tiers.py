@@ -3,7 +3,8 @@
 A rule is on by default only when it is stable: measured right on real memory (bench/realmem.py
 `--write-tiers` decides, by the policy written into the table, and is the only writer). Every other
 rule, a rule the table does not name included (a new rule lands in preview), runs only with
-`--preview`, `preview = true`, or when named exactly in `select`. The table is read once, when a
+`--preview`, `preview = true`, or when named exactly in `select`; a deprecated rule (measured wrong
+nearly always, as ruff deprecates) only when named exactly. The table is read once, when a
 run first needs a tier; a missing or damaged table is a clear error, never a silent change of
 what runs.
 """
@@ -19,7 +20,7 @@ from pathlib import Path
 from memwarden.errors import UsageError
 
 TABLE = Path(__file__).with_name("rule_tiers.json")
-STABLE, PREVIEW = "stable", "preview"
+STABLE, PREVIEW, DEPRECATED = "stable", "preview", "deprecated"
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def read_table(path: Path) -> dict[str, Tier]:
         pooled = entry.get("all") if isinstance(entry.get("all"), dict) else {}
         held_out = entry.get("test") if isinstance(entry.get("test"), dict) else {}
         counts = [pooled.get(key) for key in ("true", "false")] + [held_out.get(key, 0) for key in ("true", "false")]
-        if entry.get("tier") not in (STABLE, PREVIEW) or not all(type(c) is int and c >= 0 for c in counts):
+        if entry.get("tier") not in (STABLE, PREVIEW, DEPRECATED) or not all(type(c) is int and c >= 0 for c in counts):
             raise UsageError(f"{damaged} (rule {name!r} has no tier or counts); reinstall memwarden")
         tiers[name] = Tier(entry["tier"], *counts)
     return tiers
@@ -105,6 +106,13 @@ def is_stable(name: str) -> bool:
     return tier_of(name).name == STABLE
 
 
+def runs_in_a_group(name: str, preview: bool) -> bool:
+    """Whether `ALL` or a code prefix takes the rule: a stable one always, a preview one with preview on, a
+    deprecated one never (only its exact name does)."""
+    tier = tier_of(name).name
+    return tier == STABLE or (preview and tier == PREVIEW)
+
+
 def described(name: str, code: str) -> str:
     """A rule's tier in a sentence, with its numbers and, for a preview rule, how to turn it on."""
     tier = tier_of(name)
@@ -117,5 +125,8 @@ def described(name: str, code: str) -> str:
         numbers = "unmeasured: no finding of it judged in real memory yet"
     if tier.name == STABLE:
         return f"Tier: stable ({numbers}): on by default."
+    if tier.name == DEPRECATED:
+        return (f"Tier: deprecated ({numbers}): nearly every finding was wrong, so not even `--preview` runs it; "
+                f"only naming it does: `select = [\"{name}\"]` (or `--extend-select {code}`).")
     return (f"Tier: preview ({numbers}): off by default; turn it on with `--preview`, `preview = true` in the "
             f"config, or by naming it: `select = [\"{name}\"]` (or `--extend-select {code}`).")

@@ -290,12 +290,14 @@ def rules(output_format):
         return
     width = max(len(r.name) for r in all_rules)
     measured_width = max(len(tiers.tier_of(r.name).measured) for r in all_rules)
+    tier_width = max(len(tiers.tier_of(r.name).name) for r in all_rules)
     for r in all_rules:
         fix = r.fix.value if r.fix else "-"
         tier = tiers.tier_of(r.name)
         click.echo(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  fix:{fix:<6}  "
-                   f"{tier.name:<7}  {tier.measured:<{measured_width}}  {r.summary}")
-    click.echo("\nStable rules run by default; preview rules with --preview, `preview = true`, or named in select.")
+                   f"{tier.name:<{tier_width}}  {tier.measured:<{measured_width}}  {r.summary}")
+    click.echo("\nStable rules run by default; preview rules with --preview, `preview = true`, or named in select; "
+               "deprecated rules only named in select.")
 
 
 @main.command()
