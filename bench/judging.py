@@ -156,6 +156,26 @@ class Judgements:
         return list({id(row): row for row in [*self.by_line.values(), *self.by_quote.values()]}.values())
 
 
+PART_MARK = "#"  # a part's counts are kept under `rule#part`
+
+
+def part_of(rule: str, message: str) -> str | None:
+    """The part of its rule a finding belongs to, as `rule#part`, or None. secret-in-memory's known-format part is
+    told by the label its message starts with (memwarden's own list: src/memwarden/analysis/secrets/patterns.py)."""
+    if rule != "secret-in-memory":
+        return None
+    from memwarden.analysis.secrets.patterns import KNOWN_FORMAT_PART, known_format_labels
+
+    label = message.split(" (sha256:", 1)[0]
+    return f"{rule}{PART_MARK}{KNOWN_FORMAT_PART}" if label in known_format_labels() else None
+
+
+def count_names(rule: str, message: str) -> list[str]:
+    """The names a finding is counted under: its rule, and its part when it belongs to one."""
+    part = part_of(rule, message)
+    return [rule] if part is None else [rule, part]
+
+
 def tally(found: dict[str, list[dict]], judgements: Judgements, splits: dict[str, str]):
     """Per split, per rule: a Counter of found, true, false, debatable, unjudged; and the unjudged findings."""
     counts: dict[str, dict[str, Counter]] = {split: {} for split in SPLITS}
@@ -164,9 +184,10 @@ def tally(found: dict[str, list[dict]], judgements: Judgements, splits: dict[str
         per_rule = counts[split_of(repo, splits)]
         for finding in findings:
             row = judgements.match(repo, finding)
-            counter = per_rule.setdefault(finding["name"], Counter())
-            counter["found"] += 1
-            counter[row["verdict"] if row else "unjudged"] += 1
+            for name in count_names(finding["name"], finding["message"]):
+                counter = per_rule.setdefault(name, Counter())
+                counter["found"] += 1
+                counter[row["verdict"] if row else "unjudged"] += 1
             if row is None:
                 unjudged.append({"repo": repo, "path": finding["path"], "line": str(finding["line"]),
                                  "rule": finding["name"], "verdict": "", "quote": quote_of(finding["message"]),
@@ -212,23 +233,32 @@ def _plain(counter: Counter) -> dict[str, int]:
     return {key: counter[key] for key in ("true", "false", "debatable", "found")}
 
 
-def tier_table(counts: dict[str, dict[str, Counter]], rule_names: list[str], measured: dict) -> dict:
-    """The table memwarden reads (src/memwarden/rule_tiers.json): every rule, measured or not."""
+def tier_table(counts: dict[str, dict[str, Counter]], rule_names: list[str], measured: dict,
+               parts: dict[str, str] | None = None) -> dict:
+    """The table memwarden reads (src/memwarden/rule_tiers.json): every rule, measured or not, and for a rule with
+    a part (parts: rule name -> part name) the part's own entry, decided by the same policy."""
     rules = {}
     for name in rule_names:
-        dev, test = counts["dev"].get(name, Counter()), counts["test"].get(name, Counter())
-        pooled = dev + test
-        judged = pooled["true"] + pooled["false"]
-        rules[name] = {
-            "tier": tier(dev, test),
-            "dev": _plain(dev),
-            "test": _plain(test),
-            "all": _plain(pooled),
-            "precision": _rounded(precision(pooled)),
-            "test_precision": _rounded(precision(test)),
-            "lower_bound": round(wilson_lower_bound(pooled["true"], judged), 3),
-        }
+        rules[name] = _entry(counts, name)
+        part = (parts or {}).get(name)
+        if part is not None:
+            rules[name]["parts"] = {part: _entry(counts, f"{name}{PART_MARK}{part}")}
     return {"measured": measured, "policy": POLICY, "rules": rules}
+
+
+def _entry(counts: dict[str, dict[str, Counter]], name: str) -> dict:
+    dev, test = counts["dev"].get(name, Counter()), counts["test"].get(name, Counter())
+    pooled = dev + test
+    judged = pooled["true"] + pooled["false"]
+    return {
+        "tier": tier(dev, test),
+        "dev": _plain(dev),
+        "test": _plain(test),
+        "all": _plain(pooled),
+        "precision": _rounded(precision(pooled)),
+        "test_precision": _rounded(precision(test)),
+        "lower_bound": round(wilson_lower_bound(pooled["true"], judged), 3),
+    }
 
 
 def _rounded(value: float | None) -> float | None:

@@ -54,7 +54,8 @@ format ``bench/realmem.py --write-tiers`` adds to its own counts before the one 
 
 ``--write-unjudged FILE`` appends the findings no judged row covers (one row per key, verdict
 empty), in the judged TSVs' columns, ready to be judged and moved into them.  ``--markdown``
-prints the tables as Markdown.  Standard library only.
+prints the tables as Markdown.  Standard library only, but for the one list of known secret formats
+(a part's findings are also counted as `rule#part`: bench/judging.py, part_of).
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import judging  # noqa: E402  bench/judging.py: the counts file's one reader and writer, and what a part is
 JUDGED = HERE / "judged"
 TODAY = "2026-12-02"
 CLAIM_RULE = "negative-claim-without-expiry"
@@ -126,7 +129,8 @@ def table(rows: list[tuple[str, str]], markdown: bool, title: str) -> str:
     """rows: (rule, verdict) per finding; verdict '' when unjudged."""
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for rule, verdict in rows:
-        for name in (rule, "**all**" if markdown else "ALL"):
+        # A part's row (rule#part) counts its rule's findings again: it is shown, never added to the total.
+        for name in (rule,) if "#" in rule else (rule, "**all**" if markdown else "ALL"):
             counts[name]["found"] += 1
             counts[name][verdict or "unjudged"] += 1
     head = ["rule", "found", "true", "false", "debatable", "unjudged", "precision"]
@@ -213,8 +217,9 @@ def main(argv: list[str] | None = None) -> int:
             for f in found[mode]:
                 k = key(repo, f)
                 verdict = verdicts.get(k, "")
-                per_split[(split, mode)].append((f["name"], verdict))
-                per_split[("all", mode)].append((f["name"], verdict))
+                for name in judging.count_names(f["name"], f.get("message", "")):
+                    per_split[(split, mode)].append((name, verdict))
+                    per_split[("all", mode)].append((name, verdict))
                 if f["name"] in EXPECTED.values():
                     recalled[mode].add((f["name"], repo, f["path"], k[3]))
                 if k not in verdicts and k not in unjudged:
@@ -230,8 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.preview:
         # The issue's keep-rate: the share of every true finding that the default (stable) rules report.
         for split in splits:
-            kept = sum(1 for _, v in per_split.get((split, "default"), []) if v == "true")
-            every = sum(1 for _, v in per_split.get((split, "preview"), []) if v == "true")
+            kept = sum(1 for r, v in per_split.get((split, "default"), []) if v == "true" and "#" not in r)
+            every = sum(1 for r, v in per_split.get((split, "preview"), []) if v == "true" and "#" not in r)
             share = f"{kept / every:.2f}" if every else "-"
             out.append(f"true findings the default rules keep, {split}: {kept}/{every} = {share}\n")
     repos = {s["repo"] for s in sources}
@@ -250,9 +255,6 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(out))
 
     if args.write_counts:
-        sys.path.insert(0, str(HERE))
-        import judging  # bench/judging.py: the counts file's one reader and writer
-
         by_name: dict[str, dict] = {split: {} for split in judging.SPLITS}
         for split in judging.SPLITS:
             for rule, verdict in per_split.get((split, "preview"), []):

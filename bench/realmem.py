@@ -98,7 +98,8 @@ def print_table(title: str, per_rule: dict[str, Counter]) -> None:
     print(f"\n{title}\n{'rule':<34} {'found':>5} {'true':>5} {'false':>5} {'debat':>5} {'unjud':>5} {'precision':>9}")
     total: Counter = Counter()
     for rule in sorted(per_rule, key=lambda r: -per_rule[r]["found"]):
-        total.update(per_rule[rule])
+        if judging.PART_MARK not in rule:  # a part's row counts its rule's findings again
+            total.update(per_rule[rule])
         print(_row(rule, per_rule[rule]))
     print(_row("all", total))
 
@@ -112,20 +113,25 @@ def _row(label: str, c: Counter) -> str:
 def stable_names() -> set[str]:
     """The stable rules of the table memwarden ships (what a default run selects)."""
     sys.path.insert(0, str(REPO / "src"))
-    from memwarden import tiers
+    from memwarden import registry, tiers
     from memwarden.errors import UsageError
 
     try:
-        return {name for name, tier in tiers.read_table(TIERS).items() if tier.name == tiers.STABLE}
+        table = tiers.read_table(TIERS)
     except UsageError as error:
         print(f"(no stable rules: {error})")
         return set()
+    stable = {name for name, tier in table.items() if tier.name == tiers.STABLE}
+    # A rule whose part alone is stable runs that part by default: its `rule#part` counts stand for it.
+    parts = {r.name: r.part for r in registry.all_rules() if r.part}
+    return stable | {f"{name}{judging.PART_MARK}{parts[name]}" for name, tier in table.items()
+                     if name in parts and tier.name != tiers.STABLE and tier.part and tier.part.name == tiers.STABLE}
 
 
 def print_defaults(per_rule: dict[str, Counter], every_rule_ran: bool) -> None:
     stable = stable_names()
     kept = sum((c for rule, c in per_rule.items() if rule in stable), Counter())
-    every = sum(per_rule.values(), Counter())
+    every = sum((c for rule, c in per_rule.items() if judging.PART_MARK not in rule), Counter())
     shown = judging.precision(kept)
     print(f"default findings (stable rules): {kept['found']}, precision "
           f"{'-' if shown is None else f'{shown:.2f}'} ({kept['true']} true, {kept['false']} false); "
@@ -152,7 +158,8 @@ def write_tiers(counts, commit: str, also: list[str]) -> None:
 
     measured = {"date": dt.date.today().isoformat(), "commit": commit,
                 "corpus": "tests/fixtures/realmem", "today": TODAY, "counts_added": also}
-    table = judging.tier_table(counts, registry.names(), measured)
+    parts = {r.name: r.part for r in registry.all_rules() if r.part}
+    table = judging.tier_table(counts, registry.names(), measured, parts)
     TIERS.write_text(json.dumps(table, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     tiers.table.cache_clear()  # docs/rules.md shows the numbers just written
     (REPO / "docs" / "rules.md").write_text(rulesdoc.render(), encoding="utf-8")
@@ -165,7 +172,8 @@ def retier() -> None:
     policy, no new measurement (the table's `measured` stays; `retiered` says when the policy was applied)."""
     table = json.loads(TIERS.read_text(encoding="utf-8"))
     for entry in table["rules"].values():
-        entry["tier"] = judging.tier(Counter(entry["dev"]), Counter(entry["test"]))
+        for decided in (entry, *entry.get("parts", {}).values()):
+            decided["tier"] = judging.tier(Counter(decided["dev"]), Counter(decided["test"]))
     table["policy"] = judging.POLICY
     table["measured"]["retiered"] = dt.date.today().isoformat()
     TIERS.write_text(json.dumps(table, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -173,6 +173,9 @@ def test_the_shipped_table_names_only_known_rules_and_follows_the_policy():
     assert set(data["rules"]) <= set(registry.CATALOG) and data["policy"] == judging.POLICY
     for name, entry in data["rules"].items():
         assert entry["tier"] == judging.tier(Counter(entry["dev"]), Counter(entry["test"])), name
+        for part, measured in entry.get("parts", {}).items():
+            assert part == registry.rules_named([name])[0].part, name
+            assert measured["tier"] == judging.tier(Counter(measured["dev"]), Counter(measured["test"])), name
 
 
 @pytest.mark.parametrize("content, said", [

@@ -118,6 +118,9 @@ class Rule:
     any_text: bool = False  # also runs on text files no kind claims (the `other-text` kind)
     # Its findings on a JSONL log are those on each record alone: the cache re-checks only new or changed lines.
     records: bool = False
+    # The part of its findings measured, and tiered, on its own (ruff's stable rule with preview behaviour): when
+    # only the part is stable, a run without preview that does not name the rule reports only that part.
+    part: str | None = None
 
 
 @dataclass

@@ -100,6 +100,7 @@ def rule(
     reads_unparsed: bool = False,
     any_text: bool = False,
     records: bool = False,
+    part: str | None = None,
 ) -> Callable:
     """Declare a rule; the decorated function is its check."""
 
@@ -122,6 +123,7 @@ def rule(
             reads_unparsed=reads_unparsed,
             any_text=any_text,
             records=records,
+            part=part,
         )
         for existing in _RULES.values():
             if existing.code == code and existing.name != name:
@@ -203,6 +205,21 @@ def resolve(keys: Iterable[str], preview: bool = True) -> set[str]:
             raise KeyError(key)
         chosen.update(name for name in grouped if tiers.runs_in_a_group(name, preview))
     return chosen
+
+
+def taken_whole(keys: Iterable[str], preview: bool = True) -> set[str]:
+    """The rules a list of keys takes whole: by exact name, or by a group that takes the rule itself (not only its
+    stable part). Keys that match nothing are skipped (resolve has said so)."""
+    whole: set[str] = set()
+    for key in keys:
+        key = key.strip()
+        found = name_of(key) if key else None
+        if found is not None:
+            whole.add(found)
+            continue
+        grouped = _group(key) if key else None
+        whole.update(name for name in grouped or () if tiers.runs_whole_in_a_group(name, preview))
+    return whole
 
 
 def _group(key: str) -> set[str] | None:

@@ -33,6 +33,7 @@ class Tier:
     false: int = 0
     held_out_true: int = 0
     held_out_false: int = 0
+    part: "Tier | None" = None  # the tier of the rule's part (rule.part), measured on its own
 
     @property
     def judged(self) -> int:
@@ -76,14 +77,23 @@ def read_table(path: Path) -> dict[str, Tier]:
         raise UsageError(f"{damaged} (no \"rules\" table); reinstall memwarden")
     tiers = {}
     for name, entry in rules.items():
-        entry = entry if isinstance(entry, dict) else {}
-        pooled = entry.get("all") if isinstance(entry.get("all"), dict) else {}
-        held_out = entry.get("test") if isinstance(entry.get("test"), dict) else {}
-        counts = [pooled.get(key) for key in ("true", "false")] + [held_out.get(key, 0) for key in ("true", "false")]
-        if entry.get("tier") not in (STABLE, PREVIEW, DEPRECATED) or not all(type(c) is int and c >= 0 for c in counts):
-            raise UsageError(f"{damaged} (rule {name!r} has no tier or counts); reinstall memwarden")
-        tiers[name] = Tier(entry["tier"], *counts)
+        parts = entry.get("parts") if isinstance(entry, dict) else None
+        if parts is not None and not (isinstance(parts, dict) and len(parts) == 1):
+            raise UsageError(f"{damaged} (rule {name!r} has a damaged part); reinstall memwarden")
+        part = _entry(damaged, name, *next(iter(parts.items()))) if parts else None
+        tiers[name] = _entry(damaged, name, "", entry, part)
     return tiers
+
+
+def _entry(damaged: str, name: str, part_name: str, entry, part: "Tier | None" = None) -> Tier:
+    entry = entry if isinstance(entry, dict) else {}
+    pooled = entry.get("all") if isinstance(entry.get("all"), dict) else {}
+    held_out = entry.get("test") if isinstance(entry.get("test"), dict) else {}
+    counts = [pooled.get(key) for key in ("true", "false")] + [held_out.get(key, 0) for key in ("true", "false")]
+    if entry.get("tier") not in (STABLE, PREVIEW, DEPRECATED) or not all(type(c) is int and c >= 0 for c in counts):
+        what = f"rule {name!r}" + (f" (its part {part_name!r})" if part_name else "")
+        raise UsageError(f"{damaged} ({what} has no tier or counts); reinstall memwarden")
+    return Tier(entry["tier"], *counts, part=part)
 
 
 @functools.lru_cache(maxsize=None)
@@ -106,14 +116,30 @@ def is_stable(name: str) -> bool:
     return tier_of(name).name == STABLE
 
 
-def runs_in_a_group(name: str, preview: bool) -> bool:
-    """Whether `ALL` or a code prefix takes the rule: a stable one always, a preview one with preview on, a
+def runs_whole_in_a_group(name: str, preview: bool) -> bool:
+    """Whether `ALL` or a code prefix takes the whole rule: a stable one always, a preview one with preview on, a
     deprecated one never (only its exact name does)."""
     tier = tier_of(name).name
     return tier == STABLE or (preview and tier == PREVIEW)
 
 
-def described(name: str, code: str) -> str:
+def runs_in_a_group(name: str, preview: bool) -> bool:
+    """Whether `ALL` or a code prefix takes the rule at all: whole, or only its stable part."""
+    return runs_whole_in_a_group(name, preview) or stable_part(name)
+
+
+def shown(name: str) -> str:
+    """The tier as lists show it: `stable part` for a rule whose part alone is stable."""
+    return "stable part" if stable_part(name) else tier_of(name).name
+
+
+def stable_part(name: str) -> bool:
+    """Whether the rule's part is stable while the rule is not: by default only that part runs."""
+    tier = tier_of(name)
+    return tier.name != STABLE and tier.part is not None and tier.part.name == STABLE
+
+
+def described(name: str, code: str, part_name: str | None = None) -> str:
     """A rule's tier in a sentence, with its numbers and, for a preview rule, how to turn it on."""
     tier = tier_of(name)
     if tier.held_out_judged:
@@ -125,6 +151,12 @@ def described(name: str, code: str) -> str:
         numbers = "unmeasured: no finding of it judged in real memory yet"
     if tier.name == STABLE:
         return f"Tier: stable ({numbers}): on by default."
+    if stable_part(name):
+        part = tier.part
+        return (f"Tier: stable for its {part_name} part (precision {part.held_out_precision or 0:.2f} over "
+                f"{part.held_out_judged} judged findings in held-out real memory, {part.precision or 0:.2f} over all "
+                f"{part.judged}): on by default. The rest is preview ({numbers}): with `--preview`, `preview = true`, "
+                f"or naming it (`select = [\"{name}\"]`, `--extend-select {code}`) it runs whole.")
     if tier.name == DEPRECATED:
         return (f"Tier: deprecated ({numbers}): nearly every finding was wrong, so not even `--preview` runs it; "
                 f"only naming it does: `select = [\"{name}\"]` (or `--extend-select {code}`).")

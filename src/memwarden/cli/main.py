@@ -280,6 +280,7 @@ def rules(output_format):
         data = [
             {"code": r.code, "name": r.name, "severity": r.severity.value, "fix": r.fix.value if r.fix else None,
              "tier": tiers.tier_of(r.name).name, "precision": tiers.tier_of(r.name).precision,
+             "stable_part": r.part if tiers.stable_part(r.name) else None,
              "judged": tiers.tier_of(r.name).judged,
              "held_out_precision": tiers.tier_of(r.name).held_out_precision,
              "held_out_judged": tiers.tier_of(r.name).held_out_judged,
@@ -290,14 +291,15 @@ def rules(output_format):
         return
     width = max(len(r.name) for r in all_rules)
     measured_width = max(len(tiers.tier_of(r.name).measured) for r in all_rules)
-    tier_width = max(len(tiers.tier_of(r.name).name) for r in all_rules)
+    tier_width = max(len(tiers.shown(r.name)) for r in all_rules)
     for r in all_rules:
         fix = r.fix.value if r.fix else "-"
         tier = tiers.tier_of(r.name)
         click.echo(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  fix:{fix:<6}  "
-                   f"{tier.name:<{tier_width}}  {tier.measured:<{measured_width}}  {r.summary}")
+                   f"{tiers.shown(r.name):<{tier_width}}  {tier.measured:<{measured_width}}  {r.summary}")
     click.echo("\nStable rules run by default; preview rules with --preview, `preview = true`, or named in select; "
-               "deprecated rules only named in select.")
+               "deprecated rules only named in select. A rule with a stable part runs that part by default and the "
+               "rest as a preview rule does (`memwarden explain` says which).")
 
 
 @main.command()
@@ -318,7 +320,7 @@ def explain(name):
     click.echo(f"Severity: {found.severity.value}. Fix: {fix}.")
     if found.options:
         click.echo("Options: " + ", ".join(f"{k} = {o.default!r} ({o.help})" for k, o in found.options.items()) + ".")
-    click.echo(tiers.described(found.name, found.code))
+    click.echo(tiers.described(found.name, found.code, found.part))
     click.echo("")
     click.echo(found.doc)
 

@@ -95,6 +95,7 @@ class Context:
             self.workspace = workspace
             self.memo = memo  # shared by every rule of this pass over the workspace
         self.rule = rule
+        self.part_only = runs_part_only(workspace, run, rule)  # report only the rule's stable part
         self.options = workspace.config.rule_options(rule)
         self.today = run.today
         self.base = run.base
@@ -196,14 +197,27 @@ def selected_rules(workspace: Workspace, run: RunOptions) -> list[Rule]:
     By default the stable rules; with preview on (`--preview`, `preview = true`, MEMWARDEN_PREVIEW=1) every
     rule; a rule named exactly in a selection runs either way, and an ignore wins over any selection.
     """
-    config = workspace.config
-    preview = run.preview or config.preview
-    keys = run.select if run.select is not None else config.select if config.select is not None else ["ALL"]
+    keys, preview = _selection(workspace, run)
     chosen = registry.resolve(keys, preview)
     chosen |= registry.resolve(run.extend_select, preview)
-    chosen -= set(config.ignore)
+    chosen -= set(workspace.config.ignore)
     chosen -= set(registry.resolve(run.ignore))
     return registry.rules_named(chosen)
+
+
+def _selection(workspace: Workspace, run: RunOptions) -> tuple[list[str], bool]:
+    config = workspace.config
+    keys = run.select if run.select is not None else config.select if config.select is not None else ["ALL"]
+    return keys, run.preview or config.preview
+
+
+def runs_part_only(workspace: Workspace, run: RunOptions, rule: Rule) -> bool:
+    """Whether a selected rule with a part runs only that part: no key takes it whole (its name, or a group with
+    preview on), so a group took it for its stable part alone."""
+    if rule.part is None:
+        return False
+    keys, preview = _selection(workspace, run)
+    return rule.name not in registry.taken_whole([*keys, *run.extend_select], preview)
 
 
 class Checker:

@@ -13,7 +13,8 @@ HEADER = """\
      tests/test_docs.py fails when this file and the rule registry disagree. -->
 
 Stable rules run by default; preview rules run with `--preview`, `preview = true`, or when named in
-`select`. The tier and the precision come from `src/memwarden/rule_tiers.json`, which
+`select`; deprecated rules only when named. A rule with a `stable part` runs that part by default and
+the rest as a preview rule does. The tier and the precision come from `src/memwarden/rule_tiers.json`, which
 `bench/realmem.py --write-tiers` writes from hand-judged findings on real memory.
 
 | code | name | severity | fix | tier | precision | summary |
@@ -27,12 +28,12 @@ def render() -> str:
     for r in rules:
         fix = r.fix.value if r.fix else "none"
         tier = tiers.tier_of(r.name)
-        out.append(f"| {r.code} | [`{r.name}`](#{r.name}) | {r.severity.value} | {fix} | {tier.name} | {tier.measured} "
+        out.append(f"| {r.code} | [`{r.name}`](#{r.name}) | {r.severity.value} | {fix} | {tiers.shown(r.name)} | {tier.measured} "
                    f"| {r.summary} |\n")
     for r in rules:
         fix = r.fix.value if r.fix else "none"
         out.append(f"\n## {r.name}\n\n")
-        out.append(f"`{r.code}` · {r.severity.value} · fix: {fix}\n\n{r.summary}\n\n{tiers.described(r.name, r.code)}\n\n")
+        out.append(f"`{r.code}` · {r.severity.value} · fix: {fix}\n\n{r.summary}\n\n{tiers.described(r.name, r.code, r.part)}\n\n")
         if r.options:
             out.append("Options (under `[tool.memwarden.rules." + r.name + "]`):\n\n")
             for name, option in r.options.items():

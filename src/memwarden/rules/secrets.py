@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memwarden.analysis.secrets.patterns import KNOWN_FORMAT_PART, known_format
 from memwarden.discover.links import read_at_its_own_path
-from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
-from memwarden.model import Applicability, Edit, Fix, Option, Problem, Severity
+from memwarden.documents import JsonlDocument
+from memwarden.fixes import redact
+from memwarden.model import Applicability, Fix, Option, Problem, Severity
 from memwarden.registry import rule
 from memwarden.text import masked_email, masked_phone
 
@@ -33,6 +35,7 @@ from memwarden.text import masked_email, masked_phone
         "high_entropy": Option(True, bool, "also report random-looking strings that no known format matches"),
     },
     records=True,
+    part=KNOWN_FORMAT_PART,
 )
 def secret_in_memory(doc, ctx):
     """An API key, token, private key or password written into a memory file.
@@ -94,6 +97,12 @@ def secret_in_memory(doc, ctx):
     current findings in `.memwarden-baseline.json` (option `baseline`), keyed
     by file and hash, so editing the file around them changes nothing.
 
+    A token or key of a known format (a vendor's prefix, a private key
+    block) is the rule's `known-format` part, measured on its own: where
+    that part is stable and the rule is not, a run reports only it unless
+    preview is on or the rule is named (`select`, the `memwarden-secrets`
+    hook), which run the rule whole.
+
     ## Why
     A memory file is loaded into the model's context every session, synced to
     other machines and kept in git. A key pasted into a lesson ("deploy with
@@ -135,6 +144,8 @@ def secret_in_memory(doc, ctx):
     accepted = scans.baseline  # read before any detection, so a broken baseline fails every run of the rule
     for secret in name_secrets(doc.relpath):
         found = secret.detection
+        if found is not None and ctx.part_only and not known_format(found.type):
+            continue
         if found is None or not accepted.accepts(doc.relpath, found.baseline_hash):
             yield Problem(1, 1, SecretInName(found.type.label if found else None, found.short_hash if found else "",
                                              secret.in_folder).message, quotes=False)
@@ -144,16 +155,18 @@ def secret_in_memory(doc, ctx):
     for found in scans.of(doc):
         if found.allowed or accepted.accepts(doc.relpath, found.baseline_hash):
             continue
+        if ctx.part_only and not known_format(found.type):
+            continue  # by default only a known format: the rest is preview
         fix = None
         if fixable and found.type.confident:  # a random-looking string alone is never rewritten
             replacement = redaction(found)
-            key = _json_key(doc, found.start, found.end)
+            key = redact.json_key_at(doc, found.start, found.end)
             if key is not None:
                 # Two secret keys of one object must not both become one key (a loader keeps one value):
                 # a key's redaction names the secret's hash, as distinct as the secrets were.
                 replacement = f"[REDACTED:{found.type.slug} sha256:{found.short_hash}]"
-            edit = _redaction_edit(doc, found, replacement, verify=ctx.run.unsafe_fixes)
-            if edit is not None and key is not None and not _key_stays_unique(doc, key, edit):
+            edit = redact.redaction_edit(doc, found, replacement, verify=ctx.run.unsafe_fixes)
+            if edit is not None and key is not None and not redact.key_stays_unique(doc, key, edit):
                 edit = None
             if edit is not None:
                 what = "key" if key is not None else "value"
@@ -167,11 +180,9 @@ def secret_in_memory(doc, ctx):
             found.column,
             f"{found.type.label} (sha256:{found.short_hash}): rotate and remove it, or accept it "
             "with 'memwarden: allow-secret' or `memwarden baseline`",
-            json_path=_json_path(doc, found.start) if doc.ok else None,
+            json_path=redact.json_path_at(doc, found.start) if doc.ok else None,
             fix=fix,
         )
-
-
 
 
 @dataclass(frozen=True)
@@ -191,190 +202,6 @@ class SecretInName:
             f"{self.label} (sha256:{self.short_hash}) in {where}: rotate it and rename, since a name is committed, "
             "synced and shown in every listing; or accept it with `memwarden baseline`"
         )
-
-
-# -- where a secret sits -------------------------------------------------------------
-
-
-def _json_path(doc, offset: int) -> str | None:
-    """The JSON path of the value holding a text offset, for structured files."""
-    try:
-        if isinstance(doc, JsonlDocument):
-            for record in doc.records:
-                if record.ok and record.start <= offset < record.end:
-                    spans = doc.positions(record).spans
-                    relative = offset - record.start
-                    inside = [p for p, (s, e, _) in spans.items() if s <= relative < e and (not p or p[0] != "\0dup")]
-                    return format_json_path(max(inside, key=len)) if inside else None
-            return None
-        tree = doc.tree if isinstance(doc, YamlDocument) else getattr(doc, "front_matter_tree", None)
-        if tree is None:
-            return None
-        inside = [p for p, span in tree.spans.items() if span.start_offset <= offset < span.end_offset]
-        return format_json_path(max(inside, key=len)) if inside else None
-    except (ValueError, IndexError, RecursionError):
-        return None
-
-
-def _json_key(doc, start: int, end: int):
-    """(record, JSON path) of the object key of a JSONL record that holds text[start:end]; None elsewhere."""
-    if not isinstance(doc, JsonlDocument):
-        return None
-    import json
-
-    try:
-        for record in doc.records:
-            if record.ok and record.start <= start < record.end:
-                text = doc.text[record.start : record.end]
-                for path, (_, _, key_at) in doc.positions(record).spans.items():
-                    if key_at is None or (path and path[0] == "\0dup"):
-                        continue
-                    _, key_end = json.JSONDecoder().raw_decode(text, key_at)
-                    if record.start + key_at <= start and end <= record.start + key_end:
-                        return record, path
-                return None
-    except (ValueError, IndexError, RecursionError):
-        return None
-    return None
-
-
-def _key_stays_unique(doc, key, edit: Edit) -> bool:
-    """Whether the redacted key is a key no other member of its object has."""
-    import json
-
-    record, path = key
-    text = doc.text[record.start : record.end]
-    redacted = text[: edit.start - record.start] + edit.replacement + text[edit.end - record.start :]
-    try:
-        new_key, _ = json.JSONDecoder().raw_decode(redacted, doc.positions(record).spans[path][2])
-    except (ValueError, KeyError):
-        return False
-    holder = _lookup(record.data, path[:-1])
-    return isinstance(holder, dict) and new_key not in holder
-
-
-def _yaml_data(doc):
-    return doc.data if isinstance(doc, YamlDocument) else getattr(doc, "front_matter", None)
-
-
-def _lookup(data, path):
-    for part in path:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
-
-
-def _yaml_scalar(doc, start: int, end: int):
-    """(path, span) of the YAML string scalar that holds text[start:end]; None outside any (a comment)."""
-    tree = doc.tree if isinstance(doc, YamlDocument) else getattr(doc, "front_matter_tree", None)
-    if tree is None:
-        return None
-    data = _yaml_data(doc)
-    best = None
-    for path, span in tree.spans.items():
-        if span.start_offset <= start and end <= span.end_offset and isinstance(_lookup(data, path), str):
-            if best is None or span.end_offset - span.start_offset < best[1].end_offset - best[1].start_offset:
-                best = (path, span)
-    return best
-
-
-def _in_front_matter(doc, offset: int) -> bool:
-    if isinstance(doc, YamlDocument):
-        return True
-    if isinstance(doc, MarkdownDocument) and doc.front_matter_lines:
-        return doc.line_col(offset)[0] <= doc.front_matter_lines[1]
-    return False
-
-
-def _redaction_edit(doc, found, replacement: str, verify: bool) -> Edit | None:
-    """The edit that redacts a secret, keeping the file's structure; None if no safe edit exists.
-
-    In YAML a value that starts with '[' is a list, so a bare value is quoted; when
-    ``verify`` is set (the fix may be applied) the result is parsed again and must
-    differ from the original only in that one string.
-    """
-    plain = Edit(found.start, found.end, replacement)
-    if not _in_front_matter(doc, found.start):
-        return plain
-    located = _yaml_scalar(doc, found.start, found.end)
-    if located is None:  # a comment, or a value the data does not hold (a duplicated key's): nothing parsed changes
-        edit = _quoted_if_it_starts_a_value(doc, found, replacement) or plain
-        return edit if not verify or _keeps_structure(doc, None, edit, found, replacement) else None
-    path, span = located
-    candidates = []
-    whole = found.start == span.start_offset and found.end == span.end_offset
-    if span.style is None:  # a plain scalar: '[' would start a flow sequence, ', ' ends it in flow style
-        if whole:
-            candidates.append(Edit(found.start, found.end, f'"{replacement}"'))
-        elif found.start > span.start_offset and not span.flow and not _in_flow(doc, span):
-            candidates.append(plain)
-        raw = doc.text[span.start_offset : span.end_offset]
-        if "\n" not in raw:
-            redacted = raw[: found.start - span.start_offset] + replacement + raw[found.end - span.start_offset :]
-            candidates.append(Edit(span.start_offset, span.end_offset, _double_quoted(redacted)))
-    else:
-        candidates.append(plain)
-    if not verify:
-        return candidates[0] if candidates else None
-    for edit in candidates:
-        if _keeps_structure(doc, path, edit, found, replacement):
-            return edit
-    return None
-
-
-def _quoted_if_it_starts_a_value(doc, found, replacement: str) -> Edit | None:
-    """A quoted redaction for a secret that is a whole plain value on a line with no comment before it (a duplicated
-    key's value has no span): bare, '[REDACTED…]' would read as a flow list. None when it is not such a value."""
-    line_start = doc.text.rfind("\n", 0, found.start) + 1
-    line_end = doc.text.find("\n", found.end)
-    before = doc.text[line_start : found.start]
-    after = doc.text[found.end : len(doc.text) if line_end < 0 else line_end]
-    rest = after.strip()
-    if "#" in before or (rest and not rest.startswith("#")):
-        return None
-    if before.strip() and not before.rstrip().endswith((":", "-")):
-        return None
-    return Edit(found.start, found.end, f'"{replacement}"')
-
-
-def _in_flow(doc, span) -> bool:
-    """A scalar inside [...] or {...}: the text before it on its line opens a flow collection."""
-    line = doc.line_text(span.line)
-    before = line[: span.column - 1]
-    return before.count("[") > before.count("]") or before.count("{") > before.count("}")
-
-
-def _double_quoted(value: str) -> str:
-    import json
-
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _keeps_structure(doc, path, edit: Edit, found, replacement: str) -> bool:
-    """Re-parse the redacted text: nothing may change but the one string, which now holds the redaction."""
-    import copy
-
-    from memwarden.documents import load
-    from memwarden.fixes.apply import apply_edits
-
-    after = load(doc.root, doc.relpath, doc.kind, doc.encode(apply_edits(doc.text, [edit])))
-    if not after.ok:
-        return False
-    before_data = _yaml_data(doc)
-    after_data = _yaml_data(after)
-    if path is None:
-        return after_data == before_data
-    new_value = _lookup(after_data, path)
-    if not isinstance(new_value, str) or replacement not in new_value:
-        return False
-    expected = copy.deepcopy(before_data)
-    holder = _lookup(expected, path[:-1]) if path else None
-    if holder is None:
-        return False
-    holder[path[-1]] = new_value
-    return after_data == expected
 
 
 # -- personal-path -------------------------------------------------------------------

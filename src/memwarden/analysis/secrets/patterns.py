@@ -187,6 +187,22 @@ PASSWORD_KEY_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passphrase
 TOKEN_WORDS = frozenset({"token", "apikey", "pat", "credential", "credentials"})
 
 
+# A token or key of a known format (a vendor's prefix, a private key block) is a secret whoever reads it; a
+# password after a label, a value under a secret-like name or a random-looking string is a guess. The known
+# formats are secret-in-memory's part that is measured, and may be stable, on its own (KNOWN_FORMAT_PART).
+KNOWN_FORMAT = 80
+KNOWN_FORMAT_PART = "known-format"
+
+
+def known_format(secret_type: SecretType) -> bool:
+    return secret_type.priority >= KNOWN_FORMAT
+
+
+def known_format_labels() -> frozenset[str]:
+    """The labels messages name known-format secrets by (the benchmark counts the part's findings by them)."""
+    types = [*DETECT_SECRETS_TYPES.values(), *(detector.type for detector in EXTRA_DETECTORS)]
+    return frozenset(t.label for t in types if known_format(t))
+
 # -- private key blocks ------------------------------------------------------------
 
 PRIVATE_KEY_END = LazyPattern(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
