@@ -137,11 +137,15 @@ def test_a_cursor_rule_with_unquoted_globs_parses_as_cursor_reads_it(cli, git_re
         ".openhands/microagents/py.md": "---\ntriggers: *py\n---\nUse types.\n",
         # A line of no shape Cursor reads stays a parse error in an .mdc too.
         ".cursor/rules/broken.mdc": "---\nglobs: *.ts\n: nothing\n---\nText.\n",
+        # Windsurf's rules are written the same way (batch 17c): `globs: **/*` unquoted is read as Windsurf reads it.
+        ".windsurf/rules/style.md": "---\ntrigger: glob\nglobs: **/*\n---\nUse strict mode.\n",
+        ".windsurf/rules/broken.md": "---\nglobs: **/*\n: nothing\n---\nText.\n",
     })
     result = cli("check", "--format", "json", "--no-cache", *TODAY, cwd=root)
     found = sorted((f["path"], f["name"], f["line"]) for f in result.json()["findings"])
     assert found == [(".cursor/rules/broken.mdc", "unparsable-file", 2),
-                     (".openhands/microagents/py.md", "unparsable-file", 2)]
+                     (".openhands/microagents/py.md", "unparsable-file", 2),
+                     (".windsurf/rules/broken.md", "unparsable-file", 2)]
 
 
 # Copilot's applyTo: one glob or several separated by commas (docs.github.com, "Adding repository custom instructions":
