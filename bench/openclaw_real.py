@@ -52,6 +52,10 @@ files) writes the per-rule, per-split found / true / false / debatable / unjudge
 finding of the ``--preview`` run to FILE (default ``bench/judged/openclaw_6a_counts.tsv``), in the
 format ``bench/realmem.py --write-tiers`` adds to its own counts before the one tier policy decides.
 
+``--findings DIR`` reads each repository's ``--preview`` report from ``DIR/OWNER__NAME.json`` (the
+command above, run from its root by the same build) instead of running memwarden: a recount of many
+batches from one run, with the --preview tables and ``--write-counts`` only.
+
 ``--write-unjudged FILE`` appends the findings no judged row covers (one row per key, verdict
 empty), in the judged TSVs' columns, ready to be judged and moved into them.  ``--markdown``
 prints the tables as Markdown.  Standard library only, but for the one list of known secret formats
@@ -172,9 +176,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave out a repository with no clone in --clones (named on stderr) instead of stopping")
     ap.add_argument("--write-unjudged", type=Path, help="append the unjudged findings to this TSV")
     ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    ap.add_argument("--findings", type=Path, metavar="DIR",
+                    help="read each repository's --preview findings from DIR/OWNER__NAME.json, the JSON report of the "
+                         "same command run from its root, instead of running memwarden (a recount of many batches "
+                         "from one run): only the --preview tables and counts, no default run")
     ap.add_argument("--write-counts", nargs="?", const=JUDGED / "openclaw_6a_counts.tsv", type=Path, metavar="FILE",
                     help="write per-rule, per-split counts for the tier table (needs --split all --preview)")
     args = ap.parse_args(argv)
+    if args.findings is not None:
+        args.preview = True
     if args.write_counts and (args.split != "all" or not args.preview or args.repo):
         ap.error("--write-counts measures both halves with every rule: give --split all --preview, and drop --repo")
     if args.clones is None and args.cache is None:
@@ -198,18 +208,24 @@ def main(argv: list[str] | None = None) -> int:
             verdicts[(r["repo"], r["path"], r["rule"], r["line"])] = (r.get("verdict") or "").strip()
 
     cmd = shlex.split(args.memwarden)
-    modes = ("default", "preview") if args.preview else ("default",)
+    modes = ("preview",) if args.findings else ("default", "preview") if args.preview else ("default",)
     per_split: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
     recalled: dict[str, set[tuple[str, str, str, str]]] = {m: set() for m in modes}
     unjudged: dict[tuple[str, str, str, str], list[str]] = {}
     for s in sources:
         repo, split = s["repo"], s["split"]
-        root = clone_for(repo, s.get("commit", ""), args.clones, args.cache)
-        default = run_memwarden(cmd, root, preview=False)
+        if args.findings is not None:
+            report = args.findings / f"{repo}.json"
+            if not report.is_file():
+                sys.exit(f"no findings of {repo}: {report} is missing")
+            default, found = [], {"preview": json.loads(report.read_text(encoding="utf-8")).get("findings", [])}
+        else:
+            root = clone_for(repo, s.get("commit", ""), args.clones, args.cache)
+            default = run_memwarden(cmd, root, preview=False)
+            found = {"default": default}
+            if args.preview:
+                found["preview"] = run_memwarden(cmd, root, preview=True)
         default_keys = {key(repo, f) for f in default}
-        found = {"default": default}
-        if args.preview:
-            found["preview"] = run_memwarden(cmd, root, preview=True)
         print(f"{repo} ({split}): {len(default)} default, "
               + (f"{len(found['preview'])} preview findings" if args.preview else "default run only"),
               file=sys.stderr)
@@ -232,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         for mode in modes:
             label = "default rules" if mode == "default" else "all rules (--preview)"
             out.append(table(per_split.get((split, mode), []), args.markdown, f"{split}: {label}"))
-    if args.preview:
+    if args.preview and not args.findings:
         # The issue's keep-rate: the share of every true finding that the default (stable) rules report.
         for split in splits:
             kept = sum(1 for r, v in per_split.get((split, "default"), []) if v == "true" and "#" not in r)
