@@ -173,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", choices=("dev", "test", "all"), default="dev")
     ap.add_argument("--repo", action="append", help="only this OWNER__NAME (repeatable)")
     ap.add_argument("--skip-missing", action="store_true",
-                    help="leave out a repository with no clone in --clones (named on stderr) instead of stopping")
+                    help="leave out a repository with no clone in --clones, or no report in --findings (named on stderr), "
+                         "instead of stopping")
     ap.add_argument("--write-unjudged", type=Path, help="append the unjudged findings to this TSV")
     ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     ap.add_argument("--findings", type=Path, metavar="DIR",
@@ -192,8 +193,9 @@ def main(argv: list[str] | None = None) -> int:
 
     sources = [s for path in args.sources for s in read_tsv(path)
                if (args.split == "all" or s["split"] == args.split) and (not args.repo or s["repo"] in args.repo)]
-    if args.skip_missing and args.clones is not None:
-        missing = [s["repo"] for s in sources if not (args.clones / s["repo"]).is_dir()]
+    if args.skip_missing and (args.clones is not None or args.findings is not None):
+        missing = [s["repo"] for s in sources if not ((args.findings / f"{s['repo']}.json").is_file() if args.findings
+                                                      else (args.clones / s["repo"]).is_dir())]
         if missing:
             print(f"left out, no clone: {len(missing)} repositories: {' '.join(missing)}", file=sys.stderr)
         sources = [s for s in sources if s["repo"] not in missing]
