@@ -503,15 +503,23 @@ def test_item06_unparsable_files_outside_the_profile_are_found_by_extension_and_
         "notes/bad.jsonl": "{not json\n",
         "notes/bad.yml": "a: [unclosed\n",
         "notes/fine.jsonl": '{"whatever": 1}\n',  # no kind: no schema to violate
+        # batch 17b's dev half: a stream of YAML documents is valid YAML; a bad document in one is found where it is
+        "notes/stream.yml": "a: 1\n---\nb: 2\n...\n---\n- c\n",
+        "notes/bad-stream.yml": "a: 1\n---\nb: [unclosed\n",
     })
     run = mw("check", "--no-cache", "--format", "json", ".", cwd=root)
     by_path: dict[str, set[str]] = {}
+    lines: dict[str, int] = {}
     for f in findings(run):
         by_path.setdefault(f["path"], set()).add(f["name"])
+        if f["name"] == "unparsable-file":
+            lines[f["path"]] = f["line"]
     assert "unparsable-file" in by_path.get("notes/bad.jsonl", set()), run
     assert "unparsable-file" in by_path.get("notes/bad.yml", set()), run
+    assert "notes/stream.yml" not in lines and lines.get("notes/bad-stream.yml") == 4, run
     allowed = {"secret-in-memory", "personal-path", "unparsable-file"}
-    for relpath in ("notes/bad.jsonl", "notes/bad.yml", "notes/fine.jsonl", "notes/todo.md", "memory/fact_extra.yml"):
+    for relpath in ("notes/bad.jsonl", "notes/bad.yml", "notes/fine.jsonl", "notes/todo.md", "memory/fact_extra.yml",
+                    "notes/stream.yml", "notes/bad-stream.yml"):
         assert by_path.get(relpath, set()) <= allowed, (relpath, by_path.get(relpath))
 
 

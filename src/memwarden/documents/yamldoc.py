@@ -441,11 +441,7 @@ def parse_yaml(doc: Document, text: str, line_offset: int = 0, char_offset: int 
     try:
         data = _built(tree, compose_round_trip(text))
     except MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        message = " ".join(str(x) for x in (error.context, error.problem) if x) or "YAML syntax error"
-        line = mark.line + 1 + line_offset if mark else 1 + line_offset
-        column = mark.column + 1 if mark else 1
-        return None, tree, ParseError(f"YAML syntax error: {message}", line, column)
+        return None, tree, _syntax_error(error, line_offset)
     except _Bomb:
         return None, tree, ParseError(
             f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} nodes (an alias bomb?)", 1 + line_offset
@@ -457,11 +453,41 @@ def parse_yaml(doc: Document, text: str, line_offset: int = 0, char_offset: int 
     return data, tree, None
 
 
+def _syntax_error(error, line_offset: int = 0) -> ParseError:
+    mark = error.problem_mark or error.context_mark
+    message = " ".join(str(x) for x in (error.context, error.problem) if x) or "YAML syntax error"
+    line = mark.line + 1 + line_offset if mark else 1 + line_offset
+    column = mark.column + 1 if mark else 1
+    return ParseError(f"YAML syntax error: {message}", line, column)
+
+
+_SECOND_DOCUMENT = "expected a single document in the stream"
+
+
+def _stream_error(text: str, first: ParseError) -> ParseError | None:
+    """The error of text read as a stream of YAML documents (`---` between them), None when it is a valid one."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError
+
+    try:
+        for _ in YAML(typ="rt", pure=True).compose_all(text):
+            pass
+    except MarkedYAMLError as error:
+        return _syntax_error(error)
+    except Exception:  # any other YAML error, or nesting too deep: the single-document reading's error stands
+        return first
+    return None
+
+
 class YamlDocument(Document):
     format = "yaml"
 
     def parse(self) -> None:
         self.data, self.tree, error = parse_yaml(self, self.text)
+        if error is not None and not self.kind.memory and _SECOND_DOCUMENT in error.message:
+            # A file no kind claims, read by its extension: a stream of documents is valid YAML, and its own
+            # first error (if any) is the one to report.
+            error = _stream_error(self.text, error)
         if error is not None:
             self.error = error
 
