@@ -23,9 +23,11 @@ Z = 1.2816  # one-sided 90%
 MIN_TEST_PRECISION = 0.9
 MIN_LOWER_BOUND = 0.75
 # A rule nearly always wrong on real memory, on enough findings to say so, is deprecated as ruff deprecates: not
-# even --preview runs it, only its name in `select`.
+# even --preview runs it, only its name in `select`. Hiding a rule from --preview asks for more evidence than a
+# tier: at 50 judged findings schema-violation (1 of 70) went too, though its findings are wrong on other tools'
+# notes and it is the schema check of memwarden's own formats, which the real-memory corpus barely holds.
 MAX_UPPER_BOUND = 0.1
-MIN_JUDGED_TO_DEPRECATE = 50
+MIN_JUDGED_TO_DEPRECATE = 100
 POLICY = (
     f"stable when (a) the test half's precision true/(true+false) is at least {MIN_TEST_PRECISION} (or the test "
     f"half has no judged finding of the rule) and (b) the Wilson score lower bound (one-sided 90%, z = {Z}) of "

@@ -409,8 +409,7 @@ def test_findings_are_the_same_without_the_fast_path(cli, monkeypatch):
         schema_store._validator.cache_clear()
         reports = {}
         for root in WORKSPACES:
-            result = cli("check", "--format", "json", "--exit-zero", "--extend-select", "schema-violation", ".", cwd=Path(root),
-                         env={"MEMWARDEN_NO_CACHE": "1"})  # deprecated: only named
+            result = cli("check", "--format", "json", "--exit-zero", ".", cwd=Path(root), env={"MEMWARDEN_NO_CACHE": "1"})
             reports[root] = [(f["path"], f["line"], f["column"], f["code"], f["message"]) for f in result.json()["findings"]]
         return reports
 

@@ -46,8 +46,8 @@ def counts(true: int = 0, false: int = 0, debatable: int = 0) -> Counter:
     (counts(20), counts(9, 1), "stable"),  # 0.9 on the test half is enough
     (counts(), counts(5), "stable"),
     (counts(1, 60), counts(2, 700), "deprecated"),  # nearly always wrong, on enough findings to say so
-    (counts(1, 20), counts(0, 29), "deprecated"),  # 1 of 50 judged ...
-    (counts(1, 20), counts(0, 28), "preview"),  # ... 1 of 49: too few to deprecate
+    (counts(1, 70), counts(0, 29), "deprecated"),  # 1 of 100 judged ...
+    (counts(1, 70), counts(0, 28), "preview"),  # ... 1 of 99: too few to deprecate
     (counts(5, 20), counts(3, 40), "preview"),  # 8/68: the upper bound is 0.17
     (counts(1, 167), counts(7, 15), "preview"),  # wrong pooled, but the held-out half is right a third of the time
 ])
