@@ -8,6 +8,7 @@ The tier policy is :func:`tier`, the one place it is decided; the table realmem.
 from __future__ import annotations
 
 import csv
+import json
 import math
 import re
 from collections import Counter
@@ -33,7 +34,7 @@ POLICY = (
     f"half has no judged finding of the rule) and (b) the Wilson score lower bound (one-sided 90%, z = {Z}) of "
     f"the dev and test halves' judged findings pooled is at least {MIN_LOWER_BOUND}; deprecated when at least "
     f"{MIN_JUDGED_TO_DEPRECATE} findings are judged, pooled, their Wilson score upper bound is under "
-    f"{MAX_UPPER_BOUND}, and so is the test half's precision (if any is judged); otherwise preview. Debatable findings count in neither. A rule missing from this table is "
+    f"{MAX_UPPER_BOUND}, and so is each half's precision (where any is judged); otherwise preview. Debatable findings count in neither. A rule missing from this table is "
     "preview."
 )
 _QUOTE = re.compile(r'"([^"]{1,200})')
@@ -158,6 +159,20 @@ class Judgements:
         return list({id(row): row for row in [*self.by_line.values(), *self.by_quote.values()]}.values())
 
 
+TIER_TABLE = Path(__file__).resolve().parent.parent / "src" / "memwarden" / "rule_tiers.json"
+
+
+def every_rule_args(table: Path = TIER_TABLE) -> list[str]:
+    """What a measuring run adds to --preview so that it sees every rule: the deprecated ones named (not even
+    --preview runs them, and a rule the measurement no longer sees would lose the counts that deprecated it)."""
+    try:
+        rules = json.loads(table.read_text(encoding="utf-8")).get("rules", {})
+    except (OSError, ValueError):
+        return []
+    deprecated = sorted(name for name, entry in rules.items() if isinstance(entry, dict) and entry.get("tier") == "deprecated")
+    return ["--extend-select", ",".join(deprecated)] if deprecated else []
+
+
 PART_MARK = "#"  # a part's counts are kept under `rule#part`
 
 
@@ -225,8 +240,9 @@ def tier(dev: Counter, test: Counter) -> str:
     held_out_ok = test_precision is None or test_precision >= MIN_TEST_PRECISION
     if held_out_ok and wilson_lower_bound(pooled_true, judged) >= MIN_LOWER_BOUND:
         return "stable"
-    held_out_wrong = test_precision is None or test_precision < MAX_UPPER_BOUND
-    if judged >= MIN_JUDGED_TO_DEPRECATE and wilson_upper_bound(pooled_true, judged) < MAX_UPPER_BOUND and held_out_wrong:
+    # Wrong on each half on its own: one giant repository of false findings in one half deprecates nothing.
+    wrong_on_each = all(precision(half) is None or precision(half) < MAX_UPPER_BOUND for half in (dev, test))
+    if judged >= MIN_JUDGED_TO_DEPRECATE and wilson_upper_bound(pooled_true, judged) < MAX_UPPER_BOUND and wrong_on_each:
         return "deprecated"
     return "preview"
 

@@ -118,7 +118,7 @@ def run_memwarden(cmd: list[str], root: Path, preview: bool) -> list[dict]:
     env["GIT_CEILING_DIRECTORIES"] = str(root.resolve().parent)
     argv = cmd + ["check", "--format", "json", "--no-cache", "--exit-zero", "--today", TODAY]
     if preview:
-        argv.append("--preview")
+        argv += ["--preview", *judging.every_rule_args()]
     proc = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"memwarden failed in {root} ({proc.returncode}): {proc.stderr[-2000:]}")

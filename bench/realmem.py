@@ -74,7 +74,7 @@ def memory_dirs(root: Path) -> list[str]:
 def run_memwarden(root: Path, explicit: bool, preview: bool) -> tuple[list[dict], str]:
     paths = memory_dirs(root) if explicit else []
     command = [sys.executable, "-m", "memwarden", "check", "--format", "json", "--no-cache",
-               "--exit-zero", "--today", TODAY, *(["--preview"] if preview else []), *paths]
+               "--exit-zero", "--today", TODAY, *(["--preview", *judging.every_rule_args()] if preview else []), *paths]
     # A corpus folder is memory copied without its repository's history: git must not take this repository's.
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(CORPUS)}
     done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=600, env=env)

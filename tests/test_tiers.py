@@ -50,6 +50,7 @@ def counts(true: int = 0, false: int = 0, debatable: int = 0) -> Counter:
     (counts(1, 70), counts(0, 28), "preview"),  # ... 1 of 99: too few to deprecate
     (counts(5, 20), counts(3, 40), "preview"),  # 8/68: the upper bound is 0.17
     (counts(1, 167), counts(7, 15), "preview"),  # wrong pooled, but the held-out half is right a third of the time
+    (counts(710, 396), counts(612, 37013), "preview"),  # one giant held-out repository of false findings is not enough
 ])
 def test_tier_policy(dev, test, expected):
     assert judging.tier(dev, test) == expected
