@@ -364,3 +364,12 @@ def test_the_repository_claims_runner_writes_counts_only_from_both_halves_whole(
     for args in (["--write-counts"], ["--split", "all", "--repo", "x__y", "--write-counts"]):
         done = subprocess.run([sys.executable, str(runner), *args], capture_output=True, text=True)
         assert done.returncode == 2 and "--write-counts measures both halves" in done.stderr
+
+
+def test_a_measuring_run_names_the_deprecated_rules_so_it_still_sees_them(tmp_path):
+    table = tmp_path / "t.json"
+    table.write_text(json.dumps({"rules": {"conflicting-records": {"tier": "deprecated"}, "near-duplicate": {"tier": "preview"},
+                                           "orphan-note": {"tier": "stable"}}}), encoding="utf-8")
+    assert judging.every_rule_args(table) == ["--extend-select", "conflicting-records"]
+    table.write_text(json.dumps({"rules": {"orphan-note": {"tier": "stable"}}}), encoding="utf-8")
+    assert judging.every_rule_args(table) == [] and judging.every_rule_args(tmp_path / "missing.json") == []
