@@ -21,10 +21,9 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
-from urllib.parse import unquote
 
 from memwarden.analysis.index_lines import is_file, is_folder, is_windows_path
-from memwarden.documents.scan import find_wikilinks, markdown_links, resolve_link, split_target
+from memwarden.documents.scan import find_wikilinks, markdown_links, resolve_link
 from memwarden.patterns import LazyPattern
 
 
@@ -100,8 +99,8 @@ def _wiki_resolves(ws, note_dir: str, name: str, memo) -> bool:
 def _from_top_folder(ws, target: str, memo) -> bool:
     """Whether a relative link that leads nowhere from its note leads somewhere from the workspace's or the
     repository's top folder: an agent runs there and writes `app/main.py` in a note three folders down."""
-    path = posixpath.normpath(unquote(split_target(target)[0]))
-    if path.startswith(("/", "../")) or path in ("..", "."):
+    path = resolve_link("", target)  # the target as a path from the top, as the note's own resolution reads it
+    if path is None or path.startswith(("/", "../")) or path in ("..", "."):
         return False
 
     def tops():

@@ -82,7 +82,7 @@ class Context:
     """
 
     def __init__(self, workspace: Workspace, rule: Rule, run: RunOptions, memo: RunMemo, incremental=None, recorder=None,
-                 split_logs: set[str] | None = None):
+                 split_logs: set[str] | None = None, part_only: bool = False):
         self._incremental = incremental
         self._recorder = recorder
         self._split_logs = split_logs if split_logs is not None else set()  # logs checked a range at a time
@@ -95,7 +95,7 @@ class Context:
             self.workspace = workspace
             self.memo = memo  # shared by every rule of this pass over the workspace
         self.rule = rule
-        self.part_only = runs_part_only(workspace, run, rule)  # report only the rule's stable part
+        self.part_only = part_only  # report only the rule's stable part (Checker.part_only)
         self.options = workspace.config.rule_options(rule)
         self.today = run.today
         self.base = run.base
@@ -232,6 +232,8 @@ class Checker:
         self.workspace = workspace
         self.run = run
         self.rules = selected_rules(workspace, run)
+        # The selected rules that run only their stable part: decided once, read by each context and the store's key.
+        self.part_only = frozenset(rule.name for rule in self.rules if runs_part_only(workspace, run, rule))
         secret_options = workspace.config.rule_options(registry.by_name_or_code(SECRET_RULE))
         # Kept across passes: scans are keyed by content, so a fixing round re-scans only what it changed.
         self.secret_scans = SecretScans.from_options(workspace.root, secret_options)
@@ -335,7 +337,8 @@ class Checker:
             self.secret_scans.targets_scanned = True  # each document is scanned when checked, not all up front
 
     def _context(self, rule: Rule) -> Context:
-        return Context(self.workspace, rule, self.run, self.memo, self.incremental, self.recorder, self.split_logs)
+        return Context(self.workspace, rule, self.run, self.memo, self.incremental, self.recorder, self.split_logs,
+                       rule.name in self.part_only)
 
     def workspace_findings(self, rules: list[Rule]) -> list[Finding]:
         found: list[Finding] = []

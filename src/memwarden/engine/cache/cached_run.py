@@ -24,7 +24,7 @@ def open_store(checker) -> Store:
     ws = checker.workspace
     store = Store(ws.root)
     # The selected rules' options only (the others' modules need not load); an entry holds findings per rule.
-    settings = settings_key(ws, checker.rules, checker.run)
+    settings = settings_key(ws, checker.rules, checker.run, checker.part_only)
     checker.incremental = Incremental(store, settings, ws, checker.secret_scans)
     checker.incremental.rules_by_name = {rule.name: rule for rule in checker.rules}
     return store

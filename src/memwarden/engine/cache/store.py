@@ -572,10 +572,9 @@ def _plain(value):
     return sorted(map(str, value)) if isinstance(value, (set, frozenset)) else repr(value)
 
 
-def settings_key(workspace, rules, run) -> str:
-    """Everything findings depend on but the files: the key every entry starts from."""
-    from memwarden.engine.run import runs_part_only
-
+def settings_key(workspace, rules, run, part_only: frozenset[str] = frozenset()) -> str:
+    """Everything findings depend on but the files: the key every entry starts from (part_only: the rules that
+    run only their stable part)."""
     config = workspace.config
     config_bytes = b""
     if config.path is not None:
@@ -589,7 +588,7 @@ def settings_key(workspace, rules, run) -> str:
         "profile": [workspace.profile.name, [(k.name, k.format, k.globs, k.exclude) for k in workspace.profile.kinds]],
         "config": [str(config.path), hashlib.sha256(config_bytes).hexdigest()],
         "rules": sorted(r.name for r in rules),
-        "part_only": sorted(r.name for r in rules if runs_part_only(workspace, run, r)),
+        "part_only": sorted(part_only),
         "options": _options(workspace, rules),
         "outside": _outside_inputs(workspace),
         "today": run.today.isoformat(),
