@@ -211,6 +211,29 @@ def test_the_same_front_matter_in_a_claude_code_folder_is_still_a_parse_error(cl
     assert found == [(".claude/memory/deploy.md", "unparsable-file")]
 
 
+def test_an_installed_skills_own_files_are_its_publishers_to_parse(cli, git_repo):
+    """A skill a registry installed (ClawHub's `_meta.json`, a licence beside its SKILL.md) carries files its
+    publisher wrote and its own code reads: a skill.yaml YAML rejects, a Kubernetes manifest, a log in another
+    encoding. The owner's own skill (no installer's mark), and memory anywhere, are still reported."""
+    bad_yaml = "name: profiler\ndescription: Use when: the app is slow\n"
+    root = git_repo({
+        **WORKSPACE,
+        "skills/acme/profiler/SKILL.md": "# Profiler\n",
+        "skills/acme/profiler/_meta.json": '{"slug": "profiler"}\n',
+        "skills/acme/profiler/skill.yaml": bad_yaml,
+        "skills/acme/profiler/k8s/service.yaml": "kind: Service\n---\nkind: [Deployment\n",
+        "skills/acme/profiler/data/log.jsonl": '{"a": 1}\n{"a": \n',
+        "skills/shipkit/LICENSE": "MIT License\n",
+        "skills/shipkit/SKILL.md": "# Shipkit\n",
+        "skills/shipkit/notes/guide.md": b"caf\xe9 au lait\n",
+        "skills/mine/SKILL.md": "# Mine\n",
+        "skills/mine/skill.yaml": bad_yaml,
+        "memory/ontology/graph.jsonl": '{"a": 1}\n{"a": \n',
+    })
+    found = sorted(f["path"] for f in check(cli, root)["findings"] if f["name"] == "unparsable-file")
+    assert found == ["memory/ontology/graph.jsonl", "skills/mine/skill.yaml"]
+
+
 def test_a_heartbeat_log_in_memory_does_not_make_an_openclaw_workspace_three_layer(cli, git_repo):
     root = git_repo({**WORKSPACE, "memory/heartbeat-log.jsonl": '{"ts": "2026-11-29T08:00:00Z", "status": "HEARTBEAT_OK"}\n'})
     workspaces = check(cli, root)["summary"]["workspaces"]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from memwarden.analysis import recognition
 from memwarden.discover.profiles import OPENCLAW
+from memwarden.discover.skills import installed_skill_folder
 from memwarden.kinds import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.documents.base import UnreadableDocument
@@ -42,6 +43,11 @@ def unparsable_file(doc, ctx):
     kind claims is parsed by its extension (`.yml`/`.yaml`, `.jsonl`, `.md`)
     and reported the same way; no other rule of its family reads it.
 
+    A file no kind claims inside an installed skill (a folder with a SKILL.md
+    and ClawHub's `_meta.json` or `.clawhub/origin.json`, or a licence) is not
+    reported: its publisher wrote it, the owner never edits it, and the skill's
+    own code reads it, not the agent's memory.
+
     In an OpenClaw workspace a Markdown file's front matter is not reported:
     OpenClaw reads one that YAML rejects line by line (`key: value`, the rest
     skipped) and one that is never closed as plain text, so nothing is lost
@@ -63,15 +69,18 @@ def unparsable_file(doc, ctx):
     """
     if not doc.kind.memory and doc.kind.format == "text" and not isinstance(doc, UnreadableDocument):
         return  # a file no kind claims is parsed only when its extension names a format (but must be readable)
+    bad_records = [record for record in doc.records if record.error is not None] if isinstance(doc, JsonlDocument) else []
+    if doc.error is None and not bad_records:
+        return
+    if not doc.kind.memory and installed_skill_folder(ctx.workspace, doc.relpath) is not None:
+        return  # a registry's skill file (a vendored skill.yaml, a k8s manifest): its publisher's to fix
     if doc.error is not None:
         if isinstance(doc, MarkdownDocument) and doc.front_matter_failed and ctx.workspace.profile.name == OPENCLAW.name:
             return  # OpenClaw reads a front matter YAML rejects line by line, and an unclosed one as text
         yield Problem(doc.error.line, doc.error.column, doc.error.message)
         return
-    if isinstance(doc, JsonlDocument):
-        for record in doc.records:
-            if record.error is not None:
-                yield Problem(record.error.line, record.error.column, UnparsableRecord(record.line, record.error.message).message)
+    for record in bad_records:
+        yield Problem(record.error.line, record.error.column, UnparsableRecord(record.line, record.error.message).message)
 
 
 # -- schema-violation -----------------------------------------------------------

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from memwarden.patterns import LazyPattern
 from dataclasses import dataclass
+from memwarden.discover.skills import INSTALL_MARKERS
 
 EMAIL = "email"
 PHONE = "phone"
@@ -169,8 +170,7 @@ def _name_field(text: str) -> str | None:
 # (ClawHub's `_meta.json` and `.clawhub/origin.json`, a licence). Only its author's home, named in its own
 # manifest, is exempt: an owner's file in a folder named `skills/` keeps every finding.
 _SKILL_FOLDER = LazyPattern(r"(?:^|/)skills/[^/]+/")
-_SKILL_INSTALL_MARKERS = ("_meta.json", ".clawhub/origin.json", "LICENSE", "LICENSE.md", "LICENSE.txt")
-_SKILL_AUTHOR_FILES = (*_SKILL_INSTALL_MARKERS, "SKILL.md", "README.md", "package.json")
+_SKILL_AUTHOR_FILES = (*INSTALL_MARKERS, "SKILL.md", "README.md", "package.json")
 
 
 def _skill_folder(relpath: str) -> str | None:
@@ -186,7 +186,7 @@ def installed_skill_manifests(workspace, relpath: str) -> list[str]:
     if folder is None:
         return []
     texts = {name: workspace.current_bytes(f"{folder}/{name}") for name in _SKILL_AUTHOR_FILES}
-    if not any(texts[name] is not None for name in _SKILL_INSTALL_MARKERS):
+    if not any(texts[name] is not None for name in INSTALL_MARKERS):
         return []
     return [raw[:100_000].decode("utf-8", "replace") for raw in texts.values() if raw is not None]
 
