@@ -178,13 +178,15 @@ PART_MARK = "#"  # a part's counts are kept under `rule#part`
 
 def part_of(rule: str, message: str) -> str | None:
     """The part of its rule a finding belongs to, as `rule#part`, or None. secret-in-memory's known-format part is
-    told by the label its message starts with (memwarden's own list: src/memwarden/analysis/secrets/patterns.py)."""
+    told by the label its message starts with (memwarden's own list: src/memwarden/analysis/secrets/patterns.py),
+    unless the message puts it in an installed skill."""
     if rule != "secret-in-memory":
         return None
-    from memwarden.analysis.secrets.patterns import KNOWN_FORMAT_PART, known_format_labels
+    from memwarden.analysis.secrets.patterns import IN_INSTALLED_SKILL, KNOWN_FORMAT_PART, known_format_labels
 
-    label = message.split(" (sha256:", 1)[0]
-    return f"{rule}{PART_MARK}{KNOWN_FORMAT_PART}" if label in known_format_labels() else None
+    label, _, rest = message.partition(" (sha256:")
+    in_part = label in known_format_labels() and IN_INSTALLED_SKILL not in rest.partition(":")[0]
+    return f"{rule}{PART_MARK}{KNOWN_FORMAT_PART}" if in_part else None
 
 
 def count_names(rule: str, message: str) -> list[str]:

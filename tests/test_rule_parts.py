@@ -40,6 +40,8 @@ def test_the_part_is_the_known_formats_and_nothing_else():
     ("secret-in-memory", "Telegram bot token (sha256:1a2b3c4d) in this file's name: ...",
      ["secret-in-memory", "secret-in-memory#known-format"]),
     ("secret-in-memory", "password (sha256:1a2b3c4d): rotate ...", ["secret-in-memory"]),
+    ("secret-in-memory", "GitHub token (sha256:1a2b3c4d) in the installed skill skills/acme/git/ (its publisher's, "
+                         "unless you put it there): rotate ...", ["secret-in-memory"]),
     ("secret-in-memory", "random-looking credential (sha256:1a2b3c4d): rotate ...", ["secret-in-memory"]),
     ("personal-path", "Anthropic API key (sha256:1a2b3c4d)", ["personal-path"]),
 ])
@@ -97,6 +99,28 @@ def test_by_default_only_the_stable_part_runs(cli, tmp_path, part_stable, args, 
         files[".memwarden.toml"] = config
     root = write_files(tmp_path / "ws", files)
     assert secrets_found(cli, root, "--no-cache", *args) == expected
+
+
+def test_a_known_format_in_an_installed_skill_is_out_of_the_part(cli, tmp_path, part_stable):
+    """An installed skill's docs, tests and examples hold its publisher's sample keys: a default run that reports
+    only the stable part leaves them out; the whole rule reports them and says where they are. The owner's own
+    skill (no installer's mark beside its SKILL.md) stays in the part."""
+    example = f"# Git\n\nAuthenticate with `{TOKEN}`.\n"
+    root = write_files(tmp_path / "ws", {
+        "SOUL.md": "# Soul\n\nBrief.\n", "MEMORY.md": "# Memory\n",
+        "skills/acme/git/SKILL.md": example, "skills/acme/git/_meta.json": '{"slug": "git"}\n',
+        "skills/acme/git/tests/auth.test.ts": f'const key = "{TOKEN}";\n',
+        "skills/mine/SKILL.md": example,
+    })
+    result = cli("check", "--format", "json", "--no-cache", cwd=root)
+    assert TOKEN not in result.stdout
+    assert [f["path"] for f in result.json()["findings"] if f["name"] == "secret-in-memory"] == ["skills/mine/SKILL.md"]
+    whole = cli("check", "--format", "json", "--no-cache", "--preview", cwd=root).json()["findings"]
+    messages = {f["path"]: f["message"] for f in whole if f["name"] == "secret-in-memory"}
+    assert sorted(messages) == ["skills/acme/git/SKILL.md", "skills/acme/git/tests/auth.test.ts", "skills/mine/SKILL.md"]
+    assert "in the installed skill skills/acme/git/" in messages["skills/acme/git/SKILL.md"]
+    assert "installed skill" not in messages["skills/mine/SKILL.md"]
+    assert [judging.part_of("secret-in-memory", messages[p]) is not None for p in sorted(messages)] == [False, False, True]
 
 
 def test_the_cache_keeps_a_part_run_and_a_whole_run_apart(cli, tmp_path, part_stable):

@@ -8,9 +8,11 @@ name its type and the first 8 hex digits of its sha256.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
-from memwarden.analysis.secrets.patterns import KNOWN_FORMAT_PART, known_format
+from memwarden.analysis.secrets.patterns import IN_INSTALLED_SKILL, KNOWN_FORMAT_PART, known_format
+from memwarden.discover.skills import installed_skill_folder
 from memwarden.discover.links import read_at_its_own_path
 from memwarden.documents import JsonlDocument
 from memwarden.fixes import redact
@@ -101,7 +103,11 @@ def secret_in_memory(doc, ctx):
     block) is the rule's `known-format` part, measured on its own: where
     that part is stable and the rule is not, a run reports only it unless
     preview is on or the rule is named (`select`, the `memwarden-secrets`
-    hook), which run the rule whole.
+    hook), which run the rule whole. A secret in an installed skill's file
+    (a folder with a SKILL.md and ClawHub's `_meta.json`, its
+    `.clawhub/origin.json` or a licence) is not in that part, whatever its
+    format: its publisher's docs, tests and examples hold keys that open
+    nothing. The whole rule still reports it, and says it is in the skill.
 
     ## Why
     A memory file is loaded into the model's context every session, synced to
@@ -152,11 +158,12 @@ def secret_in_memory(doc, ctx):
     if read_at_its_own_path(ctx.workspace, doc):
         return  # a symlink to a file also read: its secrets are reported, and redacted, at its own path
     fixable = doc.ok and doc.decoded
+    skill_folder = functools.cache(lambda: installed_skill_folder(ctx.workspace, doc.relpath))  # looked up at a secret
     for found in scans.of(doc):
         if found.allowed or accepted.accepts(doc.relpath, found.baseline_hash):
             continue
-        if ctx.part_only and not known_format(found.type):
-            continue  # by default only a known format: the rest is preview
+        if ctx.part_only and (not known_format(found.type) or skill_folder() is not None):
+            continue  # by default only a known format outside an installed skill: the rest is preview
         fix = None
         if fixable and found.type.confident:  # a random-looking string alone is never rewritten
             replacement = redaction(found)
@@ -175,10 +182,12 @@ def secret_in_memory(doc, ctx):
                     f"replace the {what} with {replacement}; then rotate the secret: git history still holds it",
                     (edit,),
                 )
+        skill = skill_folder()
+        where = f" {IN_INSTALLED_SKILL} {skill}/ (its publisher's, unless you put it there)" if skill else ""
         yield Problem(
             found.line,
             found.column,
-            f"{found.type.label} (sha256:{found.short_hash}): rotate and remove it, or accept it "
+            f"{found.type.label} (sha256:{found.short_hash}){where}: rotate and remove it, or accept it "
             "with 'memwarden: allow-secret' or `memwarden baseline`",
             json_path=redact.json_path_at(doc, found.start) if doc.ok else None,
             fix=fix,

@@ -190,8 +190,11 @@ TOKEN_WORDS = frozenset({"token", "apikey", "pat", "credential", "credentials"})
 # A token or key of a known format (a vendor's prefix, a private key block) is a secret whoever reads it; a
 # password after a label, a value under a secret-like name or a random-looking string is a guess. The known
 # formats are secret-in-memory's part that is measured, and may be stable, on its own (KNOWN_FORMAT_PART).
+# A known format in an installed skill's file is left out of the part: there the key is most often its publisher's
+# example, fixture or pattern (dev half: 5 false, 0 true), and the message says where it is (IN_INSTALLED_SKILL).
 KNOWN_FORMAT = 80
 KNOWN_FORMAT_PART = "known-format"
+IN_INSTALLED_SKILL = "in the installed skill"
 
 
 def known_format(secret_type: SecretType) -> bool:
