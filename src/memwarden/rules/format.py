@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from memwarden.analysis import recognition
 from memwarden.discover.profiles import OPENCLAW
-from memwarden.discover.skills import installed_skill_folder
+from memwarden.analysis.installed_skills import installed_skill_folder
 from memwarden.kinds import EPISODE_KINDS
 from memwarden.documents import JsonlDocument, MarkdownDocument, YamlDocument, format_json_path
 from memwarden.documents.base import UnreadableDocument

@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass
 
 from memwarden.analysis.secrets.patterns import IN_INSTALLED_SKILL, KNOWN_FORMAT_PART, known_format
-from memwarden.discover.skills import installed_skill_folder
+from memwarden.analysis.installed_skills import installed_skill_folder
 from memwarden.discover.links import read_at_its_own_path
 from memwarden.documents import JsonlDocument
 from memwarden.fixes import redact

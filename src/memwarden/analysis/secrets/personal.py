@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from memwarden.patterns import LazyPattern
 from dataclasses import dataclass
-from memwarden.discover.skills import INSTALL_MARKERS
+from memwarden.analysis.installed_skills import INSTALL_MARKERS
 
 EMAIL = "email"
 PHONE = "phone"
