@@ -100,23 +100,21 @@ def scan_texts(items, *, high_entropy: bool = True, stats: ScanStats | None = No
     from detect_secrets.settings import get_plugins, transient_settings
 
     with transient_settings(plugins.plugin_config()):
-        loaded = [p for p in get_plugins() if type(p).__name__ not in plugins.SKIPPED_PLUGINS]
+        loaded = plugins.PluginSet([p for p in get_plugins() if type(p).__name__ not in plugins.SKIPPED_PLUGINS],
+                                   high_entropy)
         for i, text, fmt in todo:
-            results[i] = _Scan(text, fmt, loaded, high_entropy, stats).run()
+            results[i] = _Scan(text, fmt, loaded, stats).run()
     return results
 
 
 class _Scan:
-    def __init__(self, text: str, fmt: str, loaded: list, high_entropy: bool, stats: ScanStats):
+    def __init__(self, text: str, fmt: str, loaded: "plugins.PluginSet", stats: ScanStats):
         self.text = text
         self.fmt = fmt
         self.loaded = loaded
-        # detect-secrets' plugin objects (valid inside the caller's transient_settings), sorted by how we use them
-        self.keyword_plugins = [p for p in loaded if type(p).__name__ == plugins.KEYWORD_PLUGIN]
-        self.entropy_plugins = [p for p in loaded if type(p).__name__ in plugins.ENTROPY_PLUGINS] if high_entropy else []
-        self.regex_plugins = [plugins.RegexPlugin.of(p) for p in loaded
-                              if type(p).__name__ != plugins.KEYWORD_PLUGIN and type(p).__name__ not in plugins.ENTROPY_PLUGINS]
-        self.high_entropy = high_entropy
+        self.keyword_plugins = loaded.keyword
+        self.entropy_plugins = loaded.entropy
+        self.regex_plugins = loaded.regex
         self.stats = stats
         self.line_starts = [0]
         index = text.find("\n")
@@ -390,13 +388,11 @@ class _Scan:
                 for at, text in literals if values.judged_literal(text, password=password)]
 
     # -- high-entropy strings -----------------------------------------------------------
-    def entropy_hits(self, plugin, window: str, offset: int) -> list[_Hit]:
-        hex_plugin = type(plugin).__name__ == "HexHighEntropyString"
+    def entropy_hits(self, plugin: "plugins.EntropyPlugin", window: str, offset: int) -> list[_Hit]:
+        hex_plugin = plugin.hex
         hits = []
-        with plugin.non_quoted_string_regex(is_exact_match=False):
-            runs = list(plugin.analyze_string(window))
         cursor = 0
-        for run in runs:
+        for run in plugin.runs(window):
             if len(run) < 16:
                 continue  # too short to hold a piece worth measuring
             run_start = window.find(run, cursor)
@@ -404,7 +400,7 @@ class _Scan:
                 continue
             cursor = run_start + len(run)
             for piece, piece_start in url_segments(window, pieces(run, run_start)):
-                if len(piece) < 16 or plugin.calculate_shannon_entropy(piece) <= plugin.entropy_limit:
+                if len(piece) < 16 or plugin.entropy(piece) <= plugin.entropy_limit:
                     continue
                 hit = self.entropy_value(window, piece, piece_start, hex_plugin)
                 if hit is not None:
@@ -530,7 +526,7 @@ class _Scan:
             return False
         sentence = patterns.base64_text(hit.value)
         # A sentence is no key, unless it holds one: then the base64 carries that secret.
-        return sentence is not None and not _Scan(sentence, "markdown", self.loaded, self.high_entropy, self.stats).run()
+        return sentence is not None and not _Scan(sentence, "markdown", self.loaded, self.stats).run()
 
     def public_blocks(self) -> list[tuple[int, int]]:
         """Spans of PEM public keys and certificates in the text."""
