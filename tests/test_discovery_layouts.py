@@ -42,6 +42,8 @@ CLAIM = "# Progress\n\nThe export endpoint does not support pagination yet.\n"
     (".cursor/memory", {"conventions.md": PLAIN, "api.md": CLAIM}),
     (".kiro/steering", {"product.md": BRIEF, "tech.md": CLAIM}),
     (".gemini", {"memory.md": CLAIM, "GEMINI.md": PLAIN}),
+    # A Codex project's memory file and the notes its AGENTS.md keeps beside it (batch 17c: 21 of 42 claims unread).
+    (".codex", {"memory.md": PLAIN, "known_issues.md": CLAIM, "decisions.md": BRIEF, "AGENTS.md": PLAIN}),
     ("memory", {"architecture.md": BRIEF, "gotchas.md": CLAIM}),
     ("claude/learnings", {"2026-05-01.md": CLAIM}),
     (".agent/memories", {"setup.md": PLAIN, "ci.md": CLAIM}),
@@ -74,6 +76,14 @@ def test_folders_by_those_names_that_hold_no_memory_are_not_memory(cli, git_repo
     root = git_repo({**files, "src/app.py": "print()\n"})
     result, report = check(cli, root)
     assert [w["profile"] for w in report["summary"]["workspaces"]] in ([], ["agent-instructions"])
+
+
+def test_the_agents_own_prompts_and_skills_in_its_folder_are_not_memory(cli, git_repo):
+    root = git_repo({"AGENTS.md": "# Agents\n\nKeep .codex/memory.md current.\n", ".codex/memory.md": CLAIM,
+                     ".codex/prompts/review.md": CLAIM, ".codex/skills/deploy/SKILL.md": CLAIM})
+    result, report = check(cli, root)
+    assert profiles(report) == {".": "agent-instructions", ".codex": "plain-notes"}
+    assert names(report) == [(".codex/memory.md", "negative-claim-without-expiry")]
 
 
 def test_daily_notes_in_a_memory_folder_are_memory_without_any_agent_file(cli, git_repo):
