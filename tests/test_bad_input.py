@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from conftest import run_memwarden, write_files
+from conftest import git, run_memwarden, write_files
 
 GOOD_FACTS = "schema_version: 1\nidentity:\n  name: Agent\n"
 GOOD_EPISODE = (
@@ -137,6 +137,38 @@ def test_symlink_outside_the_workspace_is_not_followed(tmp_path):
     [finding] = [f for f in report["findings"] if f["path"] == "memory/fact.yml"]
     assert finding["name"] == "unparsable-file" and "outside the workspace" in finding["message"]
     assert "hunter2" not in json.dumps(report)
+
+
+@pytest.mark.parametrize("layout, unreadable", [
+    ({".cursor/rules/style.mdc": "# Style\n\nCall `load_config()` first.\n"}, ".cursor/rules/gone.mdc"),
+    ({".claude/memory/MEMORY.md": "- [Deploy](deploy.md): how we deploy\n"}, ".claude/memory/deploy.md"),
+    ({"SOUL.md": "# Soul\n", "MEMORY.md": "# Memory\n\nCall `load_config()`.\n"}, "memory/2026-11-30.md"),
+    ({".serena/memories/style.md": "# Style\n\nCall `load_config()`.\n"}, ".serena/memories/gone.md"),
+    ({"AGENTS.md": "# Agents\n\nCall `load_config()`.\n"}, "CLAUDE.md"),
+])
+@pytest.mark.parametrize("how", ["dangling symlink", "folder"])
+def test_an_unreadable_memory_file_in_a_repository_is_a_finding_for_every_rule(tmp_path, layout, unreadable, how):
+    """A memory path that holds no text (a symlink committed to a file never committed, a folder named like a note)
+    is unparsable-file's finding, and every rule that reads the repository's code beside it goes on (batch 18c: a
+    Cursor rule committed as a symlink to a missing file crashed removed-symbol)."""
+    root = write_files(tmp_path / "repo", {**layout, "src/app.py": "def load_config():\n    return {}\n"})
+    target = root / unreadable
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if how == "folder":
+        target.mkdir()
+        (target / "x.txt").write_text("x\n")
+    else:
+        os.symlink("missing-file.md", target)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "memory")
+    for args in (("--preview",), ("--preview", "--no-cache"), ("--preview", "--select", "ALL,conflicting-records")):
+        done = run_memwarden("check", "--format", "json", *args, ".", cwd=root)
+        stderr = done.stderr.decode("utf-8", "replace")
+        assert done.returncode in (0, 1) and "Traceback" not in stderr and "internal error" not in stderr, stderr
+        found = {(f["name"], f["path"]) for f in json.loads(done.stdout)["findings"]}
+        if how == "dangling symlink":  # a folder is no file of a kind whose files are found by a glob of files
+            assert ("unparsable-file", unreadable) in found
 
 
 def test_directory_named_like_a_memory_file(tmp_path):

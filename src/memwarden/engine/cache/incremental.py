@@ -405,7 +405,7 @@ class Incremental:
                 doc = load(ws.root, relpath, kind, real)
             else:
                 doc = ws.document(relpath)
-            if doc is None:
+            if not _summarized(doc):
                 continue
             value = json.loads(json.dumps(function(doc)))  # as stored: lists, never tuples
             result[relpath] = value
@@ -543,9 +543,17 @@ def summaries_without_cache(workspace, function: Callable, kinds: tuple[str, ...
             result[relpath] = None
             continue
         doc = workspace.document(relpath)
-        if doc is not None:
+        if _summarized(doc):
             result[relpath] = json.loads(json.dumps(function(doc)))
     return result
+
+
+def _summarized(doc) -> bool:
+    """Whether a summary reads the document: not when it is missing or unreadable (a symlink to nothing, a folder
+    named like a note), which holds no text and none of its kind's parts; unparsable-file reports it."""
+    from memwarden.documents.base import UnreadableDocument
+
+    return doc is not None and not isinstance(doc, UnreadableDocument)
 
 
 def _passes_raw_filter(function: Callable, raw: bytes | None) -> bool:
