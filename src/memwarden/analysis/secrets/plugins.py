@@ -86,6 +86,23 @@ class PluginSet:
                         if high_entropy else [])
         self.regex = [RegexPlugin.of(p) for p, name in zip(loaded, names)
                       if name != KEYWORD_PLUGIN and name not in ENTROPY_PLUGINS]
+        self.regex_gate = _any_of([regex for plugin in self.regex if plugin.literal is None for regex in plugin.denylist])
+
+
+def _any_of(regexes: list):
+    """One regex that finds a match in a string exactly when one of ``regexes`` does (each keeps its own flags), so
+    a line none of them matches costs one search instead of one per pattern; None if they cannot be joined."""
+    if not regexes:
+        return None
+    flags = {re.IGNORECASE: "i", re.MULTILINE: "m", re.DOTALL: "s", re.VERBOSE: "x"}
+    parts = []
+    for regex in regexes:
+        inline = "".join(letter for flag, letter in flags.items() if regex.flags & flag)
+        parts.append(f"(?{inline}:{regex.pattern})" if inline else f"(?:{regex.pattern})")
+    try:
+        return re.compile("|".join(parts))
+    except re.error:
+        return None
 
 
 def plugin_config() -> dict:

@@ -187,8 +187,10 @@ class _Scan:
                 hits.extend(self.keyword_hits(plugin, window, line, offset, json_raw))
         for plugin in self.entropy_plugins:
             hits.extend(self.entropy_hits(plugin, window, offset))
+        gate = self.loaded.regex_gate  # one search: can any pattern without a required literal match here?
+        gated = gate is None or gate.search(window) is not None
         for plugin in self.regex_plugins:
-            if plugin.literal is None or plugin.literal in window:
+            if plugin.literal in window if plugin.literal is not None else gated:
                 hits.extend(self.regex_hits(plugin, window, offset, json_raw))
         hits.extend(self.credential_key_hits(window, offset, json_raw))
         for start, value, quoted in password_assignments(window):
