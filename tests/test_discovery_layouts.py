@@ -78,6 +78,22 @@ def test_folders_by_those_names_that_hold_no_memory_are_not_memory(cli, git_repo
     assert [w["profile"] for w in report["summary"]["workspaces"]] in ([], ["agent-instructions"])
 
 
+@pytest.mark.parametrize("manifest", ["Package.swift", "DesktopVoice.xcodeproj/project.pbxproj", "package.json"])
+def test_a_memory_file_in_a_projects_own_folder_indexes_only_what_it_links(cli, git_repo, manifest):
+    """A MEMORY.md an agent keeps in an app's folder (Package.swift, Sources/) beside the project's HANDOFF.md is a
+    file loaded whole, not a Claude Code index of notes: the project's code and docs are not memory. Linking a note
+    still makes it an index."""
+    app = {"macos/MEMORY.md": "# Project Memory\n\nThe build signs with the local identity.\n",
+           "macos/HANDOFF.md": CLAIM, f"macos/{manifest}": "{}\n",
+           "macos/Sources/App.swift": 'let key = "permissionsPrompted"\n'}
+    result, report = check(cli, git_repo({"AGENTS.md": "# Agents\n", **app}))
+    assert profiles(report)["macos"] == "agent-instructions"
+    assert names(report) == []
+    linked = {**app, "macos/MEMORY.md": "# Project Memory\n\n- [Handoff](HANDOFF.md): where we left off\n"}
+    result, report = check(cli, git_repo({"AGENTS.md": "# Agents\n", **linked}))
+    assert profiles(report)["macos"] == "claude-code"
+
+
 def test_the_agents_own_prompts_and_skills_in_its_folder_are_not_memory(cli, git_repo):
     root = git_repo({"AGENTS.md": "# Agents\n\nKeep .codex/memory.md current.\n", ".codex/memory.md": CLAIM,
                      ".codex/prompts/review.md": CLAIM, ".codex/skills/deploy/SKILL.md": CLAIM})

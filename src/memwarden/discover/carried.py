@@ -63,10 +63,15 @@ def carried_reason(name: str, entries: Collection[str]) -> str | None:
         return "a checkout of its own"
     if any(marker <= set(entries) for marker in BROWSER_PROFILE_MARKERS):
         return "a browser's profile"
-    manifest = next((entry for entry in sorted(entries) if entry in PROJECT_MANIFESTS or entry.endswith(".xcodeproj")), None)
+    manifest = project_manifest(entries)
     if manifest is not None:
         return f"a project of its own ({manifest})"
     return None
+
+
+def project_manifest(entries: Collection[str]) -> str | None:
+    """The package manifest (or Xcode project) a folder listing ``entries`` holds, which makes it a project; or None."""
+    return next((entry for entry in sorted(entries) if entry in PROJECT_MANIFESTS or entry.endswith(".xcodeproj")), None)
 
 
 def named_by(relpath: str, globs: Collection[str]) -> bool:

@@ -11,6 +11,7 @@ parse errors), never the format rules.
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 from dataclasses import replace
@@ -18,6 +19,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from memwarden.decoding import decode
+from memwarden.discover.carried import project_manifest
 from memwarden.agent_files import AGENT_FILE_GLOBS, present as agent_file_present
 from memwarden.errors import UsageError
 from memwarden.fileio import read_regular
@@ -294,7 +296,8 @@ def detect(root: Path) -> tuple[str | None, str]:
         why = _claude_code_index(root)
         if why:
             return "claude-code", why
-        return "agent-instructions", "MEMORY.md indexes nothing (no notes beside it, no links to any): a file loaded whole"
+        return "agent-instructions", ("MEMORY.md indexes nothing (no links to notes, and no notes beside it but a "
+                                      "project's own files): a file loaded whole")
     why = _claude_memory_folder_without_index(root)
     if why:
         return "claude-code", why
@@ -471,7 +474,9 @@ def _claude_code_index(root: Path) -> str | None:
     """Why the MEMORY.md at root is a Claude Code memory index, or None when it indexes nothing."""
     if root.name == "memory" or ".claude" in root.parts:
         return f"MEMORY.md in {'a memory/ folder' if root.name == 'memory' else 'a .claude/ folder'}"
-    if _has_memory_notes(root):
+    if _has_memory_notes(root) and not _is_project(root):
+        # In a project's own folder (Package.swift, an .xcodeproj) the Markdown beside a MEMORY.md is the project's
+        # (a HANDOFF.md, docs), not notes it indexes: only its links make it an index (batch 18 dev: a macos/ app).
         return "MEMORY.md with memory notes beside it"
     if _LOCAL_MD_LINK.search(_head(root / "MEMORY.md", 65536)):
         return "MEMORY.md links to notes"
@@ -492,6 +497,13 @@ def _claude_memory_folder_without_index(root: Path) -> str | None:
     else:
         return None
     return f"{where} holds memory notes and no MEMORY.md index" if _has_memory_notes(root) else None
+
+
+def _is_project(root: Path) -> bool:
+    try:
+        return project_manifest(os.listdir(root)) is not None
+    except OSError:
+        return False
 
 
 def _has_memory_notes(root: Path) -> bool:
