@@ -135,6 +135,24 @@ def test_a_link_written_from_the_top_folder_resolves_and_one_from_nowhere_is_sti
     assert "'app/api/old.py' does not exist" in result[0][4] and "'../app/gone.py'" in result[1][4]
 
 
+def test_a_link_to_lines_of_a_file_leads_to_the_file(git_repo, cli):
+    """Batch 18 dev: Cline and Roo link code as `[agent.py](weather_agent/agent.py:19-30)`, which VS Code opens at
+    those lines. The file decides: a missing file with lines is still broken, and so is a line range alone."""
+    body = (
+        "Location: [`agent.py:19-30`](weather_agent/agent.py:19-30), one line: [tool](weather_agent/agent.py:73).\n"
+        "Gone: [store](weather_agent/store.py:31-92).\n"
+        "Nothing but lines: [x](:12).\n"
+    )
+    root = git_repo({
+        "weather_agent/agent.py": "print()\n",
+        ".roo/memory-bank/projectbrief.md": "# Brief\n\nA weather agent.\n",
+        ".roo/memory-bank/systemPatterns.md": "# Patterns\n\n" + body,
+    })
+    result = found(cli, root / ".roo/memory-bank", cwd=root)
+    assert [(f[0], f[2]) for f in result] == [("broken-note-link", 4), ("broken-note-link", 5)]
+    assert "weather_agent/store.py:31-92" in result[0][4]
+
+
 def test_index_links_read_the_same_forms(workspace, cli):
     """broken-index-link and orphan-note read percent-encoding, titles, reference links and anchors, and skip code."""
     index = (

@@ -110,6 +110,25 @@ def _from_top_folder(ws, target: str, memo) -> bool:
     return any(is_file(top, path) or is_folder(top, path) for top in memo.get(("note_links", "tops"), tops))
 
 
+# `agent.py:19-30`: the lines of a file, as Cline and Roo write a link and VS Code opens it.
+_LINE_RANGE = LazyPattern(r"(?P<path>.+?):\d+(?:-\d+)?")
+
+
+def _readings(target: str) -> tuple[str, ...]:
+    """The link as written, and without a trailing line number or range (`agent.py:19-30`)."""
+    lines = _LINE_RANGE.fullmatch(target)
+    return (target,) if lines is None else (target, lines["path"])
+
+
+def _leads_somewhere(ws, note: str, target: str, memo) -> bool:
+    resolved = resolve_link(note, target)
+    if resolved is None or resolved.startswith("/"):
+        return False
+    if resolved in ws.overlay or is_file(ws.root, resolved) or is_folder(ws.root, resolved):
+        return True
+    return _from_top_folder(ws, target, memo)
+
+
 def dead_links(doc, ws, memo) -> list[DeadLink]:
     """The links of a note's body that lead nowhere, in the order they are written."""
     text = doc.text
@@ -123,9 +142,7 @@ def dead_links(doc, ws, memo) -> list[DeadLink]:
         resolved = resolve_link(doc.relpath, target)
         if resolved is None or resolved.startswith("/"):
             continue  # a URL, an anchor in this note, an absolute path
-        if resolved in ws.overlay or is_file(ws.root, resolved) or is_folder(ws.root, resolved):
-            continue
-        if _from_top_folder(ws, target, memo):
+        if any(_leads_somewhere(ws, doc.relpath, written, memo) for written in _readings(target)):
             continue
         found.append(DeadLink(link.target_start, link.target, resolved, link.label is not None))
     if "[[" in text:

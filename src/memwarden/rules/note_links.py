@@ -56,7 +56,8 @@ def broken_note_link(doc, ctx):
     repository around it), whatever `#anchor` follows it; one that leads
     nowhere from there is fine too when it leads somewhere from the
     workspace's or the repository's top folder, where agents run and from
-    where they write paths. A wikilink resolves
+    where they write paths. A link to lines of a file, as Cline and Roo
+    write it (`agent.py:19-30`), leads where the file does. A wikilink resolves
     by a note's file name or front-matter `name`, case ignored, anywhere in
     the workspace (`[[folder/note]]` by the end of its path). URLs, anchors
     within the note and absolute paths are not checked, and nothing inside
