@@ -665,6 +665,28 @@ def test_unsafe_fix_of_private_keys_keeps_the_file_valid(cli, workspace):
     assert json.loads((root / "memory/episodic.jsonl").read_text()) == {"id": "ep_1", "content": "key:\n[REDACTED:private-key]\nend"}
 
 
+PEM_BODY = "\n".join(chars(64, ALNUM + "+/") for _ in range(3))
+PRIVATE_KEY_BLOCKS = [
+    # (text, is a key): a body long enough to be a key, in a note, a JSON string and a one-line string
+    (f"-----BEGIN EC PRIVATE KEY-----\n{PEM_BODY}\n-----END EC PRIVATE KEY-----\n", True),
+    ('pem = "-----BEGIN PRIVATE KEY-----\\n' + PEM_BODY.replace("\n", "\\n") + '\\n-----END PRIVATE KEY-----"\n',
+     True),
+    (json.dumps({"key": f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----"}) + "\n", True),
+    # batch 18's dev half: a block built around a variable in a test script; and an elided or empty block
+    ('    f"-----BEGIN EC PRIVATE KEY-----\\n{secret}\\n-----END EC PRIVATE KEY-----"\n', False),
+    ('pem = f"-----BEGIN PRIVATE KEY-----\\n{secret_b64}\\n-----END PRIVATE KEY-----"\n', False),
+    ("-----BEGIN OPENSSH PRIVATE KEY-----\n...\n-----END OPENSSH PRIVATE KEY-----\n", False),
+    ("-----BEGIN RSA PRIVATE KEY-----\n-----END RSA PRIVATE KEY-----\n", False),
+    (json.dumps({"key": "-----BEGIN EC PRIVATE KEY-----\n<your key here>\n-----END EC PRIVATE KEY-----"}) + "\n", False),
+]
+
+
+@pytest.mark.parametrize("text, is_key", PRIVATE_KEY_BLOCKS)
+def test_a_private_key_block_is_a_key_only_when_its_body_can_be_one(text, is_key):
+    fmt = "jsonl" if text.startswith("{") else "markdown"
+    assert [d.type.slug for d in scan(text, fmt)] == (["private-key"] if is_key else [])
+
+
 # -- detect-secrets, wrapped ---------------------------------------------------------------------------
 
 

@@ -74,8 +74,10 @@ def secret_in_memory(doc, ctx):
     `YOUR_API_KEY`, `sk-...`, `${TOKEN}`, `<token>`, `xxxx`, `changeme`,
     stand-ins that say so (`mock`, `sk-test`, `test-vault-password`, a
     "your key" in another language: `din-nøkkel-her`, `你的key`), a
-    secret's name where its value goes (`ghp_TOKEN`, `你的NVIDIA_API_KEY`) and
-    `user:pass@` in a connection string; nor the random-looking parts of
+    secret's name where its value goes (`ghp_TOKEN`, `你的NVIDIA_API_KEY`),
+    `user:pass@` in a connection string and a private key block whose body is
+    too short to be a key (a `{secret}` a script fills in, an ellipsis,
+    nothing); nor the random-looking parts of
     the address of a page or a media file (`.../ARTI<id>.shtml`, an image's
     object name and its CDN's signature), unless a parameter's name says
     it is a key or a token; nor what is public by design: a

@@ -210,6 +210,14 @@ def known_format_labels() -> frozenset[str]:
 
 PRIVATE_KEY_END = LazyPattern(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 PRIVATE_KEY_BODY_LIMIT = 20_000  # characters searched for the END line
+# The shortest private key's body is longer: an OpenSSH Ed25519 key is about 400 base64 characters, a PKCS#8 P-256
+# key about 180. A block that closes on less holds a template (`{secret}`), an ellipsis or nothing.
+PRIVATE_KEY_BODY_MIN = 64
+
+
+def holds_no_key(body: str) -> bool:
+    """Whether the text between a private key's BEGIN and END lines is too short to be a key."""
+    return len("".join(body.split())) < PRIVATE_KEY_BODY_MIN
 PUBLIC_BLOCK_BEGIN = LazyPattern(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}(?:PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?)-----")
 PUBLIC_KEY_PREFIX = LazyPattern(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{3}|sk-ssh-ed25519@openssh\.com)\s{1,4}\Z")
 BASE64_LINE = LazyPattern(r"[ \t>#*/-]{0,12}[A-Za-z0-9+/=]{16,}[ \t]*\Z")

@@ -493,6 +493,7 @@ class _Scan:
         for hit in hits:
             if hit.extra.get("block"):
                 self.extend_private_key(hit)
+        hits = [h for h in hits if not h.extra.get("no_key")]
         public = self.public_blocks()
         if public:
             # The body of a public key or certificate is random-looking and meant to be shared.
@@ -554,6 +555,7 @@ class _Scan:
                 if raw_end != -1:
                     hit.end = raw_end + len(end_match.group(0))
                 hit.extra["identity"] = key_identity(body)
+                hit.extra["no_key"] = patterns.holds_no_key(body)
             return
         text = self.text
         end_match = self.private_key_end(hit.end)
@@ -563,6 +565,7 @@ class _Scan:
                 body = body.replace("\\r", "").replace("\\n", "\n").replace("\\/", "/")
             hit.end = end_match.end()
             hit.extra["identity"] = key_identity(body)
+            hit.extra["no_key"] = patterns.holds_no_key(body)
             return
         # No END line: take the key body that follows on the line (in JSON, across its \n escapes),
         # then any base64 lines below it, so the body is redacted too.
