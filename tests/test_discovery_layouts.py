@@ -44,6 +44,8 @@ CLAIM = "# Progress\n\nThe export endpoint does not support pagination yet.\n"
     (".gemini", {"memory.md": CLAIM, "GEMINI.md": PLAIN}),
     # A Codex project's memory file and the notes its AGENTS.md keeps beside it (batch 17c: 21 of 42 claims unread).
     (".codex", {"memory.md": PLAIN, "known_issues.md": CLAIM, "decisions.md": BRIEF, "AGENTS.md": PLAIN}),
+    # Antigravity's folder: a memory file and notes beside its workflows (batches 17c and 18c: read as nothing).
+    (".agent", {"memory.md": PLAIN, "golden_params/sol.md": CLAIM, "workflows/audit.md": PLAIN}),
     ("memory", {"architecture.md": BRIEF, "gotchas.md": CLAIM}),
     ("claude/learnings", {"2026-05-01.md": CLAIM}),
     (".agent/memories", {"setup.md": PLAIN, "ci.md": CLAIM}),
@@ -96,10 +98,12 @@ def test_a_memory_file_in_a_projects_own_folder_indexes_only_what_it_links(cli, 
 
 def test_the_agents_own_prompts_and_skills_in_its_folder_are_not_memory(cli, git_repo):
     root = git_repo({"AGENTS.md": "# Agents\n\nKeep .codex/memory.md current.\n", ".codex/memory.md": CLAIM,
-                     ".codex/prompts/review.md": CLAIM, ".codex/skills/deploy/SKILL.md": CLAIM})
+                     ".codex/prompts/review.md": CLAIM, ".codex/skills/deploy/SKILL.md": CLAIM,
+                     ".agent/memory.md": CLAIM, ".agent/workflows/audit.md": CLAIM, ".agent/rules/style.md": CLAIM})
     result, report = check(cli, root)
-    assert profiles(report) == {".": "agent-instructions", ".codex": "plain-notes"}
-    assert names(report) == [(".codex/memory.md", "negative-claim-without-expiry")]
+    assert profiles(report) == {".": "agent-instructions", ".codex": "plain-notes", ".agent": "plain-notes"}
+    assert names(report) == [(".agent/memory.md", "negative-claim-without-expiry"),
+                             (".codex/memory.md", "negative-claim-without-expiry")]
 
 
 def test_daily_notes_in_a_memory_folder_are_memory_without_any_agent_file(cli, git_repo):

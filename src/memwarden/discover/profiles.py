@@ -170,8 +170,9 @@ CLAUDE_CODE = Profile(
 # `memory-bank/*.md` (projectbrief.md, productContext.md, activeContext.md, systemPatterns.md,
 # techContext.md, progress.md), and a lessons log kept in `.learnings/` (LEARNINGS.md, ERRORS.md).
 # The other agents' memory folders are read the same way: `.github/memory/`, `.agents/memory/`, `.cursor/memory/`,
-# `.kiro/steering/`, a `memory/` beside AGENTS.md, `.gemini/memory.md`, `.codex/memory.md` (with the notes an AGENTS.md
-# keeps beside it: decisions.md, known_issues.md ...). The agent reads them on demand, by any path,
+# `.kiro/steering/`, a `memory/` beside AGENTS.md, `.gemini/memory.md`, `.codex/memory.md` and Antigravity's
+# `.agent/memory.md` (with the notes kept beside it: decisions.md, known_issues.md ...). The agent reads them on
+# demand, by any path,
 # so a note in a subfolder (`sessions/2026-04-07.md`) is memory too.
 PLAIN_NOTES = Profile(
     name="plain-notes",
@@ -183,8 +184,10 @@ PLAIN_NOTES = Profile(
             "markdown",
             ("*.md",),
             "one memory file of the folder (or a folder below): plain Markdown, front matter optional",
-            # the agent's own prompts and skills in its folder (`.codex/prompts/`, `.codex/skills/`) are instructions
-            exclude=REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES + ("prompts/**", "skills/**"),
+            # the agent's own prompts, skills, workflows and rules in its folder (`.codex/prompts/`, `.codex/skills/`,
+            # Antigravity's `.agent/workflows/` and `.agent/rules/`) are instructions
+            exclude=REPOSITORY_META_FILES + AGENT_INSTRUCTION_FILES + ("prompts/**", "skills/**", "workflows/**",
+                                                                      "rules/**"),
         ),
         agent_instructions(),
     ),
@@ -355,7 +358,7 @@ def _plain_notes(root: Path) -> str | None:
         root.name in ("memories", ".learnings", "memory-bank", "memory")
         or (root.name == "steering" and parent == ".kiro")
         or (root.name == "learnings" and agent_folder)
-        or root.name in (".gemini", ".cursor", ".windsurf", ".codex")
+        or root.name in (".gemini", ".cursor", ".windsurf", ".codex", ".agent")
     ):
         return None
     try:
