@@ -92,8 +92,35 @@ def test_a_memory_file_in_a_projects_own_folder_indexes_only_what_it_links(cli, 
     assert profiles(report)["macos"] == "agent-instructions"
     assert names(report) == []
     linked = {**app, "macos/MEMORY.md": "# Project Memory\n\n- [Handoff](HANDOFF.md): where we left off\n"}
-    result, report = check(cli, git_repo({"AGENTS.md": "# Agents\n", **linked}))
+    result, report = check(cli, git_repo({"AGENTS.md": "# Agents\n", **linked}, name="linked"))
     assert profiles(report)["macos"] == "claude-code"
+
+
+def test_a_bootstrap_guide_makes_no_openclaw_workspace_without_the_agents_md_openclaw_writes(cli, git_repo):
+    guide = "# Bootstrap Guide\n\nHow to set up a new machine with these dotfiles.\n"
+    result, report = check(cli, git_repo({"BOOTSTRAP.md": guide, "CLAUDE.md": "# Dotfiles\n"}))
+    assert profiles(report) == {".": "agent-instructions"}
+    result, report = check(cli, git_repo({"BOOTSTRAP.md": guide, "AGENTS.md": "# AGENTS.md - Your Workspace\n"},
+                                         name="openclaw"))
+    assert profiles(report) == {".": "openclaw"}
+    result, report = check(cli, git_repo({"SOUL.md": "# Soul\n", "CLAUDE.md": "# Project\n"}, name="soul"))
+    assert profiles(report) == {".": "openclaw"}  # a file only OpenClaw keeps needs nothing beside it
+
+
+def test_a_skill_in_a_skills_folder_is_no_workspace_of_its_own(cli, git_repo):
+    """A vendored skill's AGENTS.md (a long guide loaded with the skill) is not a start-up file with a budget; a
+    repository that is a skill, at its top, keeps its AGENTS.md as one."""
+    guide = "# Composition patterns\n\n" + "- Prefer composition over props drilling.\n" * 3_000
+    root = git_repo({"SOUL.md": "# Soul\n", "AGENTS.md": "# Agents\n",
+                     ".agents/skills/composition/SKILL.md": "---\nname: composition\ndescription: d\n---\n",
+                     ".agents/skills/composition/AGENTS.md": guide})
+    result, report = check(cli, root)
+    assert profiles(report) == {".": "openclaw"}
+    assert [name for path, name in names(report) if path.startswith(".agents/")] == []
+    result, report = check(cli, git_repo({"SKILL.md": "---\nname: s\ndescription: d\n---\n", "AGENTS.md": guide},
+                                         name="skill"))
+    assert profiles(report) == {".": "agent-instructions"}
+    assert ("AGENTS.md", "index-past-truncation") in names(report)
 
 
 def test_the_agents_own_prompts_and_skills_in_its_folder_are_not_memory(cli, git_repo):

@@ -304,6 +304,10 @@ def detect(root: Path) -> tuple[str | None, str]:
     why = _claude_memory_folder_without_index(root)
     if why:
         return "claude-code", why
+    if root.parent.name == "skills" and (root / "SKILL.md").is_file():
+        # A skill in a skills folder (`.agents/skills/<name>/`): its AGENTS.md is loaded with the skill, on demand,
+        # not at start-up (dev: a vendored skill's 863-line guide reported over a start-up budget).
+        return None, "a skill's folder: its files are loaded with the skill, not at start-up"
     present = [name for name in AGENT_INSTRUCTION_FILES + INSTRUCTION_TEMPLATES if (root / name).is_file()]
     if present:
         return "agent-instructions", f"{present[0]} is here and no memory folder"
@@ -320,11 +324,17 @@ _OPENCLAW_STATE_DIR = re.compile(r"\.openclaw(-[\w.-]+)?")
 _DAILY_NOTE = re.compile(r"\d{4}-\d{2}-\d{2}(-[^/]+)?\.md")
 
 
+# Names a person's own guide may have too (a dotfiles repository's BOOTSTRAP.md walks a new machine through its
+# setup): OpenClaw's only beside the AGENTS.md it always writes with them (dev: a chezmoi repository's guide).
+_NAMES_OTHERS_USE = frozenset({"BOOTSTRAP.md", "BOOT.md"})
+
+
 def _openclaw_workspace(root: Path) -> str | None:
     """Why root is an OpenClaw workspace (a file only OpenClaw keeps, or daily notes beside its bootstrap files)."""
     if ".claude" in root.parts:
         return None
-    marker = next((name for name in OPENCLAW_MARKERS if (root / name).is_file()), None)
+    marker = next((name for name in OPENCLAW_MARKERS if (root / name).is_file()
+                   and (name not in _NAMES_OTHERS_USE or (root / "AGENTS.md").is_file())), None)
     if marker:
         return f"{marker} is an OpenClaw bootstrap file"
     if _OPENCLAW_HOME_WORKSPACE.fullmatch(root.name) and _OPENCLAW_STATE_DIR.fullmatch(root.parent.name) and any(
