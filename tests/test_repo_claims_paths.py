@@ -326,9 +326,13 @@ def test_a_note_that_tells_history_makes_no_claim_about_a_file_removed_since(git
         "memory/session-log.md": "Ran `tools/publish.js` twice before it worked.\n",
         "memory/tweaks.md": "2026-04-03 — patched `tools/publish.js` for the new API\n",
         "memory/publishing_2026.md": "Posts go out through `tools/publish.js`.\n",
+        # a log whose entries open on their day (batch 18 dev: a Codex project's `.codex/memory.md`)
+        "memory/decisions.md": "## 2026-03-27 — release check\n\n- Context: reviewed `tools/publish.js`.\n",
+        "memory/status.md": "# Status (updated 2026-03-27)\n\n- Publish with `tools/publish.js`.\n",
         "AGENTS.md": "# Project\n\nPublish with `tools/publish.js`.\n",
     })
-    assert [(path, line) for path, line, _ in found(cli, root)] == [("AGENTS.md", 3), ("memory/publishing_2026.md", 1)]
+    assert [(path, line) for path, line, _ in found(cli, root)] == [
+        ("AGENTS.md", 3), ("memory/publishing_2026.md", 1), ("memory/status.md", 3)]
     assert all(f"commit {sha}" in message for _, _, message in found(cli, root))
 
 

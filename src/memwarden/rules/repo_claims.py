@@ -97,7 +97,8 @@ def deleted_repo_path(doc, ctx):
     ephemeral (gitignored)"), nor one deleted (not renamed) that the repository's ignore rules ignore today
     (build output, a local `.mcp.json`: untracked on purpose; one `git check-ignore` a run), nor a memory
     file of the workspace, nor any path in a note that tells history (a dated log entry or daily note such
-    as `memory/2026-03-28.md`, a journal, lessons learned, a note that calls itself historical, a file kept
+    as `memory/2026-03-28.md`, a note opening on a dated entry (`## 2025-09-10 — ...`), a journal,
+    lessons learned, a note that calls itself historical, a file kept
     in an `archive/` or `backups/` folder or in a folder named by its day): it said what was true on its day. Outside a repository, before the first commit and in a shallow clone it reports
     nothing: there is no history to compare against.
 
@@ -381,7 +382,8 @@ def changed_since_note(doc, ctx):
     `deleted-repo-path` finds them; not folders: a folder named without a `scope` is a place, and
     every commit under it would call for a re-check). A note that records the past stands for no
     paths but its `scope`: a dated log entry (its first line of prose gives the date, not a date it
-    was last checked on, or its file name does: a daily note), a note whose title or opening calls
+    was last checked on, or its first heading starts with it, or its file name does: a daily note), a
+    note whose title or opening calls
     it historical, superseded, lessons learned, a post-mortem, a retrospective, a journal or a log,
     and a note about its people (`type: feedback` or `user`); later changes to what it names in
     passing do not make it wrong. It finds the note's last first-parent commit and reports the

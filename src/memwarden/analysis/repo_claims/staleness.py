@@ -25,6 +25,10 @@ _CHECKED_ON = LazyPattern(r"\b(?:updated|verified|checked|reviewed|confirmed|as 
                          re.IGNORECASE)
 
 
+# A heading that starts with its day, as a log's entries do (`## 2025-09-10 — CLAUDE.md cross-check`, `### [2026-01-04]`).
+_LOG_ENTRY_HEADING = LazyPattern(r"#{1,6}[ \t]*[\[(]?(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?!\d)")
+
+
 def scope_patterns(front: dict | None) -> tuple[str, ...]:
     """The note's `scope` (top level or under `metadata:`): a path or glob, or a list of them, cleaned."""
     if not isinstance(front, dict):
@@ -84,6 +88,8 @@ def tells_history(note_path: str, front: dict | None, body: str) -> bool:
     headings, first_line = _opening(body)
     if any(_RECORD_WORDS.search(text) for text in [*headings, first_line, name if isinstance(name, str) else ""]):
         return True
+    if headings and _LOG_ENTRY_HEADING.match(headings[0]):
+        return True  # `## 2025-09-10 — cross-check`: the note opens on a dated entry of a log
     dated = _FULL_DATE.search(first_line[:_OPENING_CHARACTERS])
     return dated is not None and not _CHECKED_ON.search(first_line[: dated.start()])
 
