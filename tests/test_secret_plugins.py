@@ -62,6 +62,7 @@ def test_each_pattern_keeps_its_own_flags():
     gate = plugins._any_of([re.compile("token", re.IGNORECASE), re.compile("ABC")])
     assert gate.search("TOKEN") and gate.search("xABCx") and not gate.search("abc")
     assert plugins._any_of([]) is None
+    assert plugins._any_of([re.compile(r"(['\"])x\1"), re.compile("ABC")]) is None  # \1 would name another group
 
 
 def test_the_entropy_and_the_runs_are_detect_secrets_own(plugin_set):

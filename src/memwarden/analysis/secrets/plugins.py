@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from memwarden.analysis.secrets import patterns
 from memwarden.analysis.secrets.patterns import SecretType
+from memwarden.patterns import LazyPattern
 
 # Plugins that do not describe credentials in a memory file: an IP address is not a secret.
 SKIPPED_PLUGINS = frozenset({"IPPublicDetector"})
@@ -89,11 +90,14 @@ class PluginSet:
         self.regex_gate = _any_of([regex for plugin in self.regex if plugin.literal is None for regex in plugin.denylist])
 
 
+_BACKREFERENCE = LazyPattern(r"\\[1-9]|\(\?P=")
+
+
 def _any_of(regexes: list):
     """One regex that finds a match in a string exactly when one of ``regexes`` does (each keeps its own flags), so
     a line none of them matches costs one search instead of one per pattern; None if they cannot be joined."""
-    if not regexes:
-        return None
+    if not regexes or any(_BACKREFERENCE.search(regex.pattern) for regex in regexes):
+        return None  # joined, a numbered backreference would point at another pattern's group
     flags = {re.IGNORECASE: "i", re.MULTILINE: "m", re.DOTALL: "s", re.VERBOSE: "x"}
     parts = []
     for regex in regexes:
