@@ -69,7 +69,8 @@ def unparsable_file(doc, ctx):
     """
     if not doc.kind.memory and doc.kind.format == "text" and not isinstance(doc, UnreadableDocument):
         return  # a file no kind claims is parsed only when its extension names a format (but must be readable)
-    bad_records = [record for record in doc.records if record.error is not None] if isinstance(doc, JsonlDocument) else []
+    bad_records = ([record for record in doc.records if record.error is not None]
+                   if doc.error is None and isinstance(doc, JsonlDocument) else [])  # an unread log has no records
     if doc.error is None and not bad_records:
         return
     if not doc.kind.memory and installed_skill_folder(ctx.workspace, doc.relpath) is not None:
