@@ -121,6 +121,21 @@ def test_near_duplicate_episodes_named_at_the_later_with_how_to_supersede(cli, w
     assert only(cli, root, "near-duplicate") == []
 
 
+def test_openclaws_dreaming_reports_are_alike_by_design(cli, workspace):
+    """OpenClaw writes a dreaming report a phase a day from one template (batch 18's dev half: 58 findings, none
+    true): they are no repeats of each other, while the same lesson written twice in its daily notes still is."""
+    report = ("# Deep sleep report\n\nPromoted 3 candidates to MEMORY.md after scoring recall, recency and "
+              "relevance across the staged snippets.\n")
+    lesson = "The gateway token rotates on restart, so the cron job must read it from the config each run.\n"
+    root = workspace({
+        "SOUL.md": "# Soul\n", "AGENTS.md": "# Agents\n", "MEMORY.md": "# Memory\n",
+        "memory/dreaming/deep/2026-11-01.md": report, "memory/dreaming/deep/2026-11-02.md": report,
+        "memory/dreaming/rem/2026-11-02.md": report,
+        "memory/2026-11-01.md": "# 2026-11-01\n\n" + lesson, "memory/2026-11-02.md": "# 2026-11-02\n\n" + lesson,
+    })
+    assert [(f[1], f[2]) for f in only(cli, root, "near-duplicate")] == [("memory/2026-11-02.md", 1)]
+
+
 def test_near_duplicate_notes_and_suppression(cli, workspace):
     body = "部署前要先跑資料庫遷移，否則新欄位會找不到。"
     root = gish(workspace, {
