@@ -80,7 +80,6 @@ class PluginSet:
     the caller's ``transient_settings``)."""
 
     def __init__(self, loaded: list, high_entropy: bool):
-        self.high_entropy = high_entropy
         names = [type(p).__name__ for p in loaded]
         self.keyword = [p for p, name in zip(loaded, names) if name == KEYWORD_PLUGIN]
         self.entropy = ([EntropyPlugin(p) for p, name in zip(loaded, names) if name in ENTROPY_PLUGINS]
