@@ -357,3 +357,20 @@ def test_an_archived_file_a_renames_old_name_and_a_file_the_note_calls_ephemeral
                       "- edit `launcher/Old/Main.cs` -> then build\n"),
     })
     assert [(path, line) for path, line, _ in found(cli, root)] == [("AGENTS.md", 4), ("AGENTS.md", 5)]
+
+
+def test_a_removal_told_in_another_language_or_by_the_label_of_a_list_makes_no_claim(git_repo, cli):
+    files = {f"gone/{name}.py": "x = 1\n" for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i")}
+    root = git_repo(files)
+    for name in files:
+        git(root, "rm", "-q", name)
+    sha = commit_all(root, "Drop gone/")
+    write_files(root, {"CLAUDE.md": (
+        "# Notes\n\n"
+        "**Deleted files (confirmed gone):**\n- `gone/a.py`\n- `gone/b.py`\n\n"  # 3-5: the label tells the removal
+        "## Removed in sprint 4\n\n- `gone/c.py`\n  - `gone/d.py`\n\n"  # 7-10: a heading, a blank, a nested item
+        "Where the code lives:\n- `gone/h.py`\n"  # 12-13: a label that tells no removal
+        "- `gone/e.py`（削除）\n- `gone/f.py` 폐기\n- `gone/g.py` удалён\n\n"  # 14-16: the line's own word
+        "Removed files are archived.\n- `gone/i.py`\n")})  # 18-19: a sentence, not a label
+    assert [line for _, line, _ in found(cli, root)] == [13, 19]
+    assert all(f"commit {sha}" in message for _, _, message in found(cli, root))

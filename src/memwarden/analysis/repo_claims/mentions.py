@@ -22,7 +22,19 @@ _SEGMENT = LazyPattern(r"^[\w.+-]+$")
 # A line that tells of a removal or a move is history, not a claim that the path is there.
 _HISTORY_WORDS = LazyPattern(
     r"\b(?:delet|remov|renam|mov|replac|migrat|deprecat|legacy|former|old|used to|no longer|was |were |gone|drop"
-    r"|archiv|obsolete|instead of|not exist|doesn't exist|does not exist|never)", re.IGNORECASE)
+    r"|archiv|obsolete|instead of|not exist|doesn't exist|does not exist|never)"
+    # The same in the other languages memory is written in: deleted, removed, discarded, renamed, migrated.
+    # Not "移动" (also "mobile") nor "удалённый" ("remote").
+    r"|削除|删除|刪除|移除|廃止|废弃|廢棄|重命名|改名|迁移|遷移|移行|삭제|제거|폐기|удал(?:ён|ен|ены|ена|ено|или|ил|ение)\b"
+    r"|переимен|перенес|\b(?:entfernt|gelöscht|umbenannt|supprimé|renommé|eliminad|rimoss|eliminat)", re.IGNORECASE)
+# A list's label that says what follows was removed ("**Deleted files (confirmed gone):**", "Deleted in Sprint 11:"):
+# each item of the list is a record of the removal. Narrower than the line's words: a label covers many lines.
+_REMOVAL_LABEL = LazyPattern(
+    r"\b(?:deleted|removed|renamed|moved|dropped|retired|archived|gone|no longer)\b"
+    r"|削除|删除|刪除|移除|廃止|废弃|重命名|삭제|제거|폐기|удал(?:ён|ен|ены|ено|или)\b", re.IGNORECASE)
+_LIST_ITEM = LazyPattern(r"[ \t]*(?:[-*+]|\d{1,3}[.)])\s")
+_LABEL = LazyPattern(r"^\s*(?:#{1,6}\s.*|.*[:：]\**\s*)$")
+_LABEL_REACH = 200  # lines walked up a list to its label: a bound, so a long list costs no more than its length
 # A line that says a path lives outside the repository: its absence from HEAD is what the note says.
 _OUT_OF_REPO_WORDS = LazyPattern(
     r"(?:\bgit-?ignored\b|\bignored by git\b|\bephemeral\b|\.gitignore\b|\bout-of-repo\b|\boutside (?:the |this )?repo"
@@ -100,8 +112,30 @@ class Scan:
             yield block
 
     def history_context(self, offset: int) -> bool:
-        """Whether the prose of offset's line tells of a removal or move."""
-        return bool(_HISTORY_WORDS.search(self.line_prose(offset)))
+        """Whether the prose of offset's line tells of a removal or move, or the line is an item of a list whose
+        label does ("**Deleted files:**" over `- tests/old.py`)."""
+        return bool(_HISTORY_WORDS.search(self.line_prose(offset))) or self._under_removal_label(offset)
+
+    def _under_removal_label(self, offset: int) -> bool:
+        start = self.text.rfind("\n", 0, offset) + 1
+        if not _LIST_ITEM.match(self.text, start):
+            return False
+        blanks = 0
+        for _ in range(_LABEL_REACH):  # up the list, to the first line that is no item of it
+            if start <= self.body_start:
+                return False
+            above = self.text.rfind("\n", 0, start - 1) + 1
+            line = self.text[above:start - 1]
+            start = above
+            if not line.strip():
+                blanks += 1
+                if blanks > 1:
+                    return False  # two blank lines end the list
+                continue
+            blanks = 0
+            if not _LIST_ITEM.match(line) and not line.startswith((" ", "\t")):
+                return bool(_LABEL.match(line)) and bool(_REMOVAL_LABEL.search(self.line_prose(above)))
+        return False
 
     def renamed_from(self, offset: int) -> bool:
         """Whether the name written at offset is followed by an arrow to another name: the old name of a rename."""
