@@ -238,3 +238,14 @@ def test_a_heartbeat_log_in_memory_does_not_make_an_openclaw_workspace_three_lay
     root = git_repo({**WORKSPACE, "memory/heartbeat-log.jsonl": '{"ts": "2026-11-29T08:00:00Z", "status": "HEARTBEAT_OK"}\n'})
     workspaces = check(cli, root)["summary"]["workspaces"]
     assert [(w["root"], w["profile"]) for w in workspaces] == [(".", "openclaw")]
+
+
+def test_what_dreaming_writes_by_itself_is_not_read_for_negative_claims(cli, git_repo):
+    claim = "GitHub Pages does not support server-side redirects.\n"
+    root = git_repo({**WORKSPACE, "MEMORY.md": "# Memory\n\n" + claim,
+                     "memory/dreaming/light/2026-11-29.md": "# Light sleep\n\n- candidate: " + claim,
+                     "memory/dreaming/deep/2026-11-29.md": "# Deep sleep\n\n- promoted: " + claim,
+                     "DREAMS.md": "# Dream diary\n\n" + claim,
+                     "memory/dreaming-notes.md": "# Notes on dreaming\n\n" + claim})
+    found = sorted(f["path"] for f in check(cli, root, "--select", "negative-claim-without-expiry")["findings"])
+    assert found == ["MEMORY.md", "memory/2026-11-30-printer.md", "memory/dreaming-notes.md"]

@@ -24,6 +24,7 @@ from memwarden.agent_files import AGENT_FILE_GLOBS, present as agent_file_presen
 from memwarden.errors import UsageError
 from memwarden.fileio import read_regular
 from memwarden.globs import matches_any
+from memwarden.patterns import LazyPattern
 
 # The kinds vocabulary lives below every room; its names stay importable from here.
 from memwarden.kinds import (  # noqa: F401
@@ -202,6 +203,16 @@ OPENCLAW_BOOTSTRAP_FILES = ("AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "
 OPENCLAW_MEMORY_FILES = ("MEMORY.md", "memory.md")
 # Files only an OpenClaw workspace has: any of them tells it from a Claude Code folder.
 OPENCLAW_MARKERS = ("SOUL.md", "IDENTITY.md", "HEARTBEAT.md", "BOOTSTRAP.md", "BOOT.md", "DREAMS.md")
+# What OpenClaw's dreaming writes by itself: a report a phase a day (`memory/dreaming/<phase>/YYYY-MM-DD.md`: light,
+# rem, deep, each from one template) and the dream diary DREAMS.md. Nobody edits them; what dreaming keeps, it
+# promotes into MEMORY.md, where it is checked.
+_DREAMING_OUTPUT = LazyPattern(r"(?:^|/)memory/dreaming/(?:light|rem|deep)/|(?:^|/)DREAMS\.md\Z")
+
+
+def is_dreaming_output(relpath: str) -> bool:
+    return _DREAMING_OUTPUT.search(relpath) is not None
+
+
 OPENCLAW = Profile(
     name="openclaw",
     description="OpenClaw agent workspace: AGENTS.md, SOUL.md, USER.md ... injected at start, MEMORY.md, memory/YYYY-MM-DD.md",

@@ -39,6 +39,7 @@ from memwarden.analysis.expiry import (
 from memwarden.analysis.negation import find_claims
 from memwarden.documents import MarkdownDocument
 from memwarden.documents.markdown import CODE_PLACEHOLDER
+from memwarden.discover.profiles import is_dreaming_output
 from memwarden.fixes.expiry import add_expires, can_add_expires
 from memwarden.model import Applicability, Fix, Option, Problem, Severity
 from memwarden.registry import rule
@@ -185,7 +186,10 @@ def negative_claim_without_expiry(doc, ctx):
     own setup is theirs to change, not a claim ("`gh` CLI not installed",
     「WSL 未启用 systemd」, a credential of theirs missing or expired), nor is
     a limit in money ("raising $75K at a $3.5M cap"). A speaker's turn in a
-    transcript ("assistant: ...") is a sentence of its own. English,
+    transcript ("assistant: ...") is a sentence of its own. What OpenClaw's
+    dreaming writes by itself (`memory/dreaming/light|rem|deep/`, DREAMS.md)
+    is not read: it quotes the day's transcripts, and what it keeps is
+    promoted into MEMORY.md, which is read. English,
     Traditional and Simplified Chinese and Japanese are understood, and
     Russian narrowly: a present-tense predicate under не/нет or a block said
     of a name in Latin script («Booking.com: WAF блокирует серверные
@@ -229,6 +233,8 @@ def negative_claim_without_expiry(doc, ctx):
     `expires` (a user's schema whose `tools` values must all be tool notes,
     say): the fix never adds a schema violation.
     """
+    if is_dreaming_output(doc.relpath):
+        return  # written by OpenClaw's dreaming, quoting the day's transcripts; what it keeps lands in MEMORY.md
     ttl = min(ctx.options["default_ttl"], ctx.options["max_ttl"])
     for record in claim_records(doc, ctx.workspace.profile.name):
         if record.place.present:

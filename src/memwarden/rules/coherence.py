@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from memwarden.analysis import coherence
 from memwarden.analysis.superseded import supersession_marks
+from memwarden.discover.profiles import is_dreaming_output
 from memwarden.model import Option, Problem, Scope, Severity
-from memwarden.patterns import LazyPattern
 from memwarden.registry import rule
 from memwarden.text import excerpt, quoted, quoted_path
 
@@ -185,7 +185,7 @@ def near_duplicate(ctx):
     line. Two records with different numbers or versions, or where one is
     negative and the other is not, are not repeats; nor are OpenClaw's
     dreaming reports (`memory/dreaming/light|rem|deep/`), which it writes
-    every day from one template. Candidates come from
+    every day from one template, and its dream diary DREAMS.md. Candidates come from
     MinHash bands, so 100,000 episodes are never compared pair by pair.
     `threshold` (Jaccard index of the content, default 0.5) and `containment`
     (the share of the shorter record found in the longer, default 0.8) set how
@@ -212,15 +212,11 @@ def near_duplicate(ctx):
         earlier, later = repeat.earlier.place, repeat.later.place
         if earlier.path != later.path and _one_file(root, earlier.path, later.path):
             continue  # a symlink and its target: one file, read twice
-        if _DREAMING_REPORT.search(earlier.path) or _DREAMING_REPORT.search(later.path):
+        if is_dreaming_output(earlier.path) or is_dreaming_output(later.path):
             continue  # OpenClaw writes a dreaming report a phase a day on one template: alike by design
         violation = NearDuplicate(repeat.later.layer, earlier.path, earlier.line, repeat.exact)
         yield Problem(later.line, later.column, violation.message, path=later.path, quotes=False)
 
-
-# OpenClaw's dreaming reports, `memory/dreaming/<phase>/YYYY-MM-DD.md`: machine-written each day from one template
-# (dev halves: 225 near-duplicate findings among them, none true).
-_DREAMING_REPORT = LazyPattern(r"(?:^|/)memory/dreaming/(?:light|rem|deep)/")
 
 
 def _one_file(root, one: str, other: str) -> bool:
