@@ -437,6 +437,22 @@ def test_unparsable_files_are_scanned_and_their_errors_do_not_echo(cli, workspac
     assert secret not in result.stdout + result.stderr
 
 
+@pytest.mark.parametrize("name", ["photo.jpeg", "scan.PNG", "fonts/a.woff2", "old/backup.zip", "report.pdf", "logo.svg"])
+def test_a_file_named_as_a_format_that_is_not_text_is_never_read_as_text(cli, workspace, name):
+    # An HTML page saved as an image in a backup: its scripts' tokens are no secret pasted into memory.
+    secret = github()
+    page = f"<html><script>var t = '{secret}'; var home = '/Users/maria.k/x';</script></html>\n"
+    root = workspace({"AGENTS.md": "# Agents\n", "SOUL.md": "# Soul\n", "MEMORY.md": "# Memory\n", name: page,
+                      "notes/page.html": page})
+    result = cli("check", ".", "--preview", "--format", "json", "--no-cache", cwd=root)
+    paths = {f["path"] for f in result.json()["findings"]}
+    assert "notes/page.html" in paths and name not in paths
+    assert secret not in result.stdout + result.stderr
+    # Named on the command line, as a hook names every staged file, it is still not read.
+    named = cli("check", name, "--preview", "--format", "json", "--no-cache", cwd=root)
+    assert named.json()["findings"] == []
+
+
 def test_hide_secrets_keeps_everything_else():
     secret = npm()
     text = f"first line\nexport NPM_TOKEN={secret}\nlast line\n"

@@ -36,6 +36,7 @@ from memwarden.discover.roots import (  # noqa: F401 (find_nested_roots, is_work
     memory_folders_within,
     owns_only_its_root,
 )
+from memwarden.discover.textfiles import is_text_file
 from memwarden.discover.profiles import (
     AGENT_INSTRUCTIONS,
     CLAUDE_CODE,
@@ -55,8 +56,6 @@ from memwarden.discover.profiles import (
 
 # memwarden's own files in a workspace: its config and its baseline of accepted secrets are not memory.
 OWN_FILES = {config_module.CONFIG_NAME, ".memwarden-baseline.json"}
-# A file's head read to tell text from binary.
-TEXT_SNIFF_BYTES = 8192
 # A Claude Code folder's index, whose links name its notes in subfolders (read up to the most it can usefully hold).
 INDEX_NAME = "MEMORY.md"
 INDEX_LINKS_READ = 1_000_000
@@ -384,28 +383,6 @@ class Workspace:
             return read_regular(self.root / relpath)
         except OSError:
             return None
-
-
-def is_text_file(path: Path, relpath: str) -> bool:
-    """Whether a file no kind claims is text to check: no NUL byte in its head, and (unless its extension
-    names a format, when a bad byte is a parse error to report) valid UTF-8 or a BOM's encoding."""
-    try:
-        head = read_regular(path, limit=TEXT_SNIFF_BYTES)
-    except PermissionError:
-        return True  # it may hold anything: reported as unreadable
-    except OSError:
-        return other_text_kind(relpath).format != "text"  # a loop, a dangling link: reported if it names a format
-    if head.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
-        return True  # UTF-16/32: NUL bytes are part of the text
-    if b"\x00" in head:
-        return False
-    if other_text_kind(relpath).format != "text":
-        return True
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return error.start >= len(head) - 3 and len(head) == TEXT_SNIFF_BYTES  # a character cut at the edge
-    return True
 
 
 def _unlisted_folder(path: Path) -> str | None:
