@@ -119,3 +119,22 @@ def test_a_note_that_is_not_utf8_is_reported_and_breaks_no_rule_that_reads_every
     found = {(f["path"], f["name"]) for f in result.json()["findings"]}
     assert ("memory/2026-03-14.md", "unparsable-file") in found
     assert ("memory/2026-03-13.md", "removed-symbol") in found
+
+
+def test_documentation_is_never_diffed_when_the_history_is_searched_for_code(git_repo, cli):
+    # Diffs are the walk's cost, and in a memory-keeping repository most of the history is notes: only code files
+    # are diffed. Seen from outside: a note's old version that cannot be read (a blob-filtered clone) no longer
+    # stops the walk before the code removal behind it.
+    from conftest import git
+
+    root = git_repo({"src/auth.ts": "export function validateSession(t) { return t }\n", "docs/GUIDE.MD": "v1\n"})
+    write_files(root, {"src/auth.ts": "export function verifyToken(t) { return t }\n"})
+    sha = commit_all(root, "Replace sessions with tokens")
+    old_note = git(root, "rev-parse", "HEAD:docs/GUIDE.MD").strip()
+    write_files(root, {"docs/GUIDE.MD": "v2\n"})
+    commit_all(root, "Reword the guide")
+    (root / ".git" / "objects" / old_note[:2] / old_note[2:]).unlink()
+    write_files(root, {"CLAUDE.md": "Auth goes through `validateSession()`.\n"})
+    assert [f["message"] for f in findings(cli, root, "MW415")] == [
+        f"'validateSession' is in no tracked code file any more: commit {sha} (Replace sessions with tokens) "
+        "removed it; the note may describe code that is gone"]

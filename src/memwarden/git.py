@@ -355,16 +355,21 @@ class Repo:
         return touches
 
     def line_removals(self, words: list[str], counts=lambda path: True,
-                      keeps=lambda line, word: True) -> "dict[str, Removal]":
+                      keeps=lambda line, word: True, leave_out: tuple[str, ...] = ()) -> "dict[str, Removal]":
         """For each word, the newest commit of HEAD's history that removed a line holding it (as a whole word)
         from a file counts(path) accepts, a line keeps(line, word) accepts. One `git log -G -p --unified=0` for all the words: only the files
-        whose changed lines match are shown, and only those lines. When git stops at a file version it cannot
+        whose changed lines match are shown, and only those lines. Files whose names end in one of leave_out
+        (extensions, any case) are not diffed at all: git's diffs are the cost of the walk, and documentation is
+        most of a memory-keeping repository's history. When git stops at a file version it cannot
         read (a damaged clone, or one fetched with a blob filter), the newer commits it showed still count."""
         if not words:
             return {}
         pattern = "(^|[^A-Za-z0-9_])(" + "|".join(words) + ")([^A-Za-z0-9_]|$)"
-        done = self.git("log", "-G", pattern, "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames",
-                        "--format=%x1e%H%x1f%ct%x1f%s", "--end-of-options", "HEAD", check=False)
+        # Pathspec magic is ours here (fixed extensions), so the literal-pathspec guard is lifted for this call.
+        pathspecs = [".", *(f":(exclude,glob,icase)**/*{extension}" for extension in leave_out)] if leave_out else []
+        done = run_git(["log", "-G", pattern, "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames",
+                        "--format=%x1e%H%x1f%ct%x1f%s", "--end-of-options", "HEAD", "--", *pathspecs],
+                       cwd=self.toplevel, check=False, literal_paths=False)
         out = done.stdout
         if done.returncode != 0 and not out:
             raise failure(["log"], done)

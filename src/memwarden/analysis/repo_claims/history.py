@@ -282,7 +282,7 @@ class RepoFacts:
         wanted = [name for name in dict.fromkeys(names) if name not in known]
         wanted = wanted[: max(0, MAX_SYMBOLS_SEARCHED - len(known))]
         if wanted:
-            found = _quietly(lambda: self.repo.line_removals(wanted, is_code, Definitions(wanted)), {})
+            found = _quietly(lambda: self.repo.line_removals(wanted, is_code, Definitions(wanted), _DOC_EXTENSIONS), {})
             for name in wanted:
                 known[name] = found.get(name)
         return {name: known[name] for name in names if known.get(name) is not None}
