@@ -226,6 +226,10 @@ def test_an_installed_skills_own_files_are_its_publishers_to_parse(cli, git_repo
         "skills/shipkit/LICENSE": "MIT License\n",
         "skills/shipkit/SKILL.md": "# Shipkit\n",
         "skills/shipkit/notes/guide.md": b"caf\xe9 au lait\n",
+        # a publisher's repository cloned right into skills/, its SKILL.md kept deeper: the folder is the skill
+        "skills/cloned/LICENSE": "MIT License\n",
+        "skills/cloned/skill/SKILL.md": "# Cloned\n",
+        "skills/cloned/deploy/app.yaml": "kind: [Deployment\n",
         "skills/mine/SKILL.md": "# Mine\n",
         "skills/mine/skill.yaml": bad_yaml,
         "memory/ontology/graph.jsonl": '{"a": 1}\n{"a": \n',

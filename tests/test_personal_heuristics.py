@@ -250,6 +250,21 @@ def test_an_installed_skill_keeps_its_authors_home_out_of_the_owners_findings(cl
         ("AGENTS.md", 3), ("skills/my-notes/SKILL.md", 3), ("skills/pdf-helper/SKILL.md", 4), ("skills/sync/SKILL.md", 3)]
 
 
+def test_a_skill_nested_under_its_publishers_folder_is_found_as_every_rule_finds_it(cli, workspace):
+    """personal-path finds an installed skill where unparsable-file and secret-in-memory do: the nearest folder with
+    a SKILL.md (`skills/<publisher>/<skill>/`), or the folder right in `skills/`."""
+    root = workspace({
+        "SOUL.md": "# Soul\n\nCalm and brief.\n",
+        "AGENTS.md": "# Agents\n\nHello.\n",
+        "skills/acme/pdf-helper/_meta.json": '{"slug": "pdf-helper"}\n',
+        "skills/acme/pdf-helper/package.json": '{"name": "@rkowalski/pdf-helper"}\n',
+        "skills/acme/pdf-helper/SKILL.md": "# PDF\n\nRun `node /Users/rkowalski/dev/pdf-helper/index.js`.\n",
+        "skills/acme/own/SKILL.md": "# Own\n\nRun `node /Users/rkowalski/dev/own/index.js`.\n",
+        "skills/acme/own/package.json": '{"name": "@rkowalski/own"}\n',
+    })
+    assert _findings(cli, root, "personal-path") == [("skills/acme/own/SKILL.md", 3)]
+
+
 @pytest.mark.parametrize("identity, login, reported", [
     ("# IDENTITY.md\n\n- **Name:** Nova\n- **Emoji:** 🦉\n", "nova", False),
     ("# IDENTITY\n\nName: Nova (诺娃)\n", "nova", False),

@@ -13,13 +13,16 @@ INSTALL_MARKERS = ("_meta.json", ".clawhub/origin.json", "LICENSE", "LICENSE.md"
 
 
 def installed_skill_folder(workspace, relpath: str) -> str | None:
-    """The nearest folder above ``relpath`` that holds a SKILL.md, when an installer's marker lies beside it; None
-    for a file in no skill or in the owner's own (a skill inside a skill answers for its own files)."""
+    """The skill folder ``relpath`` lies in, when an installer's marker lies in it; None for a file in no skill or
+    in the owner's own. The skill folder is the nearest one above the file that holds a SKILL.md (a skill inside a
+    skill answers for its own files) or stands right in a `skills/` folder (a publisher's repository cloned there
+    may keep its SKILL.md deeper, or none)."""
     folder = posixpath.dirname(relpath)
     while folder:
-        if _exists(workspace, f"{folder}/SKILL.md"):
+        parent = posixpath.dirname(folder)
+        if _exists(workspace, f"{folder}/SKILL.md") or posixpath.basename(parent) == "skills":
             return folder if any(_exists(workspace, f"{folder}/{name}") for name in INSTALL_MARKERS) else None
-        folder = posixpath.dirname(folder)
+        folder = parent
     return None
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from memwarden.patterns import LazyPattern
 from dataclasses import dataclass
-from memwarden.analysis.installed_skills import INSTALL_MARKERS
+from memwarden.analysis.installed_skills import INSTALL_MARKERS, installed_skill_folder
 
 EMAIL = "email"
 PHONE = "phone"
@@ -166,29 +166,20 @@ def _name_field(text: str) -> str | None:
     return match["value"] if match else None
 
 
-# An installed third-party skill: a folder under `skills/` that carries what an installer or a publisher leaves
-# (ClawHub's `_meta.json` and `.clawhub/origin.json`, a licence). Only its author's home, named in its own
-# manifest, is exempt: an owner's file in a folder named `skills/` keeps every finding.
-_SKILL_FOLDER = LazyPattern(r"(?:^|/)skills/[^/]+/")
+# An installed third-party skill (analysis/installed_skills: the nearest folder with a SKILL.md and what an installer
+# or a publisher leaves beside it). Only its author's home, named in its own manifest, is exempt: an owner's file in
+# a skill folder nothing installed keeps every finding.
 _SKILL_AUTHOR_FILES = (*INSTALL_MARKERS, "SKILL.md", "README.md", "package.json")
-
-
-def _skill_folder(relpath: str) -> str | None:
-    """The skill folder a file lies in (`.openclaw/workspace/skills/gstack`), or None."""
-    match = _SKILL_FOLDER.search(relpath)
-    return relpath[: match.end() - 1] if match else None
 
 
 def installed_skill_manifests(workspace, relpath: str) -> list[str]:
     """The manifest files' texts of the installed skill a file lies in; none for a file outside a skill or in a
     skill folder nothing installed (the owner's own)."""
-    folder = _skill_folder(relpath)
+    folder = installed_skill_folder(workspace, relpath)
     if folder is None:
         return []
-    texts = {name: workspace.current_bytes(f"{folder}/{name}") for name in _SKILL_AUTHOR_FILES}
-    if not any(texts[name] is not None for name in INSTALL_MARKERS):
-        return []
-    return [raw[:100_000].decode("utf-8", "replace") for raw in texts.values() if raw is not None]
+    texts = (workspace.current_bytes(f"{folder}/{name}") for name in _SKILL_AUTHOR_FILES)
+    return [raw[:100_000].decode("utf-8", "replace") for raw in texts if raw is not None]
 
 
 def names_skill_author(home: str, manifests: list[str]) -> bool:
