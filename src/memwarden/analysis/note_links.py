@@ -114,14 +114,14 @@ def _from_top_folder(ws, target: str, memo) -> bool:
 _LINE_RANGE = LazyPattern(r"(?P<path>.+?):\d+(?:-\d+)?")
 
 
-def _readings(target: str) -> tuple[str, ...]:
-    """The link as written, and without a trailing line number or range (`agent.py:19-30`)."""
+def _without_lines(target: str) -> str | None:
+    """The link without a trailing line number or range (`agent.py:19-30`), or None when it has none."""
     lines = _LINE_RANGE.fullmatch(target)
-    return (target,) if lines is None else (target, lines["path"])
+    return None if lines is None else lines["path"]
 
 
-def _leads_somewhere(ws, note: str, target: str, memo) -> bool:
-    resolved = resolve_link(note, target)
+def _leads_somewhere(ws, resolved: str | None, target: str, memo) -> bool:
+    """Whether a link (target as written, resolved from its note) leads to a file or folder of the workspace."""
     if resolved is None or resolved.startswith("/"):
         return False
     if resolved in ws.overlay or is_file(ws.root, resolved) or is_folder(ws.root, resolved):
@@ -142,7 +142,10 @@ def dead_links(doc, ws, memo) -> list[DeadLink]:
         resolved = resolve_link(doc.relpath, target)
         if resolved is None or resolved.startswith("/"):
             continue  # a URL, an anchor in this note, an absolute path
-        if any(_leads_somewhere(ws, doc.relpath, written, memo) for written in _readings(target)):
+        if _leads_somewhere(ws, resolved, target, memo):
+            continue
+        path = _without_lines(target)
+        if path is not None and _leads_somewhere(ws, resolve_link(doc.relpath, path), path, memo):
             continue
         found.append(DeadLink(link.target_start, link.target, resolved, link.label is not None))
     if "[[" in text:
