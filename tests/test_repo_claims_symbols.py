@@ -138,3 +138,21 @@ def test_documentation_is_never_diffed_when_the_history_is_searched_for_code(git
     assert [f["message"] for f in findings(cli, root, "MW415")] == [
         f"'validateSession' is in no tracked code file any more: commit {sha} (Replace sessions with tokens) "
         "removed it; the note may describe code that is gone"]
+
+
+def test_the_history_reader_loads_only_when_a_history_rule_runs(git_repo):
+    # The pre-commit hook runs the stable rules on every commit: git's history reader is no part of its start-up.
+    import subprocess
+    import sys
+
+    root = git_repo({"src/auth.ts": "export function verifyToken(t) { return t }\n",
+                     "CLAUDE.md": "Auth goes through `validateSession()`.\n"})
+    probe = (
+        "import sys\nfrom memwarden.cli.main import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print('LOADED' if 'memwarden.analysis.repo_claims.history' in sys.modules else 'NOT LOADED', file=sys.stderr)\n"
+    )
+    for select, expected in (("broken-index-link,leftover-bootstrap", "NOT LOADED"), ("removed-symbol", "LOADED")):
+        done = subprocess.run([sys.executable, "-c", probe, "check", ".", "--no-cache", "--select", select], cwd=root,
+                              capture_output=True, text=True)
+        assert done.stderr.strip().endswith(expected), done.stderr

@@ -32,12 +32,6 @@ if TYPE_CHECKING:
 SECRET_RULE = "secret-in-memory"  # its options say how the engine scans for secrets to hide
 
 
-def _new_repository_answers() -> RepositoryAnswers:
-    from memwarden.analysis.repo_claims.history import RepositoryAnswers  # git's answers: only when asked
-
-    return RepositoryAnswers()
-
-
 @dataclass
 class RunOptions:
     select: list[str] | None = None
@@ -64,7 +58,16 @@ class RunOptions:
     build_fixes: bool = False
     # What git answered about the repositories the run's workspaces sit in (the repository-claim rules'),
     # shared by every workspace and fixing pass of the run; a caller may pass one to share it across runs.
-    repository_answers: RepositoryAnswers = field(default_factory=_new_repository_answers)
+    # Made on first use (answers()): a run no history rule reads never imports the history reader.
+    repository_answers: RepositoryAnswers | None = None
+
+    def answers(self) -> RepositoryAnswers:
+        """The run's shared answers from git, made on first use."""
+        if self.repository_answers is None:
+            from memwarden.analysis.repo_claims.history import RepositoryAnswers
+
+            self.repository_answers = RepositoryAnswers()
+        return self.repository_answers
 
     def allows(self, finding: Finding) -> bool:
         """Whether this run applies the finding's fix."""

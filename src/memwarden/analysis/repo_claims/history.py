@@ -339,4 +339,4 @@ def facts(ctx) -> RepoFacts:
     """The run's one RepoFacts (the memo shares it between the rules of a pass)."""
     ctx.reads_history()
     root = ctx.workspace.root
-    return ctx.memo.get(MEMO_KEY, lambda: RepoFacts.open(root, ctx.run.repository_answers))
+    return ctx.memo.get(MEMO_KEY, lambda: RepoFacts.open(root, ctx.run.answers()))
