@@ -112,8 +112,9 @@ class Repo:
             return None
         return cls(Path(lines[0]), lines[1])
 
-    def git(self, *args: str, input: bytes | None = None, check: bool = True) -> subprocess.CompletedProcess:
-        return run_git(list(args), cwd=self.toplevel, input=input, check=check)
+    def git(self, *args: str, input: bytes | None = None, check: bool = True,
+            literal_paths: bool = True) -> subprocess.CompletedProcess:
+        return run_git(list(args), cwd=self.toplevel, input=input, check=check, literal_paths=literal_paths)
 
     # -- refs and commits ------------------------------------------------------
     def resolve(self, ref: str) -> str | None:
@@ -367,9 +368,9 @@ class Repo:
         pattern = "(^|[^A-Za-z0-9_])(" + "|".join(words) + ")([^A-Za-z0-9_]|$)"
         # Pathspec magic is ours here (fixed extensions), so the literal-pathspec guard is lifted for this call.
         pathspecs = [".", *(f":(exclude,glob,icase)**/*{extension}" for extension in leave_out)] if leave_out else []
-        done = run_git(["log", "-G", pattern, "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames",
-                        "--format=%x1e%H%x1f%ct%x1f%s", "--end-of-options", "HEAD", "--", *pathspecs],
-                       cwd=self.toplevel, check=False, literal_paths=False)
+        done = self.git("log", "-G", pattern, "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames",
+                        "--format=%x1e%H%x1f%ct%x1f%s", "--end-of-options", "HEAD", "--", *pathspecs,
+                        check=False, literal_paths=False)
         out = done.stdout
         if done.returncode != 0 and not out:
             raise failure(["log"], done)
@@ -401,8 +402,8 @@ class Repo:
         wanted = [path for path in paths if path and "\0" not in path]
         if not wanted:
             return set()
-        done = run_git(["check-ignore", "--stdin", "-z"], cwd=self.toplevel, check=False, literal_paths=False,
-                       input="\0".join(wanted).encode("utf-8", "surrogateescape"))
+        done = self.git("check-ignore", "--stdin", "-z", check=False, literal_paths=False,
+                        input="\0".join(wanted).encode("utf-8", "surrogateescape"))
         if done.returncode not in (0, 1):  # 1: none is ignored
             raise failure(["check-ignore"], done)
         return {path.decode("utf-8", "surrogateescape") for path in done.stdout.split(b"\0") if path}

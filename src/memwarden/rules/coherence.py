@@ -218,7 +218,6 @@ def near_duplicate(ctx):
         yield Problem(later.line, later.column, violation.message, path=later.path, quotes=False)
 
 
-
 def _one_file(root, one: str, other: str) -> bool:
     """Whether two workspace paths are one file (a symlink and its target): two stats, not two realpath walks."""
     try:

@@ -20,18 +20,19 @@ from memwarden.patterns import LazyPattern
 _PROSE_PATH = LazyPattern(r"(?<![\w./@:~$-])(?:\./)?[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)+/?(?![\w/@])")
 _SEGMENT = LazyPattern(r"^[\w.+-]+$")
 # A line that tells of a removal or a move is history, not a claim that the path is there.
+# "Deleted", "removed", "discarded", "renamed" in Japanese, Chinese and Korean, for a line and for a list's label.
+# Not "移动" (also "mobile"); in Russian, not "удалённый" ("remote").
+_REMOVED_CJK = r"削除|删除|刪除|移除|廃止|废弃|重命名|삭제|제거|폐기"
 _HISTORY_WORDS = LazyPattern(
     r"\b(?:delet|remov|renam|mov|replac|migrat|deprecat|legacy|former|old|used to|no longer|was |were |gone|drop"
     r"|archiv|obsolete|instead of|not exist|doesn't exist|does not exist|never)"
-    # The same in the other languages memory is written in: deleted, removed, discarded, renamed, migrated.
-    # Not "移动" (also "mobile") nor "удалённый" ("remote").
-    r"|削除|删除|刪除|移除|廃止|废弃|廢棄|重命名|改名|迁移|遷移|移行|삭제|제거|폐기|удал(?:ён|ен|ены|ена|ено|или|ил|ение)\b"
+    rf"|{_REMOVED_CJK}|廢棄|改名|迁移|遷移|移行|удал(?:ён|ен|ены|ена|ено|или|ил|ение)\b"
     r"|переимен|перенес|\b(?:entfernt|gelöscht|umbenannt|supprimé|renommé|eliminad|rimoss|eliminat)", re.IGNORECASE)
 # A list's label that says what follows was removed ("**Deleted files (confirmed gone):**", "Deleted in Sprint 11:"):
 # each item of the list is a record of the removal. Narrower than the line's words: a label covers many lines.
 _REMOVAL_LABEL = LazyPattern(
-    r"\b(?:deleted|removed|renamed|moved|dropped|retired|archived|gone|no longer)\b"
-    r"|削除|删除|刪除|移除|廃止|废弃|重命名|삭제|제거|폐기|удал(?:ён|ен|ены|ено|или)\b", re.IGNORECASE)
+    rf"\b(?:deleted|removed|renamed|moved|dropped|retired|archived|gone|no longer)\b|{_REMOVED_CJK}"
+    r"|удал(?:ён|ен|ены|ено|или)\b", re.IGNORECASE)
 _LIST_ITEM = LazyPattern(r"[ \t]*(?:[-*+]|\d{1,3}[.)])\s")
 _LABEL = LazyPattern(r"^\s*(?:#{1,6}\s.*|.*[:：]\**\s*)$")
 _LABEL_REACH = 200  # lines walked up a list to its label: a bound, so a long list costs no more than its length
