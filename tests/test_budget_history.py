@@ -170,9 +170,9 @@ def test_all_blobs_come_from_one_cat_file_and_the_commits_from_one_log(growing, 
     calls = []
     real = gitmodule.run_git
 
-    def counting(args, cwd, input=None, check=True):
+    def counting(args, cwd, **options):
         calls.append(args[0] if args[0] != "cat-file" else f"cat-file {args[1]}")
-        return real(args, cwd, input=input, check=check)
+        return real(args, cwd, **options)
 
     monkeypatch.setattr(gitmodule, "run_git", counting)
     assert cli("budget", "--history", "--json", *LIMITS, cwd=root).exit_code == 0
