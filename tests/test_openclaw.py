@@ -253,3 +253,13 @@ def test_what_dreaming_writes_by_itself_is_not_read_for_negative_claims(cli, git
                      "memory/dreaming-notes.md": "# Notes on dreaming\n\n" + claim})
     found = sorted(f["path"] for f in check(cli, root, "--select", "negative-claim-without-expiry")["findings"])
     assert found == ["MEMORY.md", "memory/2026-11-30-printer.md", "memory/dreaming-notes.md"]
+
+
+def test_only_an_openclaw_workspace_dreams(cli, git_repo):
+    """Another agent's `memory/dreaming/` is its owner's notes, read like the rest (the skip is OpenClaw's only)."""
+    note = "---\nname: light\ndescription: light\ntype: reference\n---\n\nGitHub Pages does not support redirects.\n"
+    root = git_repo({"MEMORY.md": "# Memory\n\n- [Light](memory/dreaming/light/2026-11-29.md) — when sleeping\n",
+                     "memory/dreaming/light/2026-11-29.md": note})
+    report = check(cli, root, "--select", "negative-claim-without-expiry")
+    assert [w["profile"] for w in report["summary"]["workspaces"]] == ["claude-code"]
+    assert [f["path"] for f in report["findings"]] == ["memory/dreaming/light/2026-11-29.md"]

@@ -209,8 +209,10 @@ OPENCLAW_MARKERS = ("SOUL.md", "IDENTITY.md", "HEARTBEAT.md", "BOOTSTRAP.md", "B
 _DREAMING_OUTPUT = LazyPattern(r"(?:^|/)memory/dreaming/(?:light|rem|deep)/|(?:^|/)DREAMS\.md\Z")
 
 
-def is_dreaming_output(relpath: str) -> bool:
-    return _DREAMING_OUTPUT.search(relpath) is not None
+def is_dreaming_output(relpath: str, profile_name: str) -> bool:
+    """Whether a file of a workspace of this profile is what OpenClaw's dreaming wrote (only an OpenClaw workspace
+    dreams: another agent's `memory/dreaming/` is the owner's own notes)."""
+    return profile_name == OPENCLAW.name and _DREAMING_OUTPUT.search(relpath) is not None
 
 
 OPENCLAW = Profile(

@@ -233,7 +233,7 @@ def negative_claim_without_expiry(doc, ctx):
     `expires` (a user's schema whose `tools` values must all be tool notes,
     say): the fix never adds a schema violation.
     """
-    if is_dreaming_output(doc.relpath):
+    if is_dreaming_output(doc.relpath, ctx.workspace.profile.name):
         return  # written by OpenClaw's dreaming, quoting the day's transcripts; what it keeps lands in MEMORY.md
     ttl = min(ctx.options["default_ttl"], ctx.options["max_ttl"])
     for record in claim_records(doc, ctx.workspace.profile.name):

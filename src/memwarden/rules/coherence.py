@@ -212,7 +212,7 @@ def near_duplicate(ctx):
         earlier, later = repeat.earlier.place, repeat.later.place
         if earlier.path != later.path and _one_file(root, earlier.path, later.path):
             continue  # a symlink and its target: one file, read twice
-        if is_dreaming_output(earlier.path) or is_dreaming_output(later.path):
+        if any(is_dreaming_output(path, ctx.workspace.profile.name) for path in (earlier.path, later.path)):
             continue  # OpenClaw writes a dreaming report a phase a day on one template: alike by design
         violation = NearDuplicate(repeat.later.layer, earlier.path, earlier.line, repeat.exact)
         yield Problem(later.line, later.column, violation.message, path=later.path, quotes=False)
