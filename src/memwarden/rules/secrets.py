@@ -167,7 +167,8 @@ def secret_in_memory(doc, ctx):
         if ctx.part_only and (not known_format(found.type) or skill_folder() is not None):
             continue  # by default only a known format outside an installed skill: the rest is preview
         fix = None
-        if fixable and found.type.confident:  # a random-looking string alone is never rewritten
+        # A random-looking string alone is never rewritten, nor a blob for the secret its decoded text holds.
+        if fixable and found.type.confident and not found.encoded:
             replacement = redaction(found)
             key = redact.json_key_at(doc, found.start, found.end)
             if key is not None:
@@ -186,6 +187,8 @@ def secret_in_memory(doc, ctx):
                 )
         skill = skill_folder()
         where = f" {IN_INSTALLED_SKILL} {skill}/ (its publisher's, unless you put it there)" if skill else ""
+        if found.encoded:
+            where = f", base64-encoded in the long string that starts here{where}"
         yield Problem(
             found.line,
             found.column,

@@ -21,7 +21,7 @@ from pathlib import Path
 from memwarden.analysis.secrets import baseline as baseline_file
 from memwarden.analysis.secrets.hiding import Quotes, marker
 from memwarden.analysis.secrets.paths import hide_known_names, read_names
-from memwarden.analysis.secrets.scanner import Detection, ScanStats
+from memwarden.analysis.secrets.detection import Detection, ScanStats
 
 __all__ = [
     "Detection", "ScanStats", "SecretScans", "format_of", "hide_secrets", "hider", "marker", "redaction", "scan",

@@ -352,3 +352,14 @@ def non_overlapping(ranked: list) -> list:
 def inside(hit, spans: list[tuple[int, int]]) -> bool:
     """The hit (anything with start and end) lies within one of the spans."""
     return any(start <= hit.start and hit.end <= end for start, end in spans)
+
+
+def public_blocks(text: str) -> list[tuple[int, int]]:
+    """Spans of PEM public keys and certificates in a text."""
+    if "-----BEGIN" not in text:
+        return []
+    blocks = []
+    for begin in patterns.PUBLIC_BLOCK_BEGIN.finditer(text):
+        end = text.find("-----END", begin.end(), begin.end() + patterns.PRIVATE_KEY_BODY_LIMIT)
+        blocks.append((begin.start(), end if end != -1 else begin.end()))
+    return blocks

@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memwarden.analysis.secrets.hiding import Quotes, marker
-from memwarden.analysis.secrets.scanner import Detection, may_hold_secret
+from memwarden.analysis.secrets.detection import Detection
+from memwarden.analysis.secrets.gate import may_hold_secret
 from memwarden.patterns import LazyPattern
 
 UNCHECKED = "[memwarden: hidden: could not be checked for secrets]"

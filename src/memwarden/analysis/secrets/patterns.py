@@ -374,6 +374,19 @@ def is_public_address(value: str, context: str) -> bool:
     return size == 32 and bool(_ADDRESS_WORDS.search(context)) and not _PRIVATE_WORDS.search(context)
 
 
+def base64_decoded_text(value: str) -> str | None:
+    """The UTF-8 text base64 (the standard or the URL-safe alphabet, padded or not) decodes to; None for no base64
+    or no UTF-8."""
+    body = value.rstrip("=")
+    padded = body + "=" * (-len(body) % 4)
+    try:
+        if "-" in body or "_" in body:
+            return base64.urlsafe_b64decode(padded).decode("utf-8")
+        return base64.b64decode(padded, validate=True).decode("utf-8")
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return None
+
+
 def base64_text(value: str) -> str | None:
     """What base64 that decodes to plain text (words and spaces, printable) reads as: an encoded sentence, not a
     key; None for anything else. The sentence may still hold a secret: the scanner scans it before it exempts it.
@@ -383,16 +396,8 @@ def base64_text(value: str) -> str | None:
     value = value.strip()
     if len(value) > 20_000 or not _BASE64_RUN.fullmatch(value):
         return None
-    padded = value + "=" * (-len(value) % 4)
-    try:
-        if "-" in value or "_" in value:
-            data = base64.urlsafe_b64decode(padded)
-        else:
-            data = base64.b64decode(padded, validate=True)
-        text = data.decode("utf-8")
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        return None
-    if not text.strip() or any(not c.isprintable() and c not in "\n\r\t" for c in text):
+    text = base64_decoded_text(value)
+    if text is None or not text.strip() or any(not c.isprintable() and c not in "\n\r\t" for c in text):
         return None
     words = _TEXT_WORD.findall(text)
     spaces = sum(1 for c in text if c.isspace())

@@ -63,6 +63,13 @@ class EntropyPlugin:
     def runs(self, line: str) -> list[str]:
         return self.runs_regex.findall(line)
 
+    def cut_by_window(self, line: str, window_start: int, window: str, start: int, end: int) -> bool:
+        """Whether the run at ``window[start:end]`` goes on past an edge of its window in the line. Windows overlap by
+        OVERLAP, so such a run is either seen whole in the next window or longer than the overlap: a blob."""
+        before, after = window_start + start, window_start + end
+        return ((start == 0 and before > 0 and line[before - 1] in self.charset)
+                or (end == len(window) and after < len(line) and line[after] in self.charset))
+
     def entropy(self, data: str) -> float:
         if not data:
             return 0

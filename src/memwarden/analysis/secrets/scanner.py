@@ -18,16 +18,16 @@ bounds that cost, so a 100,000-character line scans in linear time.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 
-from memwarden.analysis.secrets import forms, patterns, plugins, public_ids, values
+from memwarden.analysis.secrets import blobs, forms, patterns, plugins, public_ids, values
+from memwarden.analysis.secrets.detection import Detection, ScanStats, digest_of
 from memwarden.analysis.secrets.gate import MAY_HOLD_SECRET, may_hold_secret  # noqa: F401 (tests replace it here)
 from memwarden.analysis.secrets.patterns import SecretType
 from memwarden.patterns import LazyPattern
 from memwarden.analysis.secrets.lines import (
     assigned_occurrence, decode_json_literal, dotted_url_password, extend_jwt, inside, json_literals, key_identity,
-    looks_like_path, non_overlapping, password_assignments, pieces, url_segments, secret_span, sublines,
+    looks_like_path, non_overlapping, password_assignments, pieces, public_blocks, url_segments, secret_span, sublines,
     spelled_labels, thin_keywords, url_password, url_user, windows, word_around,
 )
 
@@ -38,36 +38,6 @@ _KEYWORD_STEMS = ("key", "pass", "pwd", "secret", "contrase")  # every secret-li
 _KEY_TAIL = LazyPattern(r"-{0,5}(?:[A-Za-z0-9+/=]|\\[nr]){0,20000}")
 
 
-@dataclass(frozen=True)
-class Detection:
-    """One secret in a text. It never holds the secret itself: only where it is and a hash of it."""
-
-    type: SecretType
-    start: int  # offsets into the scanned text: the characters a redaction replaces
-    end: int
-    line: int  # 1-based line and column of start
-    column: int
-    digest: str  # sha256 hex of the secret value
-    allowed: bool = False  # an allow marker on its line
-
-    @property
-    def short_hash(self) -> str:
-        return self.digest[:8]
-
-    @property
-    def baseline_hash(self) -> str:
-        return self.digest[:16]
-
-
-@dataclass
-class ScanStats:
-    """How much work a scan did: windows seen and the characters in them (for the linear-time test)."""
-
-    windows: int = 0
-    characters: int = 0
-    longest_window: int = 0
-
-
 @dataclass
 class _Hit:
     type: SecretType
@@ -75,10 +45,6 @@ class _Hit:
     end: int
     value: str
     extra: dict = field(default_factory=dict)
-
-
-def digest_of(value: str) -> str:
-    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 # -- scanning ------------------------------------------------------------------------
@@ -108,8 +74,9 @@ def scan_texts(items, *, high_entropy: bool = True, stats: ScanStats | None = No
 
 
 class _Scan:
-    def __init__(self, text: str, fmt: str, loaded: "plugins.PluginSet", stats: ScanStats):
+    def __init__(self, text: str, fmt: str, loaded: "plugins.PluginSet", stats: ScanStats, read_blobs: bool = True):
         self.text = text
+        self.read_blobs = read_blobs  # a blob's decoded text is read once, not its blobs in turn
         self.fmt = fmt
         self.loaded = loaded
         self.keyword_plugins = loaded.keyword
@@ -152,6 +119,8 @@ class _Scan:
         for number, start, line in self.lines():
             if line.strip():
                 hits.extend(self.scan_line(line, start, json_raw=self.fmt == "jsonl"))
+                if self.read_blobs:
+                    hits.extend(self.blob_hits(line, start))
         if self.fmt == "jsonl":
             hits.extend(self.scan_json_strings())
         else:  # YAML, front matter: "\x41KIA..." is AKIA... once read
@@ -179,6 +148,16 @@ class _Scan:
                 break
         return found
 
+    def blob_hits(self, line: str, base: int) -> list[_Hit]:
+        """The known-format secrets in the text each blob of a line decodes to (:mod:`blobs`), each at its blob."""
+        hits = []
+        for start, end, text in blobs.blobs(line):
+            for found in _Scan(text, "markdown", self.loaded, self.stats, read_blobs=False).run():
+                if patterns.known_format(found.type):
+                    hits.append(_Hit(found.type, base + start, base + end, text[found.start : found.end],
+                                     {"encoded": True}))
+        return hits
+
     def scan_window(self, window: str, line: str, offset: int, json_raw: bool) -> list[_Hit]:
         hits: list[_Hit] = []
         lowered = window.lower()
@@ -186,7 +165,7 @@ class _Scan:
             for plugin in self.keyword_plugins:
                 hits.extend(self.keyword_hits(plugin, window, line, offset, json_raw))
         for plugin in self.entropy_plugins:
-            hits.extend(self.entropy_hits(plugin, window, offset))
+            hits.extend(self.entropy_hits(plugin, window, offset, line))
         gate = self.loaded.regex_gate  # one search: can any pattern without a required literal match here?
         gated = gate is None or gate.search(window) is not None
         for plugin in self.regex_plugins:
@@ -390,7 +369,7 @@ class _Scan:
                 for at, text in literals if values.judged_literal(text, password=password)]
 
     # -- high-entropy strings -----------------------------------------------------------
-    def entropy_hits(self, plugin: "plugins.EntropyPlugin", window: str, offset: int) -> list[_Hit]:
+    def entropy_hits(self, plugin: "plugins.EntropyPlugin", window: str, offset: int, line: str) -> list[_Hit]:
         hex_plugin = plugin.hex
         hits = []
         cursor = 0
@@ -401,6 +380,8 @@ class _Scan:
             if run_start == -1:
                 continue
             cursor = run_start + len(run)
+            if blobs.is_blob(run) or plugin.cut_by_window(line, offset, window, run_start, cursor):
+                continue  # a blob, or a run the next window sees whole: no token (blobs are read decoded)
             for piece, piece_start in url_segments(window, pieces(run, run_start)):
                 if len(piece) < 16 or plugin.entropy(piece) <= plugin.entropy_limit:
                     continue
@@ -494,7 +475,7 @@ class _Scan:
             if hit.extra.get("block"):
                 self.extend_private_key(hit)
         hits = [h for h in hits if not h.extra.get("no_key")]
-        public = self.public_blocks()
+        public = public_blocks(self.text)
         if public:
             # The body of a public key or certificate is random-looking and meant to be shared.
             hits = [h for h in hits if h.type.priority > patterns.HIGH_ENTROPY.priority or not inside(h, public)]
@@ -510,7 +491,8 @@ class _Scan:
                 )
             allowed = allowed_on[line]
             detections.append(
-                Detection(hit.type, hit.start, hit.end, line, column, digest_of(hit.extra.get("identity", hit.value)), allowed)
+                Detection(hit.type, hit.start, hit.end, line, column, digest_of(hit.extra.get("identity", hit.value)), allowed,
+                          hit.extra.get("encoded", False))
             )
         return detections
 
@@ -530,16 +512,6 @@ class _Scan:
         sentence = patterns.base64_text(hit.value)
         # A sentence is no key, unless it holds one: then the base64 carries that secret.
         return sentence is not None and not _Scan(sentence, "markdown", self.loaded, self.stats).run()
-
-    def public_blocks(self) -> list[tuple[int, int]]:
-        """Spans of PEM public keys and certificates in the text."""
-        if "-----BEGIN" not in self.text:
-            return []
-        blocks = []
-        for begin in patterns.PUBLIC_BLOCK_BEGIN.finditer(self.text):
-            end = self.text.find("-----END", begin.end(), begin.end() + patterns.PRIVATE_KEY_BODY_LIMIT)
-            blocks.append((begin.start(), end if end != -1 else begin.end()))
-        return blocks
 
     def extend_private_key(self, hit: _Hit) -> None:
         """Stretch a private-key hit from its BEGIN line to its END line, and hash the key body."""

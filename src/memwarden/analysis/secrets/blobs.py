@@ -1,0 +1,32 @@
+"""Blobs: runs of the base64 alphabet longer than any token (a session export, an attachment, an image).
+
+The scanner reads a line in overlapping windows and judges a random-looking token whole in one of them. A run
+longer than the windows' overlap is no token: cut into windows, each of its pieces would read as one (dev: a
+receipt's embedded images, saved search pages). Such a run is decoded instead; when it is text, the text is read
+for the secrets a known format names (a vendor's key inside a base64 session export), each reported at the blob.
+"""
+
+from __future__ import annotations
+
+from memwarden.analysis.secrets import patterns
+from memwarden.analysis.secrets.lines import OVERLAP
+from memwarden.patterns import LazyPattern
+
+# A run matched whole, however long, so the search stays linear in the line.
+_RUN = LazyPattern(r"[A-Za-z0-9+/_-]+={0,2}")
+
+
+def is_blob(run: str) -> bool:
+    """Whether a run of the base64 alphabet is too long to be judged as a token."""
+    return len(run) > OVERLAP
+
+
+def blobs(line: str):
+    """(start, end, text) of each blob of the line that decodes to UTF-8 text."""
+    if len(line) <= OVERLAP:
+        return
+    for match in _RUN.finditer(line):
+        if is_blob(match.group(0)):
+            text = patterns.base64_decoded_text(match.group(0))
+            if text is not None:
+                yield match.start(), match.end(), text
