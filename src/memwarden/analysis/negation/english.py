@@ -11,7 +11,10 @@ from memwarden.patterns import LazyPattern
 
 # -- English -------------------------------------------------------------------
 
-_WORD = LazyPattern(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+# A word, or an identifier whole (`ghp_x9i9`, `i18n`, `S3`): a letter glued to digits or underscores is no word of
+# its own (the `i` of a pasted token read as the pronoun made its sentence the owner's own state). Starting only at
+# a boundary keeps the search linear on a long run of digits.
+_WORD = LazyPattern(r"(?<![A-Za-z0-9_])[0-9_]*[A-Za-z][A-Za-z0-9_]*(?:['’][A-Za-z]+)?")
 _NEXT_WORD = LazyPattern(r"\s+([A-Za-z][A-Za-z-]{0,40})")
 
 _EN_NEGATIVE = {
