@@ -800,19 +800,26 @@ def test_a_blob_longer_than_the_windows_overlap_is_no_token():
 
 
 @pytest.mark.parametrize("encode", [base64.b64encode, base64.urlsafe_b64encode])
-def test_a_key_inside_a_base64_session_export_is_found_at_the_blob(encode):
+def test_a_key_inside_a_base64_session_export_is_found_where_its_base64_is(encode):
     """A session exported as base64 JSON (dev: an OpenClaw session page) carries the key a user pasted: the blob is
-    decoded and read for known formats; ids and hashes in the same text are not reported."""
+    decoded and read for known formats, and the finding spans the key's own base64 (non-ASCII text before it
+    counts in bytes); ids and hashes in the same text are not reported."""
     key = anthropic()
     turns = [{"role": "user", "id": f"msg_{n:04d}", "sha": hashlib.sha256(str(n).encode()).hexdigest(),
-              "text": f"turn {n}: the deploy script runs on the staging host"} for n in range(40)]
+              "text": f"turn {n}: the deploy script runs on the staging host — 部署"} for n in range(40)]
     turns[17]["text"] = "use this key: " + key
-    blob = encode(json.dumps(turns).encode()).decode()
+    data = json.dumps(turns, ensure_ascii=False).encode()
+    blob = encode(data).decode()
     line = "<script>const session = '" + blob + "';</script>"
-    found = scan_text("<html>\n" + line + "\n", "markdown")
+    text = "<html>\n" + line + "\n"
+    found = scan_text(text, "markdown")
+    first = 4 * (data.index(key.encode()) // 3)
     assert [(d.line, d.column, d.type.label, d.digest[:8]) for d in found] == [
-        (2, line.index(blob) + 1, found[0].type.label, short(key))]
+        (2, line.index(blob) + first + 1, found[0].type.label, short(key))]
     assert "Anthropic" in found[0].type.label and found[0].encoded
+    span = text[found[0].start : found[0].end]
+    assert key.encode() in base64.urlsafe_b64decode(span.replace("+", "-").replace("/", "_"))
+    assert len(span) <= 4 * (len(key) + 2) // 3 + 4  # the key's base64, not the whole blob
     turns[17]["text"] = "no key in this turn"
     blob = encode(json.dumps(turns).encode()).decode()
     assert scan_text("<script>const session = '" + blob + "';</script>\n", "markdown") == []
@@ -828,7 +835,9 @@ def test_an_encoded_key_is_told_as_encoded_and_its_blob_never_rewritten(cli, wor
     root = workspace({"MEMORY.md": "- [n](n.md) — note\n", "n.md": "---\nname: n\ndescription: d\ntype: reference\n---\n\nx\n",
                       "session.html": page})
     found = cli("check", ".", "--select", "secret-in-memory", "--format", "json", cwd=root).json()["findings"]
-    assert [(f["path"], f["line"], f["column"]) for f in found] == [("session.html", 2, page.split("\n")[1].index(blob) + 1)]
+    data = base64.b64decode(blob)
+    column = page.split("\n")[1].index(blob) + 4 * (data.index(key.encode()) // 3) + 1
+    assert [(f["path"], f["line"], f["column"]) for f in found] == [("session.html", 2, column)]
     assert f"sha256:{short(key)}" in found[0]["message"] and "base64-encoded" in found[0]["message"]
     assert found[0].get("fix") is None
     cli("check", ".", "--select", "secret-in-memory", "--fix", "--unsafe-fixes", "--exit-zero", cwd=root)

@@ -188,7 +188,7 @@ def secret_in_memory(doc, ctx):
         skill = skill_folder()
         where = f" {IN_INSTALLED_SKILL} {skill}/ (its publisher's, unless you put it there)" if skill else ""
         if found.encoded:
-            where = f", base64-encoded in the long string that starts here{where}"
+            where = f", base64-encoded here in a long string{where}"
         yield Problem(
             found.line,
             found.column,

@@ -30,3 +30,12 @@ def blobs(line: str):
             text = patterns.base64_decoded_text(match.group(0))
             if text is not None:
                 yield match.start(), match.end(), text
+
+
+def encoded_span(text: str, start: int, end: int, run_length: int) -> tuple[int, int]:
+    """Where in its blob the base64 of ``text[start:end]`` lies: four characters for every three bytes, from the
+    group that holds the first byte to the one that holds the last (the column a finding points at, and all that a
+    message quoting the blob must not show)."""
+    first_byte = len(text[:start].encode("utf-8"))
+    last_byte = first_byte + len(text[start:end].encode("utf-8"))
+    return 4 * (first_byte // 3), min(run_length, 4 * -(-last_byte // 3))

@@ -20,7 +20,7 @@ class Detection:
     column: int
     digest: str  # sha256 hex of the secret value
     allowed: bool = False  # an allow marker on its line
-    encoded: bool = False  # found in the text a base64 blob decodes to: start and end are the blob's
+    encoded: bool = False  # found in the text a base64 blob decodes to: start and end are its base64's
 
     @property
     def short_hash(self) -> str:

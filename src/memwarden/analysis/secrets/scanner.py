@@ -149,13 +149,14 @@ class _Scan:
         return found
 
     def blob_hits(self, line: str, base: int) -> list[_Hit]:
-        """The known-format secrets in the text each blob of a line decodes to (:mod:`blobs`), each at its blob."""
+        """The known-format secrets in the text each blob of a line decodes to (:mod:`blobs`), at their base64."""
         hits = []
         for start, end, text in blobs.blobs(line):
             for found in _Scan(text, "markdown", self.loaded, self.stats, read_blobs=False).run():
                 if patterns.known_format(found.type):
-                    hits.append(_Hit(found.type, base + start, base + end, text[found.start : found.end],
-                                     {"encoded": True}))
+                    first, last = blobs.encoded_span(text, found.start, found.end, end - start)
+                    hits.append(_Hit(found.type, base + start + first, base + start + last,
+                                     text[found.start : found.end], {"encoded": True}))
         return hits
 
     def scan_window(self, window: str, line: str, offset: int, json_raw: bool) -> list[_Hit]:
