@@ -60,7 +60,11 @@ def secret_in_memory(doc, ctx):
     message may quote: a YAML double-quoted value folded across its escaped
     line breaks, and Markdown as it renders (a token split by `**`, an empty
     tag, a comment or a backslash escape is read whole). Base64 that decodes
-    to a sentence is plain text, unless the sentence holds a secret.
+    to a sentence is plain text, unless the sentence holds a secret. A run
+    of the base64 alphabet longer than 512 characters (an embedded image, a
+    session export) is no token: it is decoded, and a token or key of a known
+    format in its text is reported where its own base64 lies ("base64-encoded
+    here in a long string"), with no fix.
 
     A file or folder name that holds a token or key of a known format (a note
     saved as `ghp_....md`, a shelf named after a key) is reported on the
