@@ -825,6 +825,16 @@ def test_a_key_inside_a_base64_session_export_is_found_where_its_base64_is(encod
     assert scan_text("<script>const session = '" + blob + "';</script>\n", "markdown") == []
 
 
+def test_a_blob_is_read_as_text_is_but_for_random_looking_strings():
+    """Decoded, a blob's text is read as any text: a password under its name is found; a random-looking id is not
+    (in decoded data it is an id or a hash far more often than a key)."""
+    config = "\n".join(f"job_{n}: {{schedule: daily, run_id: {chars(24)}}}" for n in range(30))
+    found_in = lambda text: scan_text("data: " + base64.b64encode(text.encode()).decode() + "\n", "yaml")
+    assert found_in(config) == []
+    found = found_in(config + "\ndatabase:\n  password: Tr0ub4dor-and-3\n")
+    assert [(d.type.slug, d.encoded, d.digest[:8]) for d in found] == [("password", True, short("Tr0ub4dor-and-3"))]
+
+
 def test_an_encoded_key_is_told_as_encoded_and_its_blob_never_rewritten(cli, workspace):
     """The message says where to look (the key is not visible in the file), and no redaction replaces the blob: the
     export would be lost for a key that is rotated anyway."""

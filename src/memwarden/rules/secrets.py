@@ -62,9 +62,9 @@ def secret_in_memory(doc, ctx):
     tag, a comment or a backslash escape is read whole). Base64 that decodes
     to a sentence is plain text, unless the sentence holds a secret. A run
     of the base64 alphabet longer than 512 characters (an embedded image, a
-    session export) is no token: it is decoded, and a token or key of a known
-    format in its text is reported where its own base64 lies ("base64-encoded
-    here in a long string"), with no fix.
+    session export) is no token: it is decoded, and a secret in its text (any
+    but a random-looking string) is reported where its own base64 lies
+    ("base64-encoded here in a long string"), with no fix.
 
     A file or folder name that holds a token or key of a known format (a note
     saved as `ghp_....md`, a shelf named after a key) is reported on the

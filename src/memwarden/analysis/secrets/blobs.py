@@ -3,7 +3,7 @@
 The scanner reads a line in overlapping windows and judges a random-looking token whole in one of them. A run
 longer than the windows' overlap is no token: cut into windows, each of its pieces would read as one (dev: a
 receipt's embedded images, saved search pages). Such a run is decoded instead; when it is text, the text is read
-for the secrets a known format names (a vendor's key inside a base64 session export), each reported at the blob.
+for secrets as any text is (a vendor's key inside a base64 session export), each reported at its own base64.
 """
 
 from __future__ import annotations

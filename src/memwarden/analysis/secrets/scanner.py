@@ -149,11 +149,12 @@ class _Scan:
         return found
 
     def blob_hits(self, line: str, base: int) -> list[_Hit]:
-        """The known-format secrets in the text each blob of a line decodes to (:mod:`blobs`), at their base64."""
+        """The secrets in the text each blob of a line decodes to (:mod:`blobs`), at their base64: any but a
+        random-looking string, which in decoded data is an id or a hash far more often than a key."""
         hits = []
         for start, end, text in blobs.blobs(line):
             for found in _Scan(text, "markdown", self.loaded, self.stats, read_blobs=False).run():
-                if patterns.known_format(found.type):
+                if found.type.confident:
                     first, last = blobs.encoded_span(text, found.start, found.end, end - start)
                     hits.append(_Hit(found.type, base + start + first, base + start + last,
                                      text[found.start : found.end], {"encoded": True}))
