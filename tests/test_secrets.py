@@ -825,6 +825,20 @@ def test_a_key_inside_a_base64_session_export_is_found_where_its_base64_is(encod
     assert scan_text("<script>const session = '" + blob + "';</script>\n", "markdown") == []
 
 
+def test_a_blob_in_a_json_string_with_escaped_slashes_is_read_decoded():
+    """A log's writer may escape every `/` (`\\/`): the blob is whole only in the string's decoded value, where it
+    is read too, and the finding maps back to the raw characters."""
+    key = anthropic()
+    blob = base64.b64encode(json.dumps([{"t": f"turn {n} of the deploy ~~ ??? >>>"} for n in range(60)]
+                                       + [{"k": key}]).encode()).decode()
+    assert "/" in blob
+    line = json.dumps({"id": "ep_1", "export": blob}).replace("/", "\\/")
+    found = scan_text(line + "\n", "jsonl")
+    assert [(d.type.slug, d.encoded, d.digest[:8]) for d in found] == [("anthropic-api-key", True, short(key))]
+    span = line[found[0].start : found[0].end].replace("\\/", "/")
+    assert key.encode() in base64.b64decode(span + "=" * (-len(span) % 4))
+
+
 def test_a_blob_is_read_as_text_is_but_for_random_looking_strings():
     """Decoded, a blob's text is read as any text: a password under its name is found; a random-looking id is not
     (in decoded data it is an id or a hash far more often than a key)."""

@@ -119,8 +119,6 @@ class _Scan:
         for number, start, line in self.lines():
             if line.strip():
                 hits.extend(self.scan_line(line, start, json_raw=self.fmt == "jsonl"))
-                if self.read_blobs:
-                    hits.extend(self.blob_hits(line, start))
         if self.fmt == "jsonl":
             hits.extend(self.scan_json_strings())
         else:  # YAML, front matter: "\x41KIA..." is AKIA... once read
@@ -146,6 +144,8 @@ class _Scan:
                 found.append(hit)
             if len(found) > MAX_PER_LINE:
                 break
+        if self.read_blobs:  # here, so every form of a line has its blobs read: a JSON string's `\/` decoded too
+            found.extend(self.blob_hits(line, base))
         return found
 
     def blob_hits(self, line: str, base: int) -> list[_Hit]:
